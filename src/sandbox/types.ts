@@ -1,0 +1,125 @@
+/**
+ * The sandbox interface, owned by the project: no engine type (dockerode, child_process) crosses it.
+ * Adapters: docker (`docker/`), local bubblewrap (`local/`), in-memory fake for unit tests (`memory/`).
+ */
+
+/** A file tree entry moved in or out of a sandbox. Paths are POSIX, relative to the directory named in the call. */
+export interface FileEntry {
+  path: string;
+  type: 'file' | 'directory' | 'symlink' | 'hardlink' | 'other';
+  /** Permission bits, e.g. 0o644. */
+  mode: number;
+  /** File content; present for `file` entries. */
+  content?: Buffer;
+  /** Link target for `symlink` / `hardlink` entries. */
+  linkTarget?: string;
+  /** Owner inside the sandbox; defaults to the sandbox's user. */
+  uid?: number;
+  gid?: number;
+}
+
+export interface SandboxResources {
+  /** Memory limit in bytes. Default 1 GiB. */
+  memoryBytes: number;
+  /** CPU limit in cores (may be fractional). Default 1. */
+  cpus: number;
+  /** Max processes. Default 256. */
+  pids: number;
+}
+
+export interface SandboxSpec {
+  /** Image reference (docker); the local adapter runs the host's root filesystem read-only instead. */
+  image: string;
+  /**
+   * `episode`: runs as the unprivileged agent user (uid 1000), every capability dropped.
+   * `scoring`: runs as root with only the capabilities needed to drop to the agent user
+   * (SETUID, SETGID, CHOWN, FOWNER, DAC_OVERRIDE, KILL), so the judge can keep the hidden tests
+   * out of the agent code's reach.
+   */
+  role: 'episode' | 'scoring';
+  /** Working directory inside the sandbox; `/workspace` by convention. */
+  workdir: string;
+  resources: SandboxResources;
+  /** Extra labels (docker) for bookkeeping, e.g. `codemidas.episode`. */
+  labels: Record<string, string>;
+  /** When the reaper may remove this sandbox even if its owner never did. */
+  expiresAt: Date;
+}
+
+export type Command = { argv: string[] } | { shell: string };
+
+export interface ExecOptions {
+  /** Wall-clock limit; the command's whole process group is killed when it runs out. */
+  timeoutMs: number;
+  /** Cap on stdout and stderr each, in bytes; beyond it head and tail are kept. */
+  maxOutputBytes: number;
+  signal?: AbortSignal;
+  /** Relative to the sandbox's workdir, or absolute. Default: the workdir. */
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Bytes fed to the command's stdin, then closed. */
+  stdin?: Buffer;
+}
+
+export interface ExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  truncated: boolean;
+  durationMs: number;
+}
+
+export interface ReadFileResult {
+  content: Buffer;
+  /** Total size of the file in bytes. */
+  size: number;
+  /** True when [offset, offset+limit) did not reach the end of the file. */
+  truncated: boolean;
+}
+
+export interface Sandbox extends AsyncDisposable {
+  readonly id: string;
+  readonly spec: Readonly<SandboxSpec>;
+  exec(command: Command, options: ExecOptions): Promise<ExecResult>;
+  /** Reads a file as the sandbox user. Errors (missing, directory, denied) throw `SandboxFileError`. */
+  readFile(path: string, options: { offset: number; limit: number; signal?: AbortSignal }): Promise<ReadFileResult>;
+  /** Writes a file as the sandbox user, creating parent directories. */
+  writeFile(path: string, content: Buffer, options?: { signal?: AbortSignal }): Promise<void>;
+  /** Copies entries into the sandbox under `dir` (absolute), through the engine, not the user. */
+  putFiles(dir: string, entries: FileEntry[], options?: { signal?: AbortSignal }): Promise<void>;
+  /** Reads the tree under `dir` (absolute) through the engine; links and special files reported, not followed. */
+  getFiles(dir: string, options?: { signal?: AbortSignal; maxTotalBytes?: number }): Promise<FileEntry[]>;
+  /** Freezes every process (so a read-out is consistent); no-op where unsupported. */
+  pause(): Promise<void>;
+  /** Idempotent; safe to call on a dead sandbox. */
+  destroy(): Promise<void>;
+}
+
+export interface SandboxProvider {
+  readonly kind: 'docker' | 'local' | 'memory';
+  /** Checks the engine answers; throws `UnavailableError` with what to do otherwise. */
+  ping(signal?: AbortSignal): Promise<void>;
+  create(spec: SandboxSpec, options?: { signal?: AbortSignal }): Promise<Sandbox>;
+  /**
+   * Removes sandboxes this project started that are past their expiry or whose owning server process
+   * is gone (labels `codemidas.managed`, `codemidas.owner-pid`, `codemidas.owner-host`, `codemidas.expires-at`).
+   * Returns how many were removed.
+   */
+  reap(): Promise<number>;
+  /** Image tag to use for a language (`python`, `node`), after `images build`. */
+  imageFor(language: string): string;
+  close(): Promise<void>;
+}
+
+/** A file operation inside the sandbox failed for a reason the agent should see. */
+export class SandboxFileError extends Error {
+  readonly path: string;
+  readonly reason: 'not-found' | 'is-directory' | 'denied' | 'too-large' | 'other';
+  constructor(path: string, reason: SandboxFileError['reason'], message: string) {
+    super(message);
+    this.path = path;
+    this.reason = reason;
+    this.name = 'SandboxFileError';
+  }
+}

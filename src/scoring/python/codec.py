@@ -1,0 +1,149 @@
+"""Tagged, exact-type serialisation of Python values (see docs/task-format.md, "Tagged values").
+
+Shared by the recorder, the judge and the subject. Comparison of two encoded values is plain
+equality of their canonical JSON: no __eq__ of any object is ever called.
+"""
+import base64
+import json
+import math
+
+MAX_DEPTH = 64
+
+
+class EncodeError(Exception):
+    """The value cannot be serialised exactly (e.g. a function, a generator, a cycle)."""
+
+
+def _float_repr(x):
+    if math.isnan(x):
+        return "nan"
+    return repr(x)
+
+
+def encode(value, _depth=0, _seen=None):
+    if _depth > MAX_DEPTH:
+        raise EncodeError("value nested too deeply")
+    if _seen is None:
+        _seen = set()
+    t = type(value)
+    if value is None:
+        return {"t": "none", "v": None}
+    if t is bool:
+        return {"t": "bool", "v": value}
+    if t is int:
+        return {"t": "int", "v": str(value)}
+    if t is float:
+        return {"t": "float", "v": _float_repr(value)}
+    if t is str:
+        return {"t": "str", "v": value}
+    if t is bytes:
+        return {"t": "bytes", "v": base64.b64encode(value).decode("ascii")}
+    if id(value) in _seen:
+        raise EncodeError("cyclic value")
+    _seen = _seen | {id(value)}
+    if t is list or t is tuple:
+        return {"t": t.__name__, "v": [encode(x, _depth + 1, _seen) for x in value]}
+    if t is set or t is frozenset:
+        items = [encode(x, _depth + 1, _seen) for x in value]
+        items.sort(key=canonical)
+        return {"t": t.__name__, "v": items}
+    if t is dict:
+        return {"t": "dict", "v": [[encode(k, _depth + 1, _seen), encode(v, _depth + 1, _seen)] for k, v in value.items()]}
+    state = getattr(value, "__dict__", None)
+    if isinstance(state, dict) and not callable(value):
+        return {
+            "t": "object",
+            "v": {"type": t.__module__ + "." + t.__qualname__, "state": encode(dict(state), _depth + 1, _seen)},
+        }
+    slots = _slot_state(value)
+    if slots is not None:
+        return {
+            "t": "object",
+            "v": {"type": t.__module__ + "." + t.__qualname__, "state": encode(slots, _depth + 1, _seen)},
+        }
+    raise EncodeError("cannot serialise a value of type %s.%s" % (t.__module__, t.__qualname__))
+
+
+def _slot_state(value):
+    names = []
+    for klass in type(value).__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        if isinstance(slots, str):
+            slots = (slots,)
+        names.extend(s for s in slots if s not in ("__dict__", "__weakref__"))
+    if not names:
+        return None
+    return {n: getattr(value, n) for n in names if hasattr(value, n)}
+
+
+def decode(tagged, namespace=None):
+    """Builds a fresh Python value from its tagged form (inputs of a case)."""
+    t = tagged["t"]
+    v = tagged.get("v")
+    if t == "none":
+        return None
+    if t == "bool":
+        return bool(v)
+    if t == "int":
+        return int(v)
+    if t == "float":
+        return float(v)
+    if t == "str":
+        return str(v)
+    if t == "bytes":
+        return base64.b64decode(v)
+    if t == "list":
+        return [decode(x, namespace) for x in v]
+    if t == "tuple":
+        return tuple(decode(x, namespace) for x in v)
+    if t == "set":
+        return {decode(x, namespace) for x in v}
+    if t == "frozenset":
+        return frozenset(decode(x, namespace) for x in v)
+    if t == "dict":
+        return {decode(k, namespace): decode(val, namespace) for k, val in v}
+    if t == "repr":
+        env = {}
+        for name in tagged.get("imports", []):
+            env[name.split(".")[0]] = __import__(name)
+        if namespace:
+            env.update(namespace)
+        return eval(v, env)  # inputs come from the task package, never from the agent
+    raise ValueError("unknown tag %r" % (t,))
+
+
+def canonical(tagged):
+    """Canonical JSON text of a tagged value: equal values give equal text."""
+    return json.dumps(tagged, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def same(a, b):
+    return canonical(a) == canonical(b)
+
+
+def describe(tagged, limit=200):
+    """A short human-readable rendering, for failure messages."""
+    text = _describe(tagged)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _describe(tg):
+    t, v = tg.get("t"), tg.get("v")
+    if t == "none":
+        return "None"
+    if t in ("bool",):
+        return repr(bool(v))
+    if t in ("int", "float"):
+        return str(v)
+    if t == "str":
+        return repr(v)
+    if t == "bytes":
+        return "bytes(b64:%s)" % v
+    if t in ("list", "tuple", "set", "frozenset"):
+        inner = ", ".join(_describe(x) for x in v)
+        return {"list": "[%s]", "tuple": "(%s)", "set": "{%s}", "frozenset": "frozenset({%s})"}[t] % inner
+    if t == "dict":
+        return "{" + ", ".join("%s: %s" % (_describe(k), _describe(x)) for k, x in v) + "}"
+    if t == "object":
+        return "<%s %s>" % (v["type"], _describe(v["state"]))
+    return str(v)
