@@ -1,0 +1,224 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { z } from 'zod';
+import { NotFoundError } from '../errors.js';
+import type { Logger } from '../logging.js';
+import { suiteFileSchema, taskFileSchema, type TaskFile } from './task-schema.js';
+import type { LoadedTask, TaskCatalog, TaskLoadProblem } from './types.js';
+
+export interface LoadCatalogOptions {
+  /** Gets one warning per problem and a summary line (component `tasks`). Default: no logging. */
+  logger?: Logger;
+}
+
+/**
+ * Loads every suite under `environmentsDir`: each non-hidden subfolder is a suite with a
+ * `suite.json`, whose `tasks` name task folders holding `task.json`, `workspace/` and `hidden/`
+ * (with the files named in `tests.cases` and `tests.scripts`).
+ *
+ * A malformed suite or task is skipped and reported in `problems` (file path, dotted field, message;
+ * a task with several faults gives several problems); everything else still loads. Suites load in
+ * folder-name order and tasks in `suite.json` order, so `list()` is stable.
+ *
+ * Throws `NotFoundError` only when `environmentsDir` itself is missing or not a folder.
+ */
+export async function loadCatalog(environmentsDir: string, options: LoadCatalogOptions = {}): Promise<TaskCatalog> {
+  const root = path.resolve(environmentsDir);
+  if (!(await isDirectory(root))) {
+    throw new NotFoundError('file', root, 'the environments folder does not exist; build a suite into it or point to another folder');
+  }
+  const log = options.logger?.child({ component: 'tasks' });
+  const tasks: LoadedTask[] = [];
+  const problems: TaskLoadProblem[] = [];
+
+  const entries = await readdir(root, { withFileTypes: true });
+  const suiteDirs = entries
+    .filter((e) => !e.name.startsWith('.') && (e.isDirectory() || e.isSymbolicLink()))
+    .map((e) => e.name)
+    .sort(compareNames);
+  for (const suite of suiteDirs) {
+    const suiteDir = path.join(root, suite);
+    if (!(await isDirectory(suiteDir))) continue;
+    const loaded = await loadSuite(suite, suiteDir);
+    tasks.push(...loaded.tasks);
+    problems.push(...loaded.problems);
+  }
+
+  for (const problem of problems) {
+    log?.warn({ suite: problem.suite, path: problem.path, field: problem.field }, `skipped: ${formatTaskLoadProblem(problem)}`);
+  }
+  log?.info({ dir: root, tasks: tasks.length, problems: problems.length }, 'task catalog loaded');
+  return createTaskCatalog(tasks, problems);
+}
+
+/** One line for a problem: `<path>: <field>: <message>` (the field left out when it is the whole file). */
+export function formatTaskLoadProblem(problem: TaskLoadProblem): string {
+  return problem.field ? `${problem.path}: ${problem.field}: ${problem.message}` : `${problem.path}: ${problem.message}`;
+}
+
+interface Loaded {
+  tasks: LoadedTask[];
+  problems: TaskLoadProblem[];
+}
+
+async function loadSuite(suite: string, suiteDir: string): Promise<Loaded> {
+  const suiteFile = path.join(suiteDir, 'suite.json');
+  const problem = (field: string, message: string, file = suiteFile): TaskLoadProblem => ({ suite, path: file, field, message });
+
+  const json = await readJson(suiteFile, 'every folder under the environments folder is a suite and needs a suite.json');
+  if (!json.ok) return { tasks: [], problems: [problem(json.field, json.message)] };
+  const parsed = suiteFileSchema.safeParse(json.value);
+  if (!parsed.success) return { tasks: [], problems: issuesToProblems(suite, suiteFile, parsed.error) };
+  if (parsed.data.name !== suite) {
+    return { tasks: [], problems: [problem('name', `expected "${suite}" (the folder's name), found "${parsed.data.name}"`)] };
+  }
+
+  const problems: TaskLoadProblem[] = [];
+  const pending: Array<Promise<Loaded>> = [];
+  const seen = new Set<string>();
+  parsed.data.tasks.forEach((name, index) => {
+    const field = `tasks.${index}`;
+    if (!isPlainSegment(name)) {
+      problems.push(problem(field, `"${name}" is not a folder name (no slashes, not "." or "..")`));
+    } else if (seen.has(name)) {
+      problems.push(problem(field, `"${name}" is listed twice`));
+    } else {
+      seen.add(name);
+      pending.push(loadListedTask(suite, name, path.join(suiteDir, name), () => problem(field, `task folder ${path.join(suiteDir, name)} does not exist`)));
+    }
+  });
+  const loaded = await Promise.all(pending);
+  return {
+    tasks: loaded.flatMap((l) => l.tasks),
+    problems: [...problems, ...loaded.flatMap((l) => l.problems)],
+  };
+}
+
+async function loadListedTask(suite: string, name: string, taskDir: string, missing: () => TaskLoadProblem): Promise<Loaded> {
+  if (!(await isDirectory(taskDir))) return { tasks: [], problems: [missing()] };
+  const result = await loadTask(suite, name, taskDir);
+  return 'problems' in result ? { tasks: [], problems: result.problems } : { tasks: [result.task], problems: [] };
+}
+
+async function loadTask(suite: string, name: string, dir: string): Promise<{ task: LoadedTask } | { problems: TaskLoadProblem[] }> {
+  const taskFile = path.join(dir, 'task.json');
+  const problem = (field: string, message: string, file = taskFile): TaskLoadProblem => ({ suite, path: file, field, message });
+
+  const json = await readJson(taskFile, 'every task folder listed in suite.json needs a task.json');
+  if (!json.ok) return { problems: [problem(json.field, json.message)] };
+  const parsed = taskFileSchema.safeParse(json.value);
+  if (!parsed.success) return { problems: issuesToProblems(suite, taskFile, parsed.error) };
+  const file: TaskFile = parsed.data;
+
+  const problems: TaskLoadProblem[] = [];
+  const expectedId = `${suite}/${name}`;
+  if (file.id !== expectedId) {
+    problems.push(problem('id', `expected "${expectedId}" (<suite>/<folder>), found "${file.id}"`));
+  }
+  const workspaceDir = path.join(dir, 'workspace');
+  const hiddenDir = path.join(dir, 'hidden');
+  if (!(await isDirectory(workspaceDir))) {
+    problems.push(problem('', 'missing folder: a task needs workspace/ (the masked codebase the agent starts from)', workspaceDir));
+  }
+  if (!(await isDirectory(hiddenDir))) {
+    problems.push(problem('', 'missing folder: a task needs hidden/ (the tests copied in at scoring)', hiddenDir));
+  } else {
+    const named: Array<[string, string]> = file.tests.scripts.map((p, i) => [`tests.scripts.${i}`, p]);
+    if (file.tests.cases !== null) named.unshift(['tests.cases', file.tests.cases]);
+    for (const [field, relative] of named) {
+      const fault = await hiddenFileFault(hiddenDir, relative);
+      if (fault) problems.push(problem(field, fault));
+    }
+  }
+  if (problems.length > 0) return { problems };
+
+  return {
+    task: {
+      id: file.id,
+      suite,
+      name,
+      dir,
+      workspaceDir,
+      hiddenDir,
+      solutionDir: path.join(dir, 'solution'),
+      file,
+    },
+  };
+}
+
+/** Why a path named in task.json's `tests` is unusable, or null when it is a file inside hidden/. */
+async function hiddenFileFault(hiddenDir: string, relative: string): Promise<string | null> {
+  const full = path.resolve(hiddenDir, relative);
+  const inside = path.relative(hiddenDir, full);
+  if (relative === '' || path.isAbsolute(relative) || inside === '' || inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside)) {
+    return `"${relative}" must be a relative path to a file inside hidden/`;
+  }
+  try {
+    const info = await stat(full);
+    return info.isFile() ? null : `${full} is not a regular file`;
+  } catch {
+    return `${full} does not exist`;
+  }
+}
+
+type JsonRead = { ok: true; value: unknown } | { ok: false; field: string; message: string };
+
+async function readJson(file: string, whenMissing: string): Promise<JsonRead> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { ok: false, field: '', message: `file is missing: ${whenMissing}` };
+    return { ok: false, field: '', message: `cannot read the file (${code ?? String(err)})` };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (err) {
+    return { ok: false, field: '', message: `invalid JSON: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+/** One problem per zod issue; an unknown key is reported as its own dotted field. */
+function issuesToProblems(suite: string, file: string, error: z.ZodError): TaskLoadProblem[] {
+  return error.issues.flatMap((issue) => {
+    const base = issue.path.map((part) => String(part)).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ suite, path: file, field: base ? `${base}.${key}` : key, message: 'unknown field' }));
+    }
+    return [{ suite, path: file, field: base, message: issue.message }];
+  });
+}
+
+function createTaskCatalog(loaded: readonly LoadedTask[], problems: readonly TaskLoadProblem[]): TaskCatalog {
+  const tasks: ReadonlyMap<string, LoadedTask> = new Map(loaded.map((task) => [task.id, task]));
+  const frozenProblems = Object.freeze([...problems]);
+  return Object.freeze({
+    tasks,
+    problems: frozenProblems,
+    get: (taskId: string) => tasks.get(taskId),
+    list: (filter: { suite?: string; language?: string } = {}) =>
+      loaded.filter(
+        (task) =>
+          (filter.suite === undefined || task.suite === filter.suite) &&
+          (filter.language === undefined || task.file.language === filter.language),
+      ),
+  });
+}
+
+function isPlainSegment(name: string): boolean {
+  return name !== '' && name !== '.' && name !== '..' && !name.includes('/') && !name.includes('\\') && !name.includes('\0');
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  try {
+    return (await stat(dir)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Code-point order, independent of the locale. */
+function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,235 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NotFoundError } from '../../src/errors.js';
+import { formatTaskLoadProblem, loadCatalog } from '../../src/tasks/load-catalog.js';
+import type { TaskLoadProblem } from '../../src/tasks/types.js';
+
+let root: string;
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'codemidas-catalog-'));
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function validTask(id: string): Record<string, unknown> {
+  return {
+    schemaVersion: 1,
+    id,
+    title: 'A task',
+    language: 'python',
+    source: { repo: 'examples/lib', revision: 'working-tree', path: 'lib/mod.py', symbol: 'f' },
+    prompt: '# Implement `f`',
+    runtime: { image: 'python' },
+    workdir: '/workspace',
+    tests: { cases: 'cases.json', scripts: ['tests/test_f.py'], timeoutMs: 60000, caseTimeoutMs: 5000 },
+    protectedPaths: [],
+    rewardMode: 'fraction',
+  };
+}
+
+interface TaskLayout {
+  /** task.json as text (wins over `json`), e.g. for broken JSON. */
+  text?: string;
+  json?: Record<string, unknown>;
+  workspace?: boolean;
+  hiddenFiles?: string[];
+}
+
+async function writeTask(suite: string, name: string, layout: TaskLayout = {}): Promise<string> {
+  const dir = path.join(root, suite, name);
+  await mkdir(dir, { recursive: true });
+  const text = layout.text ?? JSON.stringify(layout.json ?? validTask(`${suite}/${name}`), null, 2);
+  await writeFile(path.join(dir, 'task.json'), text);
+  if (layout.workspace ?? true) {
+    await mkdir(path.join(dir, 'workspace', 'lib'), { recursive: true });
+    await writeFile(path.join(dir, 'workspace', 'lib', 'mod.py'), 'def f():\n    raise NotImplementedError\n');
+  }
+  for (const file of layout.hiddenFiles ?? ['cases.json', 'tests/test_f.py']) {
+    await mkdir(path.dirname(path.join(dir, 'hidden', file)), { recursive: true });
+    await writeFile(path.join(dir, 'hidden', file), file.endsWith('.json') ? '{"schemaVersion":1,"cases":[]}' : 'def test_f():\n    pass\n');
+  }
+  return dir;
+}
+
+async function writeSuite(suite: string, tasks: string[], extra: Record<string, unknown> = {}): Promise<void> {
+  await mkdir(path.join(root, suite), { recursive: true });
+  await writeFile(path.join(root, suite, 'suite.json'), JSON.stringify({ schemaVersion: 1, name: suite, description: 'test', tasks, ...extra }));
+}
+
+function problemFor(problems: readonly TaskLoadProblem[], fileEnd: string): TaskLoadProblem {
+  const found = problems.filter((p) => p.path.endsWith(fileEnd));
+  expect(found, `one problem for ${fileEnd}, got ${JSON.stringify(problems, null, 1)}`).toHaveLength(1);
+  return found[0]!;
+}
+
+describe('loadCatalog', () => {
+  it('loads a good suite with absolute paths, parsed fields and defaults', async () => {
+    await writeSuite('good', ['alpha', 'beta']);
+    const alpha = await writeTask('good', 'alpha');
+    await writeTask('good', 'beta');
+
+    const catalog = await loadCatalog(root);
+
+    expect(catalog.problems).toEqual([]);
+    expect([...catalog.tasks.keys()]).toEqual(['good/alpha', 'good/beta']);
+    const task = catalog.get('good/alpha');
+    expect(task).toMatchObject({
+      id: 'good/alpha',
+      suite: 'good',
+      name: 'alpha',
+      dir: alpha,
+      workspaceDir: path.join(alpha, 'workspace'),
+      hiddenDir: path.join(alpha, 'hidden'),
+      solutionDir: path.join(alpha, 'solution'),
+    });
+    expect(task?.file.tests.timeoutMs).toBe(60000);
+    expect(task?.file.limits).toEqual({});
+    expect(task?.file.difficulty).toBeNull();
+    expect(catalog.get('good/missing')).toBeUndefined();
+  });
+
+  it('lists tasks in suite order and filters by suite and language', async () => {
+    await writeSuite('one', ['b', 'a']);
+    await writeTask('one', 'a');
+    await writeTask('one', 'b');
+    await writeSuite('two', ['c']);
+    await writeTask('two', 'c', { json: { ...validTask('two/c'), language: 'javascript' } });
+
+    const catalog = await loadCatalog(root);
+
+    expect(catalog.list().map((t) => t.id)).toEqual(['one/b', 'one/a', 'two/c']);
+    expect(catalog.list({ suite: 'two' }).map((t) => t.id)).toEqual(['two/c']);
+    expect(catalog.list({ language: 'python' }).map((t) => t.id)).toEqual(['one/b', 'one/a']);
+    expect(catalog.list({ suite: 'one', language: 'javascript' })).toEqual([]);
+  });
+
+  it('skips each kind of malformed task, naming the file and the field, and loads the rest', async () => {
+    const names = [
+      'ok',
+      'bad-json',
+      'missing-field',
+      'wrong-type',
+      'id-mismatch',
+      'missing-hidden-file',
+      'missing-workspace',
+      'unknown-field',
+      'escaping-path',
+      'not-there',
+    ];
+    await writeSuite('mixed', names);
+    await writeTask('mixed', 'ok');
+    await writeTask('mixed', 'bad-json', { text: '{"schemaVersion": 1, "id": ' });
+    const { title: _title, ...noTitle } = validTask('mixed/missing-field');
+    await writeTask('mixed', 'missing-field', { json: noTitle });
+    const wrongType = validTask('mixed/wrong-type');
+    wrongType['tests'] = { cases: 'cases.json', scripts: ['tests/test_f.py'], timeoutMs: '60s' };
+    await writeTask('mixed', 'wrong-type', { json: wrongType });
+    await writeTask('mixed', 'id-mismatch', { json: validTask('mixed/someone-else') });
+    await writeTask('mixed', 'missing-hidden-file', { hiddenFiles: ['cases.json'] });
+    await writeTask('mixed', 'missing-workspace', { workspace: false });
+    await writeTask('mixed', 'unknown-field', { json: { ...validTask('mixed/unknown-field'), extra: true } });
+    const escaping = validTask('mixed/escaping-path');
+    escaping['tests'] = { cases: '../task.json', scripts: [] };
+    await writeTask('mixed', 'escaping-path', { json: escaping });
+
+    const catalog = await loadCatalog(root);
+
+    expect([...catalog.tasks.keys()]).toEqual(['mixed/ok']);
+    expect(catalog.problems.every((p) => p.suite === 'mixed')).toBe(true);
+
+    const badJson = problemFor(catalog.problems, path.join('bad-json', 'task.json'));
+    expect(badJson.field).toBe('');
+    expect(badJson.message).toMatch(/^invalid JSON: /);
+
+    expect(problemFor(catalog.problems, path.join('missing-field', 'task.json')).field).toBe('title');
+
+    const wrong = problemFor(catalog.problems, path.join('wrong-type', 'task.json'));
+    expect(wrong.field).toBe('tests.timeoutMs');
+    expect(wrong.message).toMatch(/number/);
+
+    const mismatch = problemFor(catalog.problems, path.join('id-mismatch', 'task.json'));
+    expect(mismatch.field).toBe('id');
+    expect(mismatch.message).toContain('mixed/id-mismatch');
+
+    const hidden = problemFor(catalog.problems, path.join('missing-hidden-file', 'task.json'));
+    expect(hidden.field).toBe('tests.scripts.0');
+    expect(hidden.message).toContain(path.join(root, 'mixed', 'missing-hidden-file', 'hidden', 'tests', 'test_f.py'));
+
+    const workspace = problemFor(catalog.problems, path.join('missing-workspace', 'workspace'));
+    expect(workspace.message).toMatch(/workspace\//);
+
+    expect(problemFor(catalog.problems, path.join('unknown-field', 'task.json')).field).toBe('extra');
+
+    const escapingProblem = problemFor(catalog.problems, path.join('escaping-path', 'task.json'));
+    expect(escapingProblem.field).toBe('tests.cases');
+    expect(escapingProblem.message).toMatch(/inside hidden/);
+
+    const missingFolder = problemFor(catalog.problems, path.join('mixed', 'suite.json'));
+    expect(missingFolder.field).toBe('tasks.9');
+    expect(missingFolder.message).toContain('not-there');
+
+    expect(catalog.problems).toHaveLength(names.length - 1);
+  });
+
+  it('skips a malformed suite and still loads the other suites', async () => {
+    await writeSuite('good', ['a']);
+    await writeTask('good', 'a');
+    await mkdir(path.join(root, 'broken-json'));
+    await writeFile(path.join(root, 'broken-json', 'suite.json'), '{ nope');
+    await writeSuite('wrong-name', ['a'], { name: 'other' });
+    await writeTask('wrong-name', 'a');
+    await writeSuite('bad-tasks', ['a'], { tasks: 'a' });
+    await mkdir(path.join(root, 'no-index'));
+    await mkdir(path.join(root, '.hidden-folder'));
+
+    const catalog = await loadCatalog(root);
+
+    expect([...catalog.tasks.keys()]).toEqual(['good/a']);
+    expect(problemFor(catalog.problems, path.join('broken-json', 'suite.json')).message).toMatch(/^invalid JSON: /);
+    expect(problemFor(catalog.problems, path.join('wrong-name', 'suite.json')).field).toBe('name');
+    expect(problemFor(catalog.problems, path.join('bad-tasks', 'suite.json')).field).toBe('tasks');
+    expect(problemFor(catalog.problems, path.join('no-index', 'suite.json')).message).toMatch(/missing/);
+    expect(catalog.problems).toHaveLength(4);
+  });
+
+  it('refuses a task listed twice or a listed name that is not a folder name', async () => {
+    await writeSuite('dups', ['a', 'a', '../a']);
+    await writeTask('dups', 'a');
+
+    const catalog = await loadCatalog(root);
+
+    expect([...catalog.tasks.keys()]).toEqual(['dups/a']);
+    expect(catalog.problems.map((p) => p.field).sort()).toEqual(['tasks.1', 'tasks.2']);
+  });
+
+  it('throws NotFoundError when the environments folder does not exist', async () => {
+    await expect(loadCatalog(path.join(root, 'nowhere'))).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('logs one warning per problem that names the file and the field', async () => {
+    await writeSuite('s', ['t']);
+    await writeTask('s', 't', { json: { ...validTask('s/t'), rewardMode: 'best' } });
+    const lines: Array<Record<string, unknown>> = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    });
+
+    const catalog = await loadCatalog(root, { logger: pino({ level: 'info' }, sink) });
+
+    expect(catalog.problems).toHaveLength(1);
+    const warnings = lines.filter((l) => l['level'] === 40);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ component: 'tasks', field: 'rewardMode', path: path.join(root, 's', 't', 'task.json') });
+    expect(formatTaskLoadProblem(catalog.problems[0]!)).toMatch(/task\.json: rewardMode: /);
+  });
+});
