@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import Dockerode from 'dockerode';
+import type { Limits } from '../config/limits.js';
+import { createEpisodeManager, type EpisodeManager } from '../episodes/episode-manager.js';
+import { ensureImages, type ImageLanguage, type ImageProgress } from '../images/image-builder.js';
+import type { Logger } from '../logging.js';
+import { createSandboxProvider } from '../sandbox/create-sandbox-provider.js';
+import type { SandboxProvider } from '../sandbox/types.js';
+import { createPythonScorer } from '../scoring/python-scorer.js';
+import { listWorkspaceFiles } from '../tasks/list-workspace-files.js';
+import { formatTaskLoadProblem, loadCatalog } from '../tasks/load-catalog.js';
+import type { TaskCatalog } from '../tasks/types.js';
+import { CliError } from './cli-error.js';
+
+export type SandboxKind = 'auto' | 'docker' | 'local' | 'memory';
+
+export interface RuntimeOptions {
+  environmentsDir: string;
+  sandbox: SandboxKind;
+  limits: Readonly<Limits>;
+  logger: Logger;
+  /** Where progress and problems are printed (stderr). */
+  say: (line: string) => void;
+  /** Only these tasks' images are built (the `episode` command needs one). Default: every task's. */
+  onlyTaskIds?: readonly string[];
+  signal?: AbortSignal;
+}
+
+export interface Runtime {
+  catalog: TaskCatalog;
+  provider: SandboxProvider;
+  manager: EpisodeManager;
+  /** Shuts the manager down (sandboxes destroyed) and closes the provider. */
+  dispose(graceMs?: number): Promise<void>;
+}
+
+/** The image a task language runs on. */
+export function imageLanguageOf(language: string): ImageLanguage {
+  return language === 'javascript' || language === 'typescript' ? 'node' : 'python';
+}
+
+/**
+ * The shared part of the composition root of `serve` and `episode`: catalog (printing every skipped
+ * task), sandbox provider, images for the loaded tasks' languages, scorer and episode manager, with
+ * leftovers of earlier runs reaped.
+ */
+export async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { logger, say } = options;
+  const catalog = await loadCatalog(options.environmentsDir, { logger });
+  for (const problem of catalog.problems) say(`skipped task: ${formatTaskLoadProblem(problem)}`);
+  if (catalog.tasks.size === 0) {
+    throw new CliError(
+      `no task loaded from ${options.environmentsDir}`,
+      'point --environments to a folder of suites (environments/<suite>/suite.json), or fix the problems listed above',
+    );
+  }
+  const serverId = `codemidas-${randomUUID().slice(0, 8)}`;
+  const docker = new Dockerode();
+  const provider = await createSandboxProvider({
+    kind: options.sandbox,
+    logger,
+    serverId,
+    docker,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  try {
+    if (provider.kind === 'docker') {
+      const tasks = options.onlyTaskIds ? options.onlyTaskIds.flatMap((id) => catalog.get(id) ?? []) : [...catalog.tasks.values()];
+      const languages = [...new Set(tasks.map((t) => imageLanguageOf(t.file.language)))];
+      await ensureImages({ docker, logger, languages, onProgress: printProgress(say) });
+    }
+    const scorer = createPythonScorer({ provider, logger });
+    const manager = createEpisodeManager({
+      provider,
+      catalog,
+      scorer,
+      logger,
+      limits: options.limits,
+      readWorkspace: (task) => listWorkspaceFiles(task),
+    });
+    await manager.start();
+    return {
+      catalog,
+      provider,
+      manager,
+      async dispose(graceMs = 10_000) {
+        await manager.shutdown({ graceMs });
+        await provider.close();
+      },
+    };
+  } catch (err) {
+    await provider.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Prints image progress lines (not the build log, which goes to the debug log). */
+export function printProgress(say: (line: string) => void): (event: ImageProgress) => void {
+  return (event) => {
+    if (event.phase === 'log') return;
+    const took = event.elapsedMs !== undefined ? ` (${(event.elapsedMs / 1000).toFixed(1)} s)` : '';
+    say(`images: ${event.message}${took}`);
+  };
+}

@@ -1,0 +1,95 @@
+import { Command, Option } from 'commander';
+import { resolveLimits } from '../config/limits.js';
+import { assertListenAllowed, DEFAULT_LISTEN, parseListenAddress } from '../config/listen-address.js';
+import { createLogger } from '../logging.js';
+import { startServer } from '../server/start-server.js';
+import { composeRuntime, type SandboxKind } from './compose-runtime.js';
+import { addLimitOptions, limitsFromOptions } from './limit-options.js';
+
+interface ServeOptions {
+  listen: string;
+  environments: string;
+  sandbox: SandboxKind;
+  authToken?: string;
+  graceMs: number;
+  verbose?: boolean;
+  [limit: string]: unknown;
+}
+
+/** `codemidas serve`: the server's composition root. */
+export function createServeCommand(): Command {
+  const command = new Command('serve')
+    .description('serve the loaded task suites over gRPC (codemidas.v1.Environment)')
+    .option('--listen <host:port>', 'address to bind; port 0 picks a free port', DEFAULT_LISTEN)
+    .option('--environments <dir>', 'folder of suites', 'environments')
+    .addOption(new Option('--sandbox <kind>', 'sandbox adapter').choices(['auto', 'docker', 'local', 'memory']).default('auto'))
+    .addOption(new Option('--auth-token <token>', 'bearer token every call must send (required off loopback)').env('CODEMIDAS_AUTH_TOKEN'))
+    .option('--grace-ms <ms>', 'how long calls in flight may finish on shutdown', (v) => Number(v), 10_000);
+  addLimitOptions(command);
+  command.action(async (options: ServeOptions, cmd: Command) => {
+    const verbose = Boolean(cmd.optsWithGlobals()['verbose']);
+    await serve(options, verbose);
+  });
+  return command;
+}
+
+async function serve(options: ServeOptions, verbose: boolean): Promise<void> {
+  // Checked before anything starts, so a refused address costs nothing.
+  const listen = parseListenAddress(options.listen);
+  assertListenAllowed(listen, options.authToken);
+  const limits = resolveLimits(limitsFromOptions(options));
+  const logger = createLogger(verbose ? { level: 'debug' } : {});
+  const say = (line: string): void => void process.stderr.write(`${line}\n`);
+  const starting = new AbortController();
+  const onEarlySignal = (): void => starting.abort(new Error('interrupted'));
+  process.once('SIGINT', onEarlySignal);
+  process.once('SIGTERM', onEarlySignal);
+
+  const runtime = await composeRuntime({
+    environmentsDir: options.environments,
+    sandbox: options.sandbox,
+    limits,
+    logger,
+    say,
+    signal: starting.signal,
+  });
+  process.removeListener('SIGINT', onEarlySignal);
+  process.removeListener('SIGTERM', onEarlySignal);
+  let server;
+  try {
+    server = await startServer({
+      manager: runtime.manager,
+      catalog: runtime.catalog,
+      logger,
+      listen,
+      authToken: options.authToken,
+      limits,
+    });
+  } catch (err) {
+    await runtime.dispose(0);
+    throw err;
+  }
+  say(`serving ${runtime.catalog.tasks.size} tasks with the ${runtime.provider.kind} sandbox${options.authToken ? ' (bearer token required)' : ''}`);
+  // The one line on stdout: scripts wait for it.
+  process.stdout.write(`codemidas listening on ${server.address}\n`);
+
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals): void => {
+      if (stopping) {
+        say(`${signal} again: exiting now`);
+        process.exit(130);
+      }
+      stopping = true;
+      say(`${signal}: shutting down (calls in flight get ${options.graceMs} ms; ${signal} again to exit now)`);
+      void server
+        .close({ graceMs: options.graceMs })
+        .then(() => runtime.provider.close())
+        .catch((err: unknown) => logger.error({ err }, 'shutdown failed'))
+        .finally(resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  logger.flush();
+}

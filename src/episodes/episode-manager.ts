@@ -1,0 +1,352 @@
+import { randomUUID } from 'node:crypto';
+import type { Limits } from '../config/limits.js';
+import { limitsForTask } from '../config/limits.js';
+import { InvalidArgumentError, NotFoundError, ResourceExhaustedError, UnavailableError } from '../errors.js';
+import type { Logger } from '../logging.js';
+import type { FileEntry, SandboxProvider } from '../sandbox/types.js';
+import type { Scorer } from '../scoring/types.js';
+import type { LoadedTask, TaskCatalog } from '../tasks/types.js';
+import { type CloseReason, Episode } from './episode.js';
+import { computeGroupAdvantages } from './group-advantages.js';
+import { mapSettledWithConcurrency } from './map-with-concurrency.js';
+import { createToolSpecs } from './tool-schemas.js';
+import type { Action, CallOptions, ResetGroupResult, ResetResult, RewardGroupResult, RewardResult, StepResult } from './types.js';
+
+export interface EpisodeManagerOptions {
+  provider: SandboxProvider;
+  catalog: TaskCatalog;
+  scorer: Scorer;
+  logger: Logger;
+  limits: Readonly<Limits>;
+  /** Reads a task's workspace files (paths relative to the workspace root). Cached per task. */
+  readWorkspace: (task: LoadedTask) => Promise<FileEntry[]>;
+  /** Sandboxes started (or scored) at once by ResetGroup / RewardGroup. Default 4. */
+  groupConcurrency?: number;
+  /** Interval of `provider.reap()`. Default 60 s. */
+  reapIntervalMs?: number;
+  /** Interval of the idle-expiry sweep. Default min(30 s, idleExpiryMs / 4). */
+  sweepIntervalMs?: number;
+  /** How long a closed episode is remembered (so a late Step says "closed", not "unknown"). Default 1 h. */
+  closedRetentionMs?: number;
+  /** Clock, for tests. Default `Date.now`. */
+  now?: () => number;
+}
+
+export interface ShutdownOptions {
+  /** How long calls in flight may run before they are aborted. Default 10 s. */
+  graceMs?: number;
+}
+
+/**
+ * Owns every episode and group of one server: capacity, ids, idle expiry, the reaper, and a
+ * graceful shutdown. The gRPC layer and the CLI's `episode` command are its only callers.
+ */
+export interface EpisodeManager {
+  /** Reaps leftovers of earlier runs, then starts the reaper and expiry timers. */
+  start(): Promise<void>;
+  /** Checks the sandbox engine answers. */
+  ping(signal?: AbortSignal): Promise<void>;
+  reset(taskId: string, options?: CallOptions & { seed?: number }): Promise<ResetResult>;
+  resetGroup(taskId: string, groupSize: number, options?: CallOptions & { seed?: number }): Promise<ResetGroupResult>;
+  step(episodeId: string, stepIndex: number, action: Action, options?: CallOptions): Promise<StepResult>;
+  reward(episodeId: string, options?: CallOptions): Promise<RewardResult>;
+  rewardGroup(groupId: string, options?: CallOptions): Promise<RewardGroupResult>;
+  /** Idempotent; returns how many episodes this call closed. */
+  close(target: { episodeId: string } | { groupId: string }): Promise<number>;
+  /** Closes idle episodes and forgets old closed ones; returns how many were closed. Run by a timer. */
+  sweep(): Promise<number>;
+  /** Refuses new episodes, lets calls in flight finish within the grace period, then destroys every sandbox. */
+  shutdown(options?: ShutdownOptions): Promise<void>;
+  /** Episodes holding a sandbox now. */
+  readonly activeCount: number;
+}
+
+const DEFAULT_GROUP_CONCURRENCY = 4;
+const REAP_INTERVAL_MS = 60_000;
+/** Sandboxes outlive their episode's budgets by this much before the reaper may take them. */
+const EXPIRY_SLACK_MS = 15 * 60_000;
+
+export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeManager {
+  const { provider, catalog, scorer, limits } = options;
+  const logger = options.logger.child({ component: 'episodes' });
+  const now = options.now ?? Date.now;
+  const groupConcurrency = options.groupConcurrency ?? DEFAULT_GROUP_CONCURRENCY;
+  const closedRetentionMs = options.closedRetentionMs ?? 60 * 60_000;
+  const episodes = new Map<string, Episode>();
+  const groups = new Map<string, string[]>();
+  const workspaces = new Map<string, Promise<FileEntry[]>>();
+  const inFlight = new Set<Promise<unknown>>();
+  const stopping = new AbortController();
+  const timers: NodeJS.Timeout[] = [];
+  let draining = false;
+  let shutdownPromise: Promise<void> | null = null;
+
+  const activeCount = (): number => {
+    let n = 0;
+    for (const e of episodes.values()) if (e.holdsSandbox) n++;
+    return n;
+  };
+
+  /** Runs a call so that shutdown can wait for it. */
+  function track<T>(work: () => Promise<T>): Promise<T> {
+    const promise = work();
+    inFlight.add(promise);
+    const forget = (): void => {
+      inFlight.delete(promise);
+    };
+    promise.then(forget, forget);
+    return promise;
+  }
+
+  function signalFor(options: CallOptions | undefined): AbortSignal {
+    return options?.signal ? AbortSignal.any([options.signal, stopping.signal]) : stopping.signal;
+  }
+
+  function taskOrThrow(taskId: string): LoadedTask {
+    const task = catalog.get(taskId);
+    if (!task) throw new NotFoundError('task', taskId, 'ListTasks shows the loaded tasks');
+    return task;
+  }
+
+  function episodeOrThrow(episodeId: string): Episode {
+    const episode = episodes.get(episodeId);
+    if (!episode) throw new NotFoundError('episode', episodeId, 'it may have expired after being idle; Reset a new one');
+    return episode;
+  }
+
+  function refuseWhenDraining(): void {
+    if (draining) throw new UnavailableError('the server is shutting down; retry against another server or after it restarts');
+  }
+
+  function reserve(count: number): void {
+    const active = activeCount();
+    if (active + count > limits.maxEpisodes) {
+      throw new ResourceExhaustedError(
+        `${active} of ${limits.maxEpisodes} episodes are running; Close finished episodes or retry later (--max-episodes raises the limit)`,
+      );
+    }
+  }
+
+  function readWorkspace(task: LoadedTask): Promise<FileEntry[]> {
+    let cached = workspaces.get(task.id);
+    if (!cached) {
+      cached = options.readWorkspace(task);
+      workspaces.set(task.id, cached);
+      cached.catch(() => workspaces.delete(task.id));
+    }
+    return cached;
+  }
+
+  function newEpisode(task: LoadedTask, groupId: string | null): Episode {
+    const id = `ep-${randomUUID()}`;
+    const episode = new Episode({
+      id,
+      groupId,
+      task,
+      limits: limitsForTask(limits, task.file.limits),
+      scorer,
+      logger: logger.child({ episodeId: id, taskId: task.id, ...(groupId ? { groupId } : {}) }),
+      now,
+    });
+    episodes.set(id, episode);
+    return episode;
+  }
+
+  async function startEpisode(episode: Episode, signal: AbortSignal): Promise<ResetResult> {
+    try {
+      const workspace = await readWorkspace(episode.task);
+      const expiresAt = new Date(now() + episode.limits.maxWallMs + episode.limits.idleExpiryMs + EXPIRY_SLACK_MS);
+      await episode.start(provider, workspace, { signal, expiresAt });
+    } catch (err) {
+      await episode.close('reset-failed');
+      episodes.delete(episode.id);
+      throw err;
+    }
+    return {
+      episodeId: episode.id,
+      taskId: episode.task.id,
+      prompt: episode.task.file.prompt,
+      workdir: episode.workdir,
+      tools: createToolSpecs(episode.limits, episode.workdir),
+      limits: episode.limits,
+    };
+  }
+
+  async function closeEpisodes(ids: readonly string[], reason: CloseReason): Promise<number> {
+    const closed = await Promise.all(ids.map((id) => episodes.get(id)?.close(reason) ?? Promise.resolve(false)));
+    return closed.filter(Boolean).length;
+  }
+
+  const manager: EpisodeManager = {
+    get activeCount() {
+      return activeCount();
+    },
+
+    async start() {
+      try {
+        const removed = await provider.reap();
+        if (removed > 0) logger.info({ removed }, 'reaped sandboxes left by earlier runs');
+      } catch (err) {
+        logger.warn({ err }, 'reaping leftover sandboxes failed');
+      }
+      const reapTimer = setInterval(() => {
+        provider.reap().then(
+          (removed) => removed > 0 && logger.info({ removed }, 'reaped expired or orphaned sandboxes'),
+          (err: unknown) => logger.warn({ err }, 'reaping sandboxes failed'),
+        );
+      }, options.reapIntervalMs ?? REAP_INTERVAL_MS);
+      const sweepTimer = setInterval(() => {
+        manager.sweep().catch((err: unknown) => logger.warn({ err }, 'expiry sweep failed'));
+      }, options.sweepIntervalMs ?? Math.max(10, Math.min(30_000, Math.floor(limits.idleExpiryMs / 4))));
+      reapTimer.unref();
+      sweepTimer.unref();
+      timers.push(reapTimer, sweepTimer);
+    },
+
+    ping(signal) {
+      return provider.ping(signal);
+    },
+
+    reset(taskId, callOptions) {
+      refuseWhenDraining();
+      const task = taskOrThrow(taskId);
+      reserve(1);
+      const episode = newEpisode(task, null);
+      return track(() => startEpisode(episode, signalFor(callOptions)));
+    },
+
+    resetGroup(taskId, groupSize, callOptions) {
+      refuseWhenDraining();
+      if (!Number.isInteger(groupSize) || groupSize < 1) throw new InvalidArgumentError('group_size', 'must be at least 1');
+      const task = taskOrThrow(taskId);
+      reserve(groupSize);
+      const groupId = `grp-${randomUUID()}`;
+      const members = Array.from({ length: groupSize }, () => newEpisode(task, groupId));
+      groups.set(
+        groupId,
+        members.map((e) => e.id),
+      );
+      const signal = signalFor(callOptions);
+      return track(async () => {
+        // All or nothing: one failure (or a cancelled call) closes every episode already started.
+        const failed = new AbortController();
+        const startSignal = AbortSignal.any([signal, failed.signal]);
+        const settled = await mapSettledWithConcurrency(members, groupConcurrency, async (episode) => {
+          if (startSignal.aborted) throw startSignal.reason;
+          try {
+            return await startEpisode(episode, startSignal);
+          } catch (err) {
+            failed.abort(err);
+            throw err;
+          }
+        });
+        const firstFailure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+        if (firstFailure) {
+          await closeEpisodes(
+            members.map((e) => e.id),
+            'reset-failed',
+          );
+          for (const e of members) episodes.delete(e.id);
+          groups.delete(groupId);
+          logger.warn({ groupId, err: firstFailure.reason }, 'group reset failed; started episodes closed');
+          throw firstFailure.reason;
+        }
+        return {
+          groupId,
+          episodes: settled.map((s) => (s as PromiseFulfilledResult<ResetResult>).value),
+        };
+      });
+    },
+
+    step(episodeId, stepIndex, action, callOptions) {
+      const episode = episodeOrThrow(episodeId);
+      return track(() => episode.step(stepIndex, action, callOptions ?? {}));
+    },
+
+    reward(episodeId) {
+      const episode = episodeOrThrow(episodeId);
+      const cached = episode.cachedReward;
+      if (cached) return Promise.resolve(cached);
+      return track(() => episode.reward());
+    },
+
+    rewardGroup(groupId) {
+      const ids = groups.get(groupId);
+      if (!ids) throw new NotFoundError('group', groupId, 'it may have expired; ResetGroup a new one');
+      return track(async () => {
+        const settled = await mapSettledWithConcurrency(ids, groupConcurrency, async (id) => {
+          const episode = episodes.get(id);
+          if (!episode) throw new NotFoundError('episode', id);
+          return episode.cachedReward ?? (await episode.reward());
+        });
+        // An episode that cannot be scored (closed early, forgotten) is an infra error for the group,
+        // masked out of the statistics rather than failing the whole call.
+        const rewards = settled.map((s, i): RewardResult =>
+          s.status === 'fulfilled'
+            ? s.value
+            : {
+                episodeId: ids[i] ?? '',
+                reward: 0,
+                outcome: 'INFRA_ERROR',
+                passed: 0,
+                total: 0,
+                tests: [],
+                detail: s.reason instanceof Error ? s.reason.message : String(s.reason),
+                durationMs: 0,
+              },
+        );
+        const { advantages, mask, mean, std } = computeGroupAdvantages(rewards);
+        logger.info({ groupId, mean, std, masked: mask.filter((m) => !m).length }, 'group scored');
+        return { groupId, rewards, advantages, mask };
+      });
+    },
+
+    async close(target) {
+      if ('groupId' in target) {
+        const ids = groups.get(target.groupId);
+        if (!ids) throw new NotFoundError('group', target.groupId);
+        return closeEpisodes(ids, 'client');
+      }
+      const episode = episodeOrThrow(target.episodeId);
+      return (await episode.close('client')) ? 1 : 0;
+    },
+
+    async sweep() {
+      const t = now();
+      const expired = [...episodes.values()].filter((e) => e.isIdleExpired(t));
+      const closed = await closeEpisodes(
+        expired.map((e) => e.id),
+        'expired',
+      );
+      if (closed > 0) logger.info({ closed }, 'closed idle episodes');
+      for (const [id, e] of episodes) {
+        if (e.closedAtMs !== null && t - e.closedAtMs >= closedRetentionMs) episodes.delete(id);
+      }
+      for (const [groupId, ids] of groups) {
+        if (ids.every((id) => !episodes.has(id))) groups.delete(groupId);
+      }
+      return closed;
+    },
+
+    shutdown(shutdownOptions = {}) {
+      shutdownPromise ??= (async () => {
+        draining = true;
+        for (const timer of timers) clearInterval(timer);
+        const graceMs = shutdownOptions.graceMs ?? 10_000;
+        logger.info({ inFlight: inFlight.size, graceMs }, 'draining');
+        let timer: NodeJS.Timeout | undefined;
+        const graceOver = new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), graceMs);
+        });
+        const outcome = await Promise.race([Promise.allSettled([...inFlight]).then(() => 'done' as const), graceOver]);
+        clearTimeout(timer);
+        if (outcome === 'timeout') logger.warn({ inFlight: inFlight.size }, 'grace period over; aborting calls in flight');
+        stopping.abort(new UnavailableError('the server is shutting down'));
+        const closed = await closeEpisodes([...episodes.keys()], 'shutdown');
+        logger.info({ closed }, 'episodes closed; sandboxes destroyed');
+      })();
+      return shutdownPromise;
+    },
+  };
+  return manager;
+}

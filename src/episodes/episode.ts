@@ -1,0 +1,338 @@
+import type { Limits } from '../config/limits.js';
+import { CodeMidasError, FailedPreconditionError, SandboxAbortedError, UnavailableError } from '../errors.js';
+import type { Logger } from '../logging.js';
+import type { FileEntry, Sandbox, SandboxProvider, SandboxSpec } from '../sandbox/types.js';
+import type { Scorer, ScoreResult } from '../scoring/types.js';
+import type { LoadedTask } from '../tasks/types.js';
+import { type EpisodeState, transition } from './episode-state.js';
+import { runAction } from './run-action.js';
+import type { Action, CallOptions, Observation, RewardResult, StepResult } from './types.js';
+
+/** The agent user inside every sandbox owns the workspace. */
+export const AGENT_UID = 1000;
+export const AGENT_GID = 1000;
+
+/** Answers kept for retries of an earlier step_index; older ones are refused. */
+export const STEP_ANSWERS_KEPT = 16;
+
+/** Kept between a command's limit and the caller's deadline, so the answer still arrives in time. */
+const DEADLINE_MARGIN_MS = 250;
+
+/** Scoring gets the task's own limit plus this much for starting the scoring sandbox and reading out. */
+const SCORING_OVERHEAD_MS = 60_000;
+
+export interface EpisodeInit {
+  id: string;
+  groupId: string | null;
+  task: LoadedTask;
+  limits: Readonly<Limits>;
+  scorer: Scorer;
+  logger: Logger;
+  now: () => number;
+}
+
+export type CloseReason = 'client' | 'expired' | 'shutdown' | 'reset-failed';
+
+/**
+ * One episode: a sandbox holding the task's workspace, driven through an explicit state machine
+ * (`episode-state.ts`). Steps are numbered by the client; a repeated index returns the kept answer
+ * (safe retries), a gap is refused. Reward is computed once and shared by concurrent callers.
+ */
+export class Episode {
+  readonly id: string;
+  readonly groupId: string | null;
+  readonly task: LoadedTask;
+  readonly limits: Readonly<Limits>;
+  readonly workdir: string;
+  state: EpisodeState = 'starting';
+  /** Set when Close (or expiry) ran; tombstones are pruned after a while. */
+  closedAtMs: number | null = null;
+  lastActivityMs: number;
+
+  private readonly scorer: Scorer;
+  private readonly logger: Logger;
+  private readonly now: () => number;
+  private readonly lifetime = new AbortController();
+  private sandbox: Sandbox | null = null;
+  private startedAtMs: number;
+  private nextIndex = 0;
+  private readonly answers = new Map<number, StepResult>();
+  private inFlight: { index: number; promise: Promise<StepResult> } | null = null;
+  private budgetSpent: 'steps' | 'wall' | null = null;
+  private rewardPromise: Promise<RewardResult> | null = null;
+  private rewardResult: RewardResult | null = null;
+
+  constructor(init: EpisodeInit) {
+    this.id = init.id;
+    this.groupId = init.groupId;
+    this.task = init.task;
+    this.limits = init.limits;
+    this.workdir = init.task.file.workdir;
+    this.scorer = init.scorer;
+    this.logger = init.logger;
+    this.now = init.now;
+    this.startedAtMs = init.now();
+    this.lastActivityMs = this.startedAtMs;
+  }
+
+  /** True while the episode holds (or is creating) a sandbox: what counts against capacity. */
+  get holdsSandbox(): boolean {
+    return this.state === 'starting' || this.state === 'ready' || this.state === 'stepping' || this.state === 'submitted' || this.state === 'scoring';
+  }
+
+  get sandboxId(): string | null {
+    return this.sandbox?.id ?? null;
+  }
+
+  /** Creates the sandbox and copies the workspace in: `starting` → `ready`. */
+  async start(provider: SandboxProvider, workspace: readonly FileEntry[], options: { signal: AbortSignal; expiresAt: Date }): Promise<void> {
+    const signal = AbortSignal.any([options.signal, this.lifetime.signal]);
+    const spec: SandboxSpec = {
+      image: provider.imageFor(this.task.file.language),
+      role: 'episode',
+      workdir: this.workdir,
+      resources: { memoryBytes: 1024 ** 3, cpus: 1, pids: 256 },
+      labels: {
+        'codemidas.episode': this.id,
+        'codemidas.task': this.task.id,
+        ...(this.groupId ? { 'codemidas.group': this.groupId } : {}),
+      },
+      expiresAt: options.expiresAt,
+    };
+    const sandbox = await provider.create(spec, { signal });
+    if (this.state === 'closed') {
+      await sandbox.destroy();
+      throw new FailedPreconditionError(`episode '${this.id}' was closed while starting`);
+    }
+    this.sandbox = sandbox;
+    this.logger.debug({ sandboxId: sandbox.id }, 'sandbox created');
+    await sandbox.putFiles(
+      this.workdir,
+      workspace.map((entry) => ({ ...entry, uid: AGENT_UID, gid: AGENT_GID })),
+      { signal },
+    );
+    // The wall budget runs from the moment the agent can act.
+    this.startedAtMs = this.now();
+    this.lastActivityMs = this.startedAtMs;
+    transition(this, 'ready', this.logger);
+  }
+
+  /** Runs (or replays) step `index`. */
+  async step(index: number, action: Action, options: CallOptions = {}): Promise<StepResult> {
+    this.lastActivityMs = this.now();
+    if (this.state === 'closed') throw new FailedPreconditionError(`episode '${this.id}' is closed; Reset a new episode`);
+    if (index < this.nextIndex) {
+      const kept = this.answers.get(index);
+      if (kept) return kept;
+      throw new FailedPreconditionError(
+        `step_index ${index} is older than the last ${STEP_ANSWERS_KEPT} answers kept; the next step_index is ${this.nextIndex}`,
+      );
+    }
+    if (this.inFlight && this.inFlight.index === index) return this.inFlight.promise;
+    if (index > this.nextIndex) {
+      throw new FailedPreconditionError(`step_index ${index} skips ahead: the next step_index is ${this.nextIndex}`);
+    }
+    switch (this.state) {
+      case 'failed':
+        throw new SandboxAbortedError(this.sandboxId ?? '', `episode '${this.id}' failed: its sandbox died; Reset a new episode`);
+      case 'submitted':
+      case 'scoring':
+      case 'scored':
+        throw new FailedPreconditionError(`episode '${this.id}' was submitted; call Reward, then Close`);
+      case 'starting':
+      case 'stepping':
+        throw new FailedPreconditionError(`episode '${this.id}' is ${this.state}; wait for the previous call to answer`);
+      case 'ready':
+        break;
+    }
+    if (this.budgetSpent) {
+      const what = this.budgetSpent === 'steps' ? `step budget of ${this.limits.maxSteps} steps` : `wall-time budget of ${this.limits.maxWallMs} ms`;
+      throw new FailedPreconditionError(`episode '${this.id}': the ${what} is spent; call Reward, then Close`);
+    }
+    transition(this, 'stepping', this.logger);
+    const promise = this.runStep(index, action, options);
+    this.inFlight = { index, promise };
+    try {
+      return await promise;
+    } finally {
+      if (this.inFlight?.promise === promise) this.inFlight = null;
+    }
+  }
+
+  private async runStep(index: number, action: Action, options: CallOptions): Promise<StepResult> {
+    const wallLeftMs = this.startedAtMs + this.limits.maxWallMs - this.now();
+    if (wallLeftMs <= 0) {
+      this.budgetSpent = 'wall';
+      const observation = failure(`the episode's wall-time budget of ${this.limits.maxWallMs} ms is spent; call Reward`);
+      return this.record(index, { observation, terminated: false, truncated: true, stepIndex: index }, 'ready');
+    }
+    if (action.kind === 'submit') {
+      const observation: Observation = { stdout: 'submitted', stderr: '', exitCode: 0, timedOut: false, truncated: false, durationMs: 0 };
+      return this.record(index, { observation, terminated: true, truncated: false, stepIndex: index }, 'submitted');
+    }
+    const deadlineLeftMs = options.deadline ? options.deadline.getTime() - Date.now() - DEADLINE_MARGIN_MS : Number.POSITIVE_INFINITY;
+    const signal = options.signal ? AbortSignal.any([options.signal, this.lifetime.signal]) : this.lifetime.signal;
+    const sandbox = this.sandbox;
+    if (!sandbox) throw new FailedPreconditionError(`episode '${this.id}' has no sandbox`);
+    let observation: Observation;
+    try {
+      observation = await runAction(action, {
+        sandbox,
+        limits: this.limits,
+        workdir: this.workdir,
+        budgetMs: Math.max(1, Math.min(wallLeftMs, deadlineLeftMs)),
+        signal,
+      });
+    } catch (err) {
+      throw await this.stepFailed(err, signal);
+    }
+    if (this.state === 'closed') throw new FailedPreconditionError(`episode '${this.id}' was closed during step ${index}`);
+    let truncated = false;
+    if (index + 1 >= this.limits.maxSteps) {
+      this.budgetSpent = 'steps';
+      truncated = true;
+    } else if (this.now() >= this.startedAtMs + this.limits.maxWallMs) {
+      this.budgetSpent = 'wall';
+      truncated = true;
+    }
+    return this.record(index, { observation, terminated: false, truncated, stepIndex: index }, 'ready');
+  }
+
+  /** Sorts a failure from inside a step: the caller went away, the engine is down, or the sandbox died. */
+  private async stepFailed(err: unknown, signal: AbortSignal): Promise<Error> {
+    if (this.state === 'closed') return new FailedPreconditionError(`episode '${this.id}' was closed during the step`);
+    if (signal.aborted) {
+      // The caller cancelled or ran out of time: the step index is not used up, so a retry runs it.
+      transition(this, 'ready', this.logger, 'step cancelled');
+      return new CodeMidasError('DEADLINE_EXCEEDED', 'the step was cancelled before it finished; retry the same step_index');
+    }
+    if (err instanceof UnavailableError) {
+      transition(this, 'ready', this.logger, 'engine unavailable');
+      return err;
+    }
+    const sandboxId = this.sandboxId ?? '';
+    this.logger.warn({ err, sandboxId }, 'sandbox failed during a step');
+    transition(this, 'failed', this.logger, 'sandbox died');
+    await this.releaseSandbox();
+    return err instanceof SandboxAbortedError
+      ? err
+      : new SandboxAbortedError(sandboxId, `episode '${this.id}' failed: its sandbox stopped answering; Reset a new episode`, { cause: err });
+  }
+
+  private record(index: number, result: StepResult, next: 'ready' | 'submitted'): StepResult {
+    this.answers.set(index, result);
+    this.answers.delete(index - STEP_ANSWERS_KEPT);
+    this.nextIndex = index + 1;
+    transition(this, next, this.logger);
+    return result;
+  }
+
+  /**
+   * Scores the workspace once; later and concurrent calls share the result. Allowed after Submit or
+   * from `ready` (the agent stopped without submitting). A failed episode reports INFRA_ERROR.
+   */
+  reward(): Promise<RewardResult> {
+    this.lastActivityMs = this.now();
+    if (this.rewardResult) return Promise.resolve(this.rewardResult);
+    if (this.rewardPromise) return this.rewardPromise;
+    switch (this.state) {
+      case 'closed':
+        return Promise.reject(new FailedPreconditionError(`episode '${this.id}' was closed before it was scored; Reset a new episode`));
+      case 'failed':
+        this.rewardResult = this.infraResult(`the episode's sandbox died before scoring`, 0);
+        return Promise.resolve(this.rewardResult);
+      case 'starting':
+      case 'stepping':
+        return Promise.reject(new FailedPreconditionError(`episode '${this.id}' is ${this.state}; call Reward after the step answers`));
+      case 'ready':
+      case 'submitted':
+      case 'scoring':
+      case 'scored':
+        break;
+    }
+    transition(this, 'scoring', this.logger);
+    this.rewardPromise = this.score();
+    return this.rewardPromise;
+  }
+
+  private async score(): Promise<RewardResult> {
+    const result = await this.scoreOnce();
+    this.rewardResult = result;
+    this.logger.info({ reward: result.reward, outcome: result.outcome, passed: result.passed, total: result.total }, 'scored');
+    if (this.state === 'scoring') {
+      transition(this, 'scored', this.logger);
+      // Nothing can run in this sandbox any more; free it now rather than at Close.
+      await this.releaseSandbox();
+    }
+    return result;
+  }
+
+  /** Pauses the sandbox, reads the workspace out through the engine and scores it elsewhere; never throws. */
+  private async scoreOnce(): Promise<RewardResult> {
+    const started = performance.now();
+    const signal = AbortSignal.any([this.lifetime.signal, AbortSignal.timeout(this.task.file.tests.timeoutMs + SCORING_OVERHEAD_MS)]);
+    let workspace: FileEntry[];
+    try {
+      const sandbox = this.sandbox;
+      if (!sandbox) throw new Error('the sandbox is gone');
+      await sandbox.pause();
+      workspace = await sandbox.getFiles(this.workdir, { signal });
+    } catch (err) {
+      this.logger.warn({ err }, 'reading the workspace out failed');
+      return this.infraResult(`could not read the workspace out of the sandbox: ${messageOf(err)}`, performance.now() - started);
+    }
+    try {
+      const scored: ScoreResult = await this.scorer.score({ task: this.task, workspace, signal });
+      return { ...scored, episodeId: this.id };
+    } catch (err) {
+      this.logger.error({ err }, 'scoring failed');
+      return this.infraResult(`scoring failed: ${messageOf(err)}`, performance.now() - started);
+    }
+  }
+
+  private infraResult(detail: string, durationMs: number): RewardResult {
+    return { episodeId: this.id, reward: 0, outcome: 'INFRA_ERROR', passed: 0, total: 0, tests: [], detail, durationMs: Math.round(durationMs) };
+  }
+
+  /** The reward if it was computed, even after Close. */
+  get cachedReward(): RewardResult | null {
+    return this.rewardResult;
+  }
+
+  /** True when no call is running and none came for `idleExpiryMs`. */
+  isIdleExpired(nowMs: number): boolean {
+    if (this.state === 'closed' || this.state === 'starting' || this.state === 'stepping' || this.state === 'scoring') return false;
+    return nowMs - this.lastActivityMs >= this.limits.idleExpiryMs;
+  }
+
+  /** Idempotent: returns true when this call closed the episode. Aborts work in flight, destroys the sandbox. */
+  async close(reason: CloseReason): Promise<boolean> {
+    if (this.state === 'closed') return false;
+    transition(this, 'closed', this.logger, reason);
+    this.closedAtMs = this.now();
+    this.lifetime.abort(new FailedPreconditionError(`episode '${this.id}' was closed`));
+    this.answers.clear();
+    await this.releaseSandbox();
+    return true;
+  }
+
+  private async releaseSandbox(): Promise<void> {
+    const sandbox = this.sandbox;
+    this.sandbox = null;
+    if (!sandbox) return;
+    try {
+      await sandbox.destroy();
+    } catch (err) {
+      // The reaper removes what destroy could not (labels carry the expiry and owner).
+      this.logger.warn({ err, sandboxId: sandbox.id }, 'destroying the sandbox failed; the reaper will remove it');
+    }
+  }
+}
+
+function failure(stderr: string): Observation {
+  return { stdout: '', stderr, exitCode: 1, timedOut: false, truncated: false, durationMs: 0 };
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

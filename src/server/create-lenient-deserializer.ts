@@ -1,0 +1,26 @@
+import type protobuf from 'protobufjs';
+import { findWireTypeProblem } from './check-wire-types.js';
+
+/** A request that could not be decoded; the call handler answers it with INVALID_ARGUMENT. */
+export class RequestDecodeFailure {
+  constructor(readonly problem: string) {}
+}
+
+/**
+ * Wraps a method's request deserializer so a malformed message becomes INVALID_ARGUMENT naming the
+ * field (grpc-js would answer a throwing deserializer with a bare INTERNAL).
+ */
+export function createLenientDeserializer(
+  type: protobuf.Type,
+  deserialize: (bytes: Buffer) => unknown,
+): (bytes: Buffer) => unknown {
+  return (bytes) => {
+    const problem = findWireTypeProblem(type, bytes);
+    if (problem) return new RequestDecodeFailure(problem);
+    try {
+      return deserialize(bytes);
+    } catch (err) {
+      return new RequestDecodeFailure(`request: could not decode ${type.name} (${err instanceof Error ? err.message : String(err)})`);
+    }
+  };
+}
