@@ -1,0 +1,302 @@
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile, lstat } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import type { Logger } from '../logging.js';
+import type { FileEntry, Sandbox, SandboxProvider, SandboxResources } from '../sandbox/types.js';
+import type { LoadedTask } from '../tasks/types.js';
+import { filterReadout, normaliseWorkspacePath, summariseDropped, type ReadoutFilterLimits } from './readout-filter.js';
+import type { Scorer, ScoreRequest, ScoreResult, TestOutcome, TestStatus } from './types.js';
+
+/** Where the hidden tests go inside the scoring sandbox: root-only. */
+export const HIDDEN_DIR_IN_SANDBOX = '/var/lib/codemidas/hidden';
+/** Where the image puts every file of `src/scoring/python/`. */
+export const JUDGE_PATH_IN_SANDBOX = '/opt/codemidas/scoring/judge.py';
+
+const AGENT_UID = 1000;
+const AGENT_GID = 1000;
+const RESULT_PREFIX = 'CODEMIDAS-JUDGE ';
+
+export interface PythonScorerLimits {
+  /** Read-out caps (per file, total). Defaults: 1 MiB, 16 MiB. */
+  readout: Partial<ReadoutFilterLimits>;
+  /** Resources of the scoring sandbox. Default 1 GiB, 1 CPU, 256 processes. */
+  resources: SandboxResources;
+  /** Time the judge gets past the task's limit to clean up and print. Default 10000. */
+  judgeGraceMs: number;
+  /** Cap on the judge's stdout. Default 8 MiB. */
+  maxJudgeOutputBytes: number;
+  /** Added to the sandbox's expiry so the reaper leaves it alone while in use. Default 300000. */
+  sandboxExpiryMarginMs: number;
+}
+
+export const DEFAULT_PYTHON_SCORER_LIMITS: Readonly<PythonScorerLimits> = Object.freeze({
+  readout: {},
+  resources: { memoryBytes: 1024 * 1024 * 1024, cpus: 1, pids: 256 },
+  judgeGraceMs: 10_000,
+  maxJudgeOutputBytes: 8 * 1024 * 1024,
+  sandboxExpiryMarginMs: 300_000,
+});
+
+export interface PythonScorerOptions {
+  provider: SandboxProvider;
+  logger: Logger;
+  limits?: Partial<PythonScorerLimits>;
+}
+
+/** What judge.py prints (after its prefix and nonce). */
+interface JudgeOutput {
+  tests: TestOutcome[];
+  tampered: boolean;
+  budgetExhausted: boolean;
+  detail: string;
+  timings?: Record<string, number>;
+}
+
+/** The judge's result could not be used: an infra error, never the agent's fault. */
+class JudgeOutputError extends Error {}
+
+/**
+ * Scores Python tasks in a fresh sandbox, never in the agent's container (DESIGN.md, "Scoring:
+ * never trust the agent's container"): the read-out is filtered, laid over the task's original
+ * workspace, and judged by `python/judge.py` running as root next to hidden tests the agent user
+ * cannot read.
+ */
+export function createPythonScorer(options: PythonScorerOptions): Scorer {
+  const limits: PythonScorerLimits = Object.freeze({ ...DEFAULT_PYTHON_SCORER_LIMITS, ...options.limits });
+  const { provider } = options;
+  const logger = options.logger.child({ component: 'python-scorer' });
+  const originals = new Map<string, Promise<FileEntry[]>>();
+
+  const loadTree = (dir: string): Promise<FileEntry[]> => {
+    let tree = originals.get(dir);
+    if (!tree) {
+      tree = readTree(dir);
+      originals.set(dir, tree);
+      tree.catch(() => originals.delete(dir));
+    }
+    return tree;
+  };
+
+  async function score(request: ScoreRequest): Promise<ScoreResult> {
+    const started = performance.now();
+    const { task } = request;
+    const log = logger.child({ taskId: task.id });
+    const elapsed = (): number => Math.round(performance.now() - started);
+    const infra = (detail: string): ScoreResult => ({ reward: 0, outcome: 'INFRA_ERROR', passed: 0, total: 0, tests: [], detail, durationMs: elapsed() });
+
+    const filtered = filterReadout(request.workspace, {
+      protectedPaths: task.file.protectedPaths,
+      ...(limits.readout ? { limits: limits.readout } : {}),
+    });
+    const droppedNote = summariseDropped(filtered.dropped);
+
+    let workspaceTree: FileEntry[];
+    let hiddenTree: FileEntry[];
+    try {
+      workspaceTree = buildFinalTree(await loadTree(task.workspaceDir), filtered.kept, request.workspace, task.file.protectedPaths);
+      hiddenTree = (await loadTree(task.hiddenDir)).map((e) => ({
+        ...e,
+        uid: 0,
+        gid: 0,
+        mode: e.type === 'directory' ? 0o700 : 0o600,
+      }));
+    } catch (err) {
+      log.error({ err }, 'cannot read the task package');
+      return infra(`cannot read the task package: ${messageOf(err)}`);
+    }
+
+    const timeoutMs = task.file.tests.timeoutMs;
+    let sandbox: Sandbox | undefined;
+    try {
+      sandbox = await provider.create(
+        {
+          image: provider.imageFor(task.file.language),
+          role: 'scoring',
+          workdir: task.file.workdir,
+          resources: limits.resources,
+          labels: { 'codemidas.task': task.id, 'codemidas.purpose': 'scoring' },
+          expiresAt: new Date(Date.now() + timeoutMs + limits.judgeGraceMs + limits.sandboxExpiryMarginMs),
+        },
+        request.signal ? { signal: request.signal } : {},
+      );
+      const signalOption = request.signal ? { signal: request.signal } : {};
+      await sandbox.putFiles(task.file.workdir, workspaceTree, signalOption);
+      await sandbox.putFiles(HIDDEN_DIR_IN_SANDBOX, hiddenTree, signalOption);
+
+      const nonce = randomBytes(12).toString('hex');
+      const config = {
+        workspace: task.file.workdir,
+        hiddenDir: HIDDEN_DIR_IN_SANDBOX,
+        cases: task.file.tests.cases,
+        scripts: task.file.tests.scripts,
+        caseTimeoutMs: task.file.tests.caseTimeoutMs,
+        pytestTimeoutMs: timeoutMs,
+        budgetMs: Math.max(1000, timeoutMs - elapsed()),
+        uid: AGENT_UID,
+        gid: AGENT_GID,
+        dropPrivileges: true,
+        nonce,
+      };
+      const run = await sandbox.exec(
+        { argv: ['python3', '-I', JUDGE_PATH_IN_SANDBOX] },
+        {
+          timeoutMs: timeoutMs + limits.judgeGraceMs,
+          maxOutputBytes: limits.maxJudgeOutputBytes,
+          stdin: Buffer.from(JSON.stringify(config)),
+          cwd: '/',
+          ...signalOption,
+        },
+      );
+      if (run.timedOut) {
+        log.warn({ durationMs: elapsed() }, 'scoring run timed out');
+        return { reward: 0, outcome: 'TIMEOUT', passed: 0, total: 0, tests: [], detail: `scoring ran past ${timeoutMs} ms; ${droppedNote}`, durationMs: elapsed() };
+      }
+      const judged = parseJudgeOutput(run.stdout, nonce, run.exitCode, run.stderr);
+      const passed = judged.tests.filter((t) => t.status === 'passed').length;
+      const total = judged.tests.length;
+      const detail = [judged.detail, judged.tampered ? 'tampering detected' : '', droppedNote].filter((s) => s !== '').join('; ');
+      if (judged.budgetExhausted) {
+        log.info({ passed, total }, 'scoring budget exhausted');
+        return { reward: 0, outcome: 'TIMEOUT', passed, total, tests: judged.tests, detail: `scoring ran past ${timeoutMs} ms; ${detail}`, durationMs: elapsed() };
+      }
+      const reward = computeReward(task, passed, total);
+      log.debug({ passed, total, reward, timings: judged.timings, dropped: filtered.dropped.length }, 'scored');
+      return { reward, outcome: 'SCORED', passed, total, tests: judged.tests, detail, durationMs: elapsed() };
+    } catch (err) {
+      log.error({ err, sandboxId: sandbox?.id }, 'scoring failed');
+      const what = err instanceof JudgeOutputError ? 'judge output unusable' : 'scoring sandbox failed';
+      return infra(`${what}: ${messageOf(err)}; ${droppedNote}`);
+    } finally {
+      if (sandbox) {
+        await sandbox.destroy().catch((err: unknown) => log.error({ err, sandboxId: sandbox?.id }, 'could not destroy the scoring sandbox'));
+      }
+    }
+  }
+
+  return { score };
+}
+
+function computeReward(task: LoadedTask, passed: number, total: number): number {
+  if (total === 0) return 0;
+  if (task.file.rewardMode === 'binary') return passed === total ? 1 : 0;
+  return passed / total;
+}
+
+const STATUSES: ReadonlySet<string> = new Set<TestStatus>(['passed', 'failed', 'error', 'skipped', 'missing']);
+
+/** Finds the judge's one result line (prefix + this run's nonce) and checks its shape. */
+export function parseJudgeOutput(stdout: string, nonce: string, exitCode: number, stderr = ''): JudgeOutput {
+  const marker = `${RESULT_PREFIX}${nonce} `;
+  const line = stdout.split('\n').find((l) => l.startsWith(marker));
+  if (line === undefined) {
+    const tail = stderr.trim().split('\n').slice(-3).join(' | ').slice(-400);
+    throw new JudgeOutputError(`no result from the judge (exit code ${exitCode})${tail ? `: ${tail}` : ''}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line.slice(marker.length));
+  } catch {
+    throw new JudgeOutputError('the judge printed a result that is not JSON');
+  }
+  if (typeof raw !== 'object' || raw === null) throw new JudgeOutputError('the judge result is not an object');
+  const o = raw as Record<string, unknown>;
+  if (!Array.isArray(o['tests'])) throw new JudgeOutputError('the judge result has no tests');
+  const tests: TestOutcome[] = o['tests'].map((t: unknown) => {
+    const r = (typeof t === 'object' && t !== null ? t : {}) as Record<string, unknown>;
+    if (typeof r['name'] !== 'string' || typeof r['status'] !== 'string' || !STATUSES.has(r['status'])) {
+      throw new JudgeOutputError('the judge result has a malformed test outcome');
+    }
+    return { name: r['name'], status: r['status'] as TestStatus, message: typeof r['message'] === 'string' ? r['message'] : '' };
+  });
+  const out: JudgeOutput = {
+    tests,
+    tampered: o['tampered'] === true,
+    budgetExhausted: o['budgetExhausted'] === true,
+    detail: typeof o['detail'] === 'string' ? o['detail'] : '',
+  };
+  if (typeof o['timings'] === 'object' && o['timings'] !== null) out.timings = o['timings'] as Record<string, number>;
+  return out;
+}
+
+/**
+ * The tree scored: the agent's kept files over the task's original workspace, without the original
+ * files the agent deleted; protected originals always come back. Where two entries cannot both
+ * exist (a file where a folder must be), the higher priority wins: protected originals, then the
+ * agent's files, then restored originals. Every entry belongs to the agent user.
+ */
+export function buildFinalTree(
+  original: readonly FileEntry[],
+  kept: readonly FileEntry[],
+  readout: readonly FileEntry[],
+  protectedPaths: readonly string[],
+): FileEntry[] {
+  const protectedNorm = protectedPaths.map((p) => normaliseWorkspacePath(p)).filter((p): p is string => p !== null);
+  const isProtected = (path: string): boolean => protectedNorm.some((p) => path === p || path.startsWith(`${p}/`));
+  const present = new Set(readout.map((e) => normaliseWorkspacePath(e.path)).filter((p): p is string => p !== null));
+  const originalFiles = original.filter((e) => e.type === 'file');
+
+  const ordered: FileEntry[] = [
+    ...originalFiles.filter((e) => isProtected(e.path)),
+    ...kept,
+    // Present in the read-out but not kept (dropped by the filter): the original comes back.
+    ...originalFiles.filter((e) => !isProtected(e.path) && present.has(e.path)),
+  ];
+
+  const files = new Set<string>();
+  const dirs = new Set<string>();
+  const out: FileEntry[] = [];
+  const ancestors = (path: string): string[] => {
+    const parts = path.split('/');
+    return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('/'));
+  };
+  for (const entry of ordered) {
+    const path = entry.path;
+    if (files.has(path) || ancestors(path).some((a) => files.has(a))) continue;
+    if (entry.type === 'file') {
+      if (dirs.has(path)) continue;
+      files.add(path);
+      const executable = (entry.mode & 0o111) !== 0;
+      out.push({ path, type: 'file', mode: executable ? 0o755 : 0o644, content: entry.content ?? Buffer.alloc(0), uid: AGENT_UID, gid: AGENT_GID });
+    } else if (entry.type === 'directory') {
+      if (dirs.has(path)) continue;
+      out.push({ path, type: 'directory', mode: 0o755, uid: AGENT_UID, gid: AGENT_GID });
+    } else {
+      continue;
+    }
+    for (const a of ancestors(path)) dirs.add(a);
+    if (entry.type === 'directory') dirs.add(path);
+  }
+  // Every parent folder listed explicitly, so none is created as root by the engine.
+  const listed = new Set(out.filter((e) => e.type === 'directory').map((e) => e.path));
+  for (const dir of [...dirs].sort()) {
+    if (!listed.has(dir)) out.push({ path: dir, type: 'directory', mode: 0o755, uid: AGENT_UID, gid: AGENT_GID });
+  }
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Reads a folder of the task package into entries (plain files and folders; links are refused). */
+export async function readTree(root: string): Promise<FileEntry[]> {
+  const out: FileEntry[] = [];
+  const walk = async (dir: string, rel: string): Promise<void> => {
+    const names = (await readdir(dir)).sort();
+    for (const name of names) {
+      const abs = join(dir, name);
+      const path = rel ? posix.join(rel, name) : name;
+      const info = await lstat(abs);
+      if (info.isDirectory()) {
+        out.push({ path, type: 'directory', mode: info.mode & 0o777 });
+        await walk(abs, path);
+      } else if (info.isFile()) {
+        out.push({ path, type: 'file', mode: info.mode & 0o777, content: await readFile(abs) });
+      } else {
+        throw new Error(`${abs}: task packages may hold only plain files and folders`);
+      }
+    }
+  };
+  await walk(root, '');
+  return out;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

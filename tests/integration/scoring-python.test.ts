@@ -1,0 +1,68 @@
+/**
+ * The Python scorer's outcomes other than SCORED, against the real engine: a run past the task's
+ * limit is a TIMEOUT with reward 0, an engine failure is an INFRA_ERROR, and no scoring sandbox
+ * outlives its run.
+ */
+import Dockerode from 'dockerode';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureImages } from '../../src/images/image-builder.js';
+import { createSilentLogger } from '../../src/logging.js';
+import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
+import type { SandboxProvider } from '../../src/sandbox/types.js';
+import { createPythonScorer } from '../../src/scoring/python-scorer.js';
+import type { LoadedTask } from '../../src/tasks/types.js';
+import { loadFixtureTask, maskedReadout, overlay, solvedReadout } from '../fixtures/scoring-fixtures.js';
+
+const logger = createSilentLogger();
+const docker = new Dockerode();
+const serverId = `scoring-outcomes-${process.pid}`;
+let provider: SandboxProvider;
+
+beforeAll(async () => {
+  const { tags } = await ensureImages({ docker, logger, languages: ['python'] });
+  provider = createDockerSandboxProvider({ docker, logger, serverId, images: tags });
+});
+
+afterAll(async () => {
+  await provider?.close();
+});
+
+async function leftoverScoringContainers(): Promise<number> {
+  const list = await docker.listContainers({ all: true, filters: { label: ['codemidas.purpose=scoring', `codemidas.server=${serverId}`] } });
+  return list.length;
+}
+
+describe('python scorer outcomes', () => {
+  it('drops privileges in the scoring sandbox and leaves no container behind', async () => {
+    const task = loadFixtureTask();
+    const result = await createPythonScorer({ provider, logger }).score({ task, workspace: await solvedReadout(task) });
+    expect(result.reward).toBe(1);
+    expect(result.detail).not.toContain('privileges not dropped');
+    expect(await leftoverScoringContainers()).toBe(0);
+  });
+
+  it('calls a run past the task limit a TIMEOUT with reward 0, even when some cases passed', async () => {
+    const base = loadFixtureTask();
+    const task: LoadedTask = { ...base, file: { ...base.file, tests: { ...base.file.tests, timeoutMs: 4000, caseTimeoutMs: 1500 } } };
+    const solved = await solvedReadout(task);
+    const solution = solved.find((e) => e.path === 'rangekit/merge.py')!.content!.toString();
+    const slow = solution.replace('def merge_ranges(ranges):', 'def merge_ranges(ranges):\n    if not ranges:\n        import time\n        time.sleep(600)');
+    const readout = overlay(await maskedReadout(task), [{ path: 'rangekit/merge.py', type: 'file', mode: 0o644, content: Buffer.from(slow) }]);
+    const started = Date.now();
+    const result = await createPythonScorer({ provider, logger }).score({ task, workspace: readout });
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'TIMEOUT', reward: 0 });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(await leftoverScoringContainers()).toBe(0);
+  });
+
+  it('reports an engine failure as INFRA_ERROR, not as a zero score', async () => {
+    const task = loadFixtureTask();
+    const broken: SandboxProvider = Object.assign(Object.create(provider) as SandboxProvider, {
+      imageFor: () => 'codemidas/does-not-exist:nope',
+    });
+    const result = await createPythonScorer({ provider: broken, logger }).score({ task, workspace: await solvedReadout(task) });
+    expect(result.outcome).toBe('INFRA_ERROR');
+    expect(result.reward).toBe(0);
+    expect(result.detail).toMatch(/scoring sandbox failed/);
+  });
+});
