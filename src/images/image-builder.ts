@@ -1,0 +1,258 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type Dockerode from 'dockerode';
+import tar from 'tar-stream';
+import type { Logger } from '../logging.js';
+import { UnavailableError } from '../errors.js';
+import { projectRoot as findProjectRoot } from '../project-root.js';
+
+/** The languages that have a sandbox image (`sandbox-images/<language>/Dockerfile`). */
+export type ImageLanguage = 'python' | 'node';
+export const IMAGE_LANGUAGES: readonly ImageLanguage[] = ['python', 'node'];
+
+/** Content-hash tags: a tag changes exactly when something that goes into its image changes. */
+export interface ImageTags {
+  base: string;
+  python: string;
+  node: string;
+}
+
+/** A line of progress from `ensureImages`, for a CLI to print. */
+export interface ImageProgress {
+  image: string;
+  phase: 'present' | 'building' | 'log' | 'built';
+  message: string;
+  /** Set on `built`: how long the build took. */
+  elapsedMs?: number;
+}
+
+export interface EnsureImagesOptions {
+  docker: Dockerode;
+  logger: Logger;
+  /** Language images to make sure of; the base image is always included. Default: all. */
+  languages?: readonly ImageLanguage[];
+  onProgress?: (event: ImageProgress) => void;
+  /** Default: `projectRoot()`. */
+  projectRoot?: string;
+  /** Rebuild even when a tag is present. Default false. */
+  force?: boolean;
+}
+
+export interface EnsureImagesResult {
+  tags: ImageTags;
+  /** Tags built by this call (empty when everything was present). */
+  built: string[];
+}
+
+const HASH_LENGTH = 12;
+
+/** Files whose content goes into a language image's hash and build context, relative to the root. */
+function languageInputs(root: string, language: ImageLanguage): { dockerfile: string; relay: string; scoring: string[] } {
+  const scoringDir = join(root, 'src', 'scoring', 'python');
+  return {
+    dockerfile: join(root, 'sandbox-images', language, 'Dockerfile'),
+    relay: join(root, 'src', 'sandbox', 'relay', 'relay.py'),
+    scoring: listFiles(scoringDir).map((file) => join(scoringDir, file)),
+  };
+}
+
+/** Regular files under `dir` (recursive, sorted, relative), minus bytecode caches. */
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (current: string): void => {
+    let names: string[];
+    try {
+      names = readdirSync(current).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name === '__pycache__' || name.endsWith('.pyc')) continue;
+      const full = join(current, name);
+      const stat = statSync(full, { throwIfNoEntry: false });
+      if (stat?.isDirectory()) walk(full);
+      else if (stat?.isFile()) out.push(relative(dir, full));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function shortHash(parts: (string | Buffer)[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) {
+    hash.update(part);
+    hash.update('\0');
+  }
+  return hash.digest('hex').slice(0, HASH_LENGTH);
+}
+
+/**
+ * The tags the images built from this checkout get: `codemidas/base:<hash of build.sh>`,
+ * `codemidas/<language>:<hash of the base tag, the Dockerfile, relay.py and src/scoring/python/*>`.
+ */
+export function imageTags(root: string = findProjectRoot()): ImageTags {
+  const base = `codemidas/base:${shortHash([readFileSync(join(root, 'sandbox-images', 'base', 'build.sh'))])}`;
+  const tagFor = (language: ImageLanguage): string => {
+    const inputs = languageInputs(root, language);
+    const parts: (string | Buffer)[] = [base, readFileSync(inputs.dockerfile), readFileSync(inputs.relay)];
+    for (const file of inputs.scoring) parts.push(relative(root, file), readFileSync(file));
+    return `codemidas/${language}:${shortHash(parts)}`;
+  };
+  return { base, python: tagFor('python'), node: tagFor('node') };
+}
+
+const inFlight = new Map<string, Promise<void>>();
+
+/**
+ * Builds the sandbox images that are missing (base with `sandbox-images/base/build.sh`, language
+ * images with the engine's build API), and leaves present ones alone. Concurrent calls in one
+ * process share builds.
+ */
+export async function ensureImages(options: EnsureImagesOptions): Promise<EnsureImagesResult> {
+  const root = options.projectRoot ?? findProjectRoot();
+  const tags = imageTags(root);
+  const logger = options.logger.child({ component: 'images' });
+  const progress = (event: ImageProgress): void => {
+    if (event.phase !== 'log') logger.info({ image: event.image, phase: event.phase, elapsedMs: event.elapsedMs }, event.message);
+    options.onProgress?.(event);
+  };
+  const built: string[] = [];
+  const once = async (tag: string, build: () => Promise<void>): Promise<void> => {
+    if (!options.force && (await imageExists(options.docker, tag))) {
+      progress({ image: tag, phase: 'present', message: `${tag} is present` });
+      return;
+    }
+    let running = inFlight.get(tag);
+    if (!running) {
+      running = (async () => {
+        const started = performance.now();
+        progress({ image: tag, phase: 'building', message: `building ${tag}` });
+        await build();
+        const elapsedMs = Math.round(performance.now() - started);
+        built.push(tag);
+        progress({ image: tag, phase: 'built', message: `built ${tag} in ${(elapsedMs / 1000).toFixed(1)} s`, elapsedMs });
+      })().finally(() => inFlight.delete(tag));
+      inFlight.set(tag, running);
+    }
+    await running;
+  };
+
+  await once(tags.base, () => buildBase(root, tags.base, (line) => progress({ image: tags.base, phase: 'log', message: line })));
+  for (const language of options.languages ?? IMAGE_LANGUAGES) {
+    const tag = tags[language];
+    await once(tag, () =>
+      buildLanguage(options.docker, root, language, tags.base, tag, (line) => progress({ image: tag, phase: 'log', message: line })),
+    );
+  }
+  return { tags, built };
+}
+
+async function imageExists(docker: Dockerode, tag: string): Promise<boolean> {
+  try {
+    await docker.getImage(tag).inspect();
+    return true;
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode === 404) return false;
+    throw new UnavailableError(
+      `the container engine does not answer (${(error as Error).message}): run 'bash scripts/setup-engine.sh' (as root) or start dockerd`,
+      { cause: error },
+    );
+  }
+}
+
+function buildBase(root: string, tag: string, onLine: (line: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', [join(root, 'sandbox-images', 'base', 'build.sh'), tag], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CI: 'true', DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    const tail: string[] = [];
+    const onData = (chunk: Buffer): void => {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (!line.trim()) continue;
+        tail.push(line);
+        if (tail.length > 30) tail.shift();
+        onLine(line);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolve();
+      else reject(new UnavailableError(`building ${tag} failed (build.sh exited ${code}):\n${tail.join('\n')}`));
+    });
+  });
+}
+
+/** The build context: the Dockerfile, relay.py, and the scoring scripts under scoring/. */
+export async function languageBuildContext(root: string, language: ImageLanguage): Promise<Buffer> {
+  const inputs = languageInputs(root, language);
+  const pack = tar.pack();
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    pack.on('data', (chunk: unknown) => {
+      chunks.push(chunk as Buffer);
+    });
+    pack.on('end', () => resolve(Buffer.concat(chunks)));
+    pack.on('error', reject);
+  });
+  const file = (name: string, content: Buffer): void => {
+    pack.entry({ name, type: 'file', mode: 0o644, uid: 0, gid: 0, size: content.length }, content);
+  };
+  file('Dockerfile', readFileSync(inputs.dockerfile));
+  file('relay.py', readFileSync(inputs.relay));
+  pack.entry({ name: 'scoring', type: 'directory', mode: 0o755, uid: 0, gid: 0 });
+  const scoringDir = join(root, 'src', 'scoring', 'python');
+  const dirs = new Set<string>();
+  for (const path of inputs.scoring) {
+    const rel = relative(scoringDir, path).split('\\').join('/');
+    const parts = rel.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const dir = `scoring/${parts.slice(0, i).join('/')}`;
+      if (!dirs.has(dir)) {
+        dirs.add(dir);
+        pack.entry({ name: dir, type: 'directory', mode: 0o755, uid: 0, gid: 0 });
+      }
+    }
+    file(`scoring/${rel}`, readFileSync(path));
+  }
+  pack.finalize();
+  return done;
+}
+
+async function buildLanguage(
+  docker: Dockerode,
+  root: string,
+  language: ImageLanguage,
+  baseTag: string,
+  tag: string,
+  onLine: (line: string) => void,
+): Promise<void> {
+  const context = await languageBuildContext(root, language);
+  const stream = await docker.buildImage(context as unknown as NodeJS.ReadableStream, {
+    t: tag,
+    buildargs: { BASE_IMAGE: baseTag },
+    labels: { 'codemidas.image': language },
+    rm: true,
+    forcerm: true,
+  });
+  await new Promise<void>((resolve, reject) => {
+    docker.modem.followProgress(
+      stream,
+      (error: Error | null, events: { error?: string; errorDetail?: { message?: string } }[]) => {
+        const failed = events?.find((event) => event.error);
+        if (error) reject(error);
+        else if (failed) reject(new UnavailableError(`building ${tag} failed: ${failed.errorDetail?.message ?? failed.error}`));
+        else resolve();
+      },
+      (event: { stream?: string; status?: string }) => {
+        const text = (event.stream ?? event.status ?? '').trim();
+        if (text) onLine(text);
+      },
+    );
+  });
+}

@@ -1,0 +1,250 @@
+import { hostname } from 'node:os';
+import { PassThrough, type Duplex } from 'node:stream';
+import Dockerode from 'dockerode';
+import type { Logger } from '../../logging.js';
+import { InvalidArgumentError, SandboxAbortedError, UnavailableError } from '../../errors.js';
+import { imageTags, type ImageTags } from '../../images/image-builder.js';
+import { projectRoot } from '../../project-root.js';
+import { RELAY_PATH_IN_SANDBOX, RelayClient } from '../relay/relay-client.js';
+import type { Sandbox, SandboxProvider, SandboxSpec } from '../types.js';
+import { DockerSandbox, statusOf } from './docker-sandbox.js';
+
+export const LABEL_MANAGED = 'codemidas.managed';
+export const LABEL_SERVER = 'codemidas.server';
+export const LABEL_OWNER_PID = 'codemidas.owner-pid';
+export const LABEL_OWNER_HOST = 'codemidas.owner-host';
+export const LABEL_EXPIRES_AT = 'codemidas.expires-at';
+export const LABEL_ROLE = 'codemidas.role';
+
+/** Capabilities the scoring role keeps, so its judge can drop to the agent user and guard hidden tests. */
+export const SCORING_CAPABILITIES = ['SETUID', 'SETGID', 'CHOWN', 'FOWNER', 'DAC_OVERRIDE', 'KILL'];
+
+export interface DockerSandboxProviderOptions {
+  /** Engine client; default `new Dockerode()` (DOCKER_HOST or /var/run/docker.sock). */
+  docker?: Dockerode;
+  logger: Logger;
+  /** Written into every container's `codemidas.server` label. */
+  serverId: string;
+  /** Image tags per language; default `imageTags(projectRoot())` (content-hash tags). */
+  images?: ImageTags;
+  /** Size of the /tmp tmpfs in bytes. Default 256 MiB. */
+  tmpfsBytes?: number;
+  /** How long create() waits for the relay's first answer. Default 30000. */
+  readyTimeoutMs?: number;
+  /** Extra time the relay gets past an exec's timeoutMs before the sandbox counts as hung. Default 5000. */
+  watchdogGraceMs?: number;
+}
+
+/** What to tell a user whose engine does not answer. */
+export const ENGINE_FIX =
+  "start the container engine: run 'bash scripts/setup-engine.sh' (as root; it installs and starts dockerd), or start dockerd yourself";
+
+export function createDockerSandboxProvider(options: DockerSandboxProviderOptions): SandboxProvider {
+  return new DockerSandboxProvider(options);
+}
+
+class DockerSandboxProvider implements SandboxProvider {
+  readonly kind = 'docker' as const;
+  private readonly docker: Dockerode;
+  private readonly logger: Logger;
+  private readonly live = new Set<DockerSandbox>();
+  private images: ImageTags | undefined;
+
+  constructor(private readonly options: DockerSandboxProviderOptions) {
+    this.docker = options.docker ?? new Dockerode();
+    this.logger = options.logger.child({ component: 'docker-sandbox' });
+    this.images = options.images;
+  }
+
+  async ping(signal?: AbortSignal): Promise<void> {
+    const timeout = AbortSignal.timeout(5000);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      // @types/dockerode lags dockerode 5: ping takes options with an abortSignal.
+      await (this.docker.ping as unknown as (options: { abortSignal: AbortSignal }) => Promise<unknown>)({ abortSignal: combined });
+    } catch (error) {
+      throw new UnavailableError(`the container engine does not answer (${describe(error)}): ${ENGINE_FIX}`, { cause: error });
+    }
+  }
+
+  imageFor(language: string): string {
+    this.images ??= imageTags(projectRoot());
+    const key = language === 'javascript' || language === 'typescript' ? 'node' : language;
+    if (key === 'python' || key === 'node') return this.images[key];
+    throw new InvalidArgumentError('language', `no sandbox image for language '${language}' (known: python, node)`);
+  }
+
+  async create(spec: SandboxSpec, options: { signal?: AbortSignal } = {}): Promise<Sandbox> {
+    const signal = options.signal;
+    signal?.throwIfAborted();
+    const owner = spec.role === 'episode' ? { uid: 1000, gid: 1000 } : { uid: 0, gid: 0 };
+    const started = performance.now();
+    let container: Dockerode.Container;
+    try {
+      container = await this.docker.createContainer({
+        Image: spec.image,
+        // -I -S: no user site, no PYTHON* variables, no site import (~20 ms less to start).
+        Cmd: ['python3', '-I', '-S', '-u', RELAY_PATH_IN_SANDBOX],
+        User: `${owner.uid}:${owner.gid}`,
+        WorkingDir: spec.workdir,
+        Env: [`CODEMIDAS_WORKDIR=${spec.workdir}`],
+        Labels: {
+          ...spec.labels,
+          [LABEL_MANAGED]: 'true',
+          [LABEL_SERVER]: this.options.serverId,
+          [LABEL_OWNER_PID]: String(process.pid),
+          [LABEL_OWNER_HOST]: hostname(),
+          [LABEL_EXPIRES_AT]: spec.expiresAt.toISOString(),
+          [LABEL_ROLE]: spec.role,
+        },
+        AttachStdin: true,
+        AttachStdout: true,
+        AttachStderr: true,
+        OpenStdin: true,
+        StdinOnce: false,
+        Tty: false,
+        // Both: with NetworkMode 'none' alone a start costs ~220 ms instead of ~90 ms.
+        NetworkDisabled: true,
+        HostConfig: {
+          NetworkMode: 'none',
+          Init: true,
+          Memory: spec.resources.memoryBytes,
+          MemorySwap: spec.resources.memoryBytes,
+          NanoCpus: Math.round(spec.resources.cpus * 1e9),
+          PidsLimit: spec.resources.pids,
+          CapDrop: ['ALL'],
+          CapAdd: spec.role === 'scoring' ? SCORING_CAPABILITIES : [],
+          SecurityOpt: ['no-new-privileges'],
+          Tmpfs: { '/tmp': `rw,nosuid,nodev,size=${this.options.tmpfsBytes ?? 256 * 1024 * 1024},mode=1777` },
+        },
+        ...(signal ? { abortSignal: signal } : {}),
+      });
+    } catch (error) {
+      throw this.createError(spec, error);
+    }
+    const log = this.logger.child({ containerId: container.id.slice(0, 12) });
+    let sandbox: DockerSandbox | undefined;
+    try {
+      const stream = (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as Duplex;
+      const relay = new RelayClient({
+        sandboxId: container.id.slice(0, 12),
+        write: (line) => {
+          stream.write(line);
+        },
+        onHung: (message) => {
+          log.error({ reason: message }, 'relay hung; destroying the sandbox');
+          sandbox?.markDead(message);
+        },
+        ...(this.options.watchdogGraceMs !== undefined ? { graceMs: this.options.watchdogGraceMs } : {}),
+      });
+      const stdout = new PassThrough();
+      const stderr = new PassThrough();
+      stdout.on('data', (chunk: Buffer) => relay.feed(chunk));
+      stderr.on('data', (chunk: Buffer) => log.warn({ relayStderr: chunk.toString('utf8').slice(0, 2000) }, 'relay stderr'));
+      this.docker.modem.demuxStream(stream, stdout, stderr);
+      const ended = (): void => {
+        if (sandbox) sandbox.markDead('the container exited');
+        else relay.fail(new SandboxAbortedError(container.id.slice(0, 12), 'the sandbox exited while starting'));
+      };
+      stream.on('end', ended);
+      stream.on('close', ended);
+      stream.on('error', ended);
+      sandbox = new DockerSandbox({
+        container,
+        spec,
+        relay,
+        stream,
+        owner,
+        logger: log,
+        onDestroyed: (s) => this.live.delete(s),
+      });
+      this.live.add(sandbox);
+      await container.start();
+      await withTimeout(relay.ready, this.options.readyTimeoutMs ?? 30_000, signal, () =>
+        new SandboxAbortedError(sandbox?.id ?? '', `the relay in ${spec.image} did not start; rebuild the images with 'codemidas images build'`),
+      );
+      log.debug({ image: spec.image, role: spec.role, startMs: Math.round(performance.now() - started) }, 'sandbox started');
+      return sandbox;
+    } catch (error) {
+      if (sandbox) await sandbox.destroy();
+      else await container.remove({ force: true }).catch(() => undefined);
+      throw this.createError(spec, error);
+    }
+  }
+
+  async reap(): Promise<number> {
+    const containers = await this.docker.listContainers({ all: true, filters: { label: [`${LABEL_MANAGED}=true`] } });
+    const now = Date.now();
+    const host = hostname();
+    let removed = 0;
+    for (const info of containers) {
+      const labels = info.Labels ?? {};
+      const expiresAt = Date.parse(labels[LABEL_EXPIRES_AT] ?? '');
+      const expired = Number.isFinite(expiresAt) && expiresAt <= now;
+      const pid = Number(labels[LABEL_OWNER_PID]);
+      const orphaned = labels[LABEL_OWNER_HOST] === host && Number.isInteger(pid) && pid > 0 && !processAlive(pid);
+      if (!expired && !orphaned) continue;
+      try {
+        await this.docker.getContainer(info.Id).remove({ force: true, v: true });
+        removed++;
+        this.logger.info({ containerId: info.Id.slice(0, 12), expired, orphaned }, 'reaped sandbox');
+      } catch (error) {
+        const status = statusOf(error);
+        if (status !== 404 && status !== 409) this.logger.warn({ err: error, containerId: info.Id.slice(0, 12) }, 'could not reap sandbox');
+      }
+    }
+    return removed;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.live].map((sandbox) => sandbox.destroy()));
+  }
+
+  private createError(spec: SandboxSpec, error: unknown): Error {
+    if (error instanceof SandboxAbortedError || error instanceof UnavailableError) return error;
+    if (error instanceof Error && error.name === 'AbortError') return error;
+    const status = statusOf(error);
+    if (status === 404) {
+      return new UnavailableError(`sandbox image ${spec.image} is missing: build it with 'codemidas images build'`, { cause: error });
+    }
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'EACCES') {
+      return new UnavailableError(`the container engine does not answer (${describe(error)}): ${ENGINE_FIX}`, { cause: error });
+    }
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** True while a process with this pid exists (EPERM: it exists but belongs to someone else). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, signal: AbortSignal | undefined, onTimeout: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(onTimeout()), ms);
+        if (signal) {
+          onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+          signal.addEventListener('abort', onAbort, { once: true });
+        }
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    if (signal && onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}

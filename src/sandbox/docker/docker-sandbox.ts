@@ -1,0 +1,190 @@
+import { posix } from 'node:path';
+import type { Duplex } from 'node:stream';
+import type Dockerode from 'dockerode';
+import type { Logger } from '../../logging.js';
+import { InvalidArgumentError, SandboxAbortedError } from '../../errors.js';
+import type { RelayClient } from '../relay/relay-client.js';
+import { packEntries, unpackEntries } from '../tar-entries.js';
+import {
+  SandboxFileError,
+  type Command,
+  type ExecOptions,
+  type ExecResult,
+  type FileEntry,
+  type ReadFileResult,
+  type Sandbox,
+  type SandboxSpec,
+} from '../types.js';
+
+/** Lifecycle of a docker sandbox; `destroyed` is final. */
+export type DockerSandboxState = 'running' | 'paused' | 'destroyed';
+
+/** Default cap for `getFiles` when the caller names none: 256 MiB. */
+export const DEFAULT_GET_FILES_MAX_BYTES = 256 * 1024 * 1024;
+
+export interface DockerSandboxDeps {
+  container: Dockerode.Container;
+  spec: SandboxSpec;
+  relay: RelayClient;
+  /** The attached relay stream (stdin of the relay). */
+  stream: Duplex;
+  owner: { uid: number; gid: number };
+  logger: Logger;
+  onDestroyed: (sandbox: DockerSandbox) => void;
+}
+
+/**
+ * One container with the relay as its main process. exec/readFile/writeFile go through the relay
+ * (one attached stream, ~1 ms a call); putFiles/getFiles go through the engine's archive API.
+ */
+export class DockerSandbox implements Sandbox {
+  readonly id: string;
+  readonly spec: Readonly<SandboxSpec>;
+  private state: DockerSandboxState = 'running';
+  private destroying: Promise<void> | undefined;
+  private readonly deps: DockerSandboxDeps;
+
+  constructor(deps: DockerSandboxDeps) {
+    this.deps = deps;
+    this.id = deps.container.id.slice(0, 12);
+    this.spec = Object.freeze({ ...deps.spec });
+  }
+
+  get containerId(): string {
+    return this.deps.container.id;
+  }
+
+  get currentState(): DockerSandboxState {
+    return this.state;
+  }
+
+  exec(command: Command, options: ExecOptions): Promise<ExecResult> {
+    return this.deps.relay.exec(command, options);
+  }
+
+  readFile(path: string, options: { offset: number; limit: number; signal?: AbortSignal }): Promise<ReadFileResult> {
+    return this.deps.relay.readFile(path, options);
+  }
+
+  writeFile(path: string, content: Buffer, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return this.deps.relay.writeFile(path, content, options);
+  }
+
+  async putFiles(dir: string, entries: FileEntry[], options: { signal?: AbortSignal } = {}): Promise<void> {
+    this.assertAlive();
+    const target = checkEngineDir(dir);
+    const archive = await packEntries(entries, this.deps.owner);
+    const put = (): Promise<unknown> =>
+      this.deps.container.putArchive(archive, { path: target, ...(options.signal ? { abortSignal: options.signal } : {}) });
+    try {
+      await put();
+    } catch (error) {
+      if (statusOf(error) !== 404) throw this.engineError('putFiles', error);
+      // The engine only extracts into an existing folder: create it as the sandbox user, then retry.
+      const made = await this.exec({ argv: ['mkdir', '-p', '--', target] }, { timeoutMs: 10_000, maxOutputBytes: 4096, ...(options.signal ? { signal: options.signal } : {}) });
+      if (made.exitCode !== 0) throw new SandboxFileError(target, 'denied', `cannot create ${target}: ${made.stderr.trim()}`);
+      try {
+        await put();
+      } catch (retryError) {
+        throw this.engineError('putFiles', retryError);
+      }
+    }
+  }
+
+  async getFiles(dir: string, options: { signal?: AbortSignal; maxTotalBytes?: number } = {}): Promise<FileEntry[]> {
+    this.assertAlive();
+    const target = checkEngineDir(dir);
+    let stream: NodeJS.ReadableStream;
+    try {
+      stream = await this.deps.container.getArchive({ path: target, ...(options.signal ? { abortSignal: options.signal } : {}) });
+    } catch (error) {
+      if (statusOf(error) === 404) throw new SandboxFileError(target, 'not-found', `${target}: no such file or directory in sandbox ${this.id}`);
+      throw this.engineError('getFiles', error);
+    }
+    return unpackEntries(stream, {
+      stripPrefix: posix.basename(target),
+      maxTotalBytes: options.maxTotalBytes ?? DEFAULT_GET_FILES_MAX_BYTES,
+      dir: target,
+    });
+  }
+
+  async pause(): Promise<void> {
+    this.assertAlive();
+    if (this.state === 'paused') return;
+    try {
+      await this.deps.container.pause();
+    } catch (error) {
+      throw this.engineError('pause', error);
+    }
+    this.transition('paused');
+  }
+
+  destroy(): Promise<void> {
+    this.destroying ??= this.doDestroy();
+    return this.destroying;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.destroy();
+  }
+
+  /** Called by the provider when the relay stream ends: the container died under us. */
+  markDead(reason: string): void {
+    if (this.state === 'destroyed') return;
+    this.deps.logger.warn({ containerId: this.containerId, reason }, 'sandbox died');
+    this.deps.relay.fail(new SandboxAbortedError(this.id, `sandbox ${this.id} died: ${reason}`));
+    void this.destroy();
+  }
+
+  private async doDestroy(): Promise<void> {
+    this.transition('destroyed');
+    this.deps.relay.fail(new SandboxAbortedError(this.id, `sandbox ${this.id} was destroyed`));
+    this.deps.stream.destroy();
+    try {
+      await this.deps.container.remove({ force: true, v: true });
+    } catch (error) {
+      const status = statusOf(error);
+      // 404: already gone; 409: removal already in progress. Both mean the goal is reached.
+      if (status !== 404 && status !== 409) {
+        this.deps.logger.error({ err: error, containerId: this.containerId }, 'could not remove sandbox container; the reaper will retry');
+      }
+    } finally {
+      this.deps.onDestroyed(this);
+    }
+  }
+
+  private transition(next: DockerSandboxState): void {
+    if (this.state === next) return;
+    this.deps.logger.debug({ containerId: this.containerId, from: this.state, to: next }, 'sandbox state');
+    this.state = next;
+  }
+
+  private assertAlive(): void {
+    if (this.state === 'destroyed') throw new SandboxAbortedError(this.id, `sandbox ${this.id} was destroyed`);
+  }
+
+  private engineError(what: string, error: unknown): Error {
+    if (this.state === 'destroyed' || statusOf(error) === 404) {
+      return new SandboxAbortedError(this.id, `sandbox ${this.id} is gone (${what})`, { cause: error });
+    }
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** The engine's archive API needs an absolute folder; a tmpfs folder (/tmp) silently drops puts. */
+function checkEngineDir(dir: string): string {
+  if (!dir.startsWith('/')) throw new InvalidArgumentError('dir', `'${dir}' must be an absolute path`);
+  const normal = posix.normalize(dir);
+  if (normal === '/tmp' || normal.startsWith('/tmp/')) {
+    throw new InvalidArgumentError('dir', `'${dir}' is on a tmpfs where the engine's archive API does not work; use a folder such as /workspace or /var/lib/codemidas`);
+  }
+  return normal.length > 1 ? normal.replace(/\/+$/, '') : normal;
+}
+
+export function statusOf(error: unknown): number | undefined {
+  if (typeof error === 'object' && error !== null && 'statusCode' in error) {
+    const code = (error as { statusCode?: unknown }).statusCode;
+    return typeof code === 'number' ? code : undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,441 @@
+#!/usr/bin/env python3
+"""CodeMidas sandbox relay: the sandbox's main process.
+
+Reads newline-delimited JSON requests on stdin and answers newline-delimited JSON on stdout, so the
+host talks to a sandbox over one long-lived stream instead of paying for a `docker exec` per
+command. Every request carries an `id`; requests run concurrently on threads and answers may come
+out of order. Bytes travel as base64. Python 3.11 standard library only.
+
+Requests (`op`):
+  exec    {argv: [..]} or {shell: "..."} (run with /bin/bash -c), cwd, env, stdin (b64),
+          timeoutMs, maxOutputBytes
+          -> {exitCode, stdout, stderr, timedOut, truncated, durationMs}
+  read    {path, offset, limit} -> {content (b64), size, truncated}
+  write   {path, content (b64)} -> {} (parent directories created)
+  cancel  {target: <id of a running exec>} -> {cancelled: bool}
+  ping    -> {pid, uid, gid, workdir}
+Answers: {"id": .., "ok": true, "result": {..}} or {"id": .., "ok": false, "error": {reason, message}}
+with reason one of not-found, is-directory, denied, invalid, other. At start the relay prints
+{"event": "ready", ...} once.
+
+Exit codes of `exec`:
+  - the command's own code; a command ended by signal N reports 128+N (the shell convention);
+  - 124 with timedOut=true when timeoutMs ran out (the whole process group got SIGKILL);
+  - 137 with truncated=true when it printed more than OVERFLOW_FACTOR x maxOutputBytes on one
+    stream (the group got SIGKILL: an endless printer must not keep a CPU busy forever);
+  - 127 when the program does not exist, 126 when it cannot be executed.
+Each command runs in its own session (process group). When the command's main process exits,
+whatever it left in the background keeps running (so an agent can start a server with `&`); the
+relay stops waiting for their output after a short quiet period.
+
+Output of each stream is capped head+tail: when it exceeds maxOutputBytes, the first half and the
+last half are kept, joined by a marker line naming how many bytes were dropped, cut only at UTF-8
+character boundaries. Invalid UTF-8 is decoded with U+FFFD replacement characters.
+
+Relative paths (cwd, read, write) are relative to the workdir: $CODEMIDAS_WORKDIR, else the relay's
+starting directory.
+"""
+
+import base64
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+OVERFLOW_FACTOR = 64
+# After the main process exits, background processes may still hold the pipes open: stop reading
+# once they have been quiet this long.
+DRAIN_QUIET_S = 0.1
+# After a kill, processes that escaped the group may hold the pipes open: stop reading after this.
+KILL_DRAIN_S = 0.5
+READ_CHUNK = 65536
+DEFAULT_TIMEOUT_MS = 30_000
+DEFAULT_MAX_OUTPUT = 65_536
+MAX_READ_LIMIT = 64 * 1024 * 1024
+
+WORKDIR = os.environ.get("CODEMIDAS_WORKDIR") or os.getcwd()
+_out = sys.stdout.buffer
+_out_lock = threading.Lock()
+_running_lock = threading.Lock()
+_running = {}  # request id -> Exec
+
+
+def send(message):
+    data = (json.dumps(message, separators=(",", ":"), ensure_ascii=True) + "\n").encode("ascii")
+    with _out_lock:
+        _out.write(data)
+        _out.flush()
+
+
+def utf8_head(data):
+    """Drops an incomplete multibyte character at the end of `data`."""
+    n = len(data)
+    i = n - 1
+    # Walk back over at most 3 continuation bytes to the last lead byte.
+    while i >= 0 and n - i <= 4 and (data[i] & 0xC0) == 0x80:
+        i -= 1
+    if i < 0:
+        return data[:0] if n and (data[0] & 0xC0) == 0x80 else data
+    lead = data[i]
+    if lead < 0x80:
+        need = 1
+    elif lead >= 0xF0:
+        need = 4
+    elif lead >= 0xE0:
+        need = 3
+    elif lead >= 0xC0:
+        need = 2
+    else:
+        need = 1
+    return data if i + need <= n else data[:i]
+
+
+def utf8_tail(data):
+    """Drops continuation bytes at the start of `data` (the rest of a character cut off in front)."""
+    i = 0
+    while i < len(data) and i < 3 and (data[i] & 0xC0) == 0x80:
+        i += 1
+    return data[i:]
+
+
+def truncation_marker(dropped):
+    return "\n[... %d bytes truncated ...]\n" % dropped
+
+
+class CappedOutput:
+    """Keeps the first and the last maxBytes/2 bytes of a stream; counts everything."""
+
+    def __init__(self, max_bytes):
+        self.max_bytes = max(0, int(max_bytes))
+        self.tail_cap = self.max_bytes // 2
+        self.head_cap = self.max_bytes - self.tail_cap
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+
+    def feed(self, data):
+        self.total += len(data)
+        room = self.head_cap - len(self.head)
+        if room > 0:
+            self.head += data[:room]
+            data = data[room:]
+        if data and self.tail_cap > 0:
+            self.tail += data
+            excess = len(self.tail) - self.tail_cap
+            if excess > 0:
+                del self.tail[:excess]
+
+    @property
+    def truncated(self):
+        return self.total > self.max_bytes
+
+    def text(self):
+        if not self.truncated:
+            return bytes(self.head + self.tail).decode("utf-8", "replace")
+        head = utf8_head(bytes(self.head))
+        tail = utf8_tail(bytes(self.tail))
+        dropped = self.total - len(head) - len(tail)
+        return head.decode("utf-8", "replace") + truncation_marker(dropped) + tail.decode("utf-8", "replace")
+
+
+class RequestError(Exception):
+    def __init__(self, reason, message):
+        super().__init__(message)
+        self.reason = reason
+
+
+def resolve(path):
+    if not isinstance(path, str) or path == "":
+        raise RequestError("invalid", "path must be a non-empty string")
+    return os.path.normpath(os.path.join(WORKDIR, path))
+
+
+def os_error(path, err):
+    if isinstance(err, FileNotFoundError):
+        return RequestError("not-found", "%s: no such file or directory" % path)
+    if isinstance(err, IsADirectoryError):
+        return RequestError("is-directory", "%s: is a directory" % path)
+    if isinstance(err, NotADirectoryError):
+        return RequestError("not-found", "%s: a parent is not a directory" % path)
+    if isinstance(err, PermissionError):
+        return RequestError("denied", "%s: permission denied" % path)
+    return RequestError("other", "%s: %s" % (path, err.strerror or err))
+
+
+def exit_code_of(returncode):
+    return 128 - returncode if returncode < 0 else returncode
+
+
+def kill_group(pgid):
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+class Exec:
+    def __init__(self, req):
+        if "argv" in req:
+            argv = req["argv"]
+            if not isinstance(argv, list) or not argv or not all(isinstance(a, str) for a in argv):
+                raise RequestError("invalid", "argv must be a non-empty list of strings")
+            self.argv = argv
+        elif isinstance(req.get("shell"), str):
+            self.argv = ["/bin/bash", "-c", req["shell"]]
+        else:
+            raise RequestError("invalid", "exec needs argv or shell")
+        self.cwd = resolve(req.get("cwd") or ".")
+        env = req.get("env") or {}
+        if not isinstance(env, dict):
+            raise RequestError("invalid", "env must be an object")
+        self.env = dict(os.environ)
+        self.env.pop("CODEMIDAS_WORKDIR", None)
+        self.env.update({str(k): str(v) for k, v in env.items()})
+        self.stdin = base64.b64decode(req["stdin"]) if req.get("stdin") is not None else None
+        self.timeout_s = max(0.0, float(req.get("timeoutMs", DEFAULT_TIMEOUT_MS)) / 1000.0)
+        self.max_output = int(req.get("maxOutputBytes", DEFAULT_MAX_OUTPUT))
+        self.cancelled = threading.Event()
+        self.proc = None
+
+    def result(self, exit_code, stdout, stderr, timed_out, truncated, started):
+        return {
+            "exitCode": exit_code,
+            "stdout": stdout,
+            "stderr": stderr,
+            "timedOut": timed_out,
+            "truncated": truncated,
+            "durationMs": round((time.monotonic() - started) * 1000.0, 3),
+        }
+
+    def run(self):
+        started = time.monotonic()
+        if not os.path.isdir(self.cwd):
+            return self.result(1, "", "codemidas: cwd %s: no such directory\n" % self.cwd, False, False, started)
+        try:
+            proc = subprocess.Popen(
+                self.argv,
+                cwd=self.cwd,
+                env=self.env,
+                stdin=subprocess.PIPE if self.stdin is not None else subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                close_fds=True,
+            )
+        except FileNotFoundError:
+            return self.result(127, "", "%s: command not found\n" % self.argv[0], False, False, started)
+        except PermissionError:
+            return self.result(126, "", "%s: permission denied\n" % self.argv[0], False, False, started)
+        except OSError as err:
+            return self.result(126, "", "%s: %s\n" % (self.argv[0], err), False, False, started)
+        self.proc = proc
+        if self.stdin is not None:
+            threading.Thread(target=self._feed_stdin, args=(proc,), daemon=True).start()
+
+        out = CappedOutput(self.max_output)
+        err = CappedOutput(self.max_output)
+        overflow = max(self.max_output, 1024) * OVERFLOW_FACTOR
+        deadline = started + self.timeout_s
+        sel = selectors.DefaultSelector()
+        sel.register(proc.stdout, selectors.EVENT_READ, out)
+        sel.register(proc.stderr, selectors.EVENT_READ, err)
+        open_pipes = 2
+        killed = None  # 'timeout' | 'overflow' | 'cancel'
+        killed_at = 0.0
+        exited_at = None
+        last_data = started
+        try:
+            while open_pipes:
+                now = time.monotonic()
+                if killed is None:
+                    if self.cancelled.is_set():
+                        killed = "cancel"
+                    elif now >= deadline:
+                        killed = "timeout"
+                    if killed:
+                        kill_group(proc.pid)
+                        killed_at = now
+                if killed is not None:
+                    if now - killed_at >= KILL_DRAIN_S:
+                        break
+                    wait = KILL_DRAIN_S - (now - killed_at)
+                else:
+                    if exited_at is None and proc.poll() is not None:
+                        exited_at = now
+                    if exited_at is not None and now - max(exited_at, last_data) >= DRAIN_QUIET_S:
+                        break
+                    wait = min(deadline - now, 0.05)
+                for key, _ in sel.select(max(0.0, wait)):
+                    data = os.read(key.fd, READ_CHUNK)
+                    if not data:
+                        sel.unregister(key.fileobj)
+                        open_pipes -= 1
+                        continue
+                    last_data = time.monotonic()
+                    key.data.feed(data)
+                    if killed is None and key.data.total > overflow:
+                        killed = "overflow"
+                        killed_at = last_data
+                        kill_group(proc.pid)
+        finally:
+            sel.close()
+            proc.stdout.close()
+            proc.stderr.close()
+
+        if killed is None:
+            try:
+                proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                killed = "timeout"
+                kill_group(proc.pid)
+        if killed is not None:
+            proc.wait()
+        if killed == "timeout":
+            code = 124
+        elif killed == "overflow":
+            code = 137
+        else:
+            code = exit_code_of(proc.returncode)
+        return self.result(
+            code,
+            out.text(),
+            err.text(),
+            killed == "timeout",
+            out.truncated or err.truncated or killed == "overflow",
+            started,
+        )
+
+    def _feed_stdin(self, proc):
+        try:
+            proc.stdin.write(self.stdin)
+        except (BrokenPipeError, OSError):
+            pass
+        finally:
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
+
+
+def op_exec(req_id, req):
+    job = Exec(req)
+    with _running_lock:
+        _running[req_id] = job
+    try:
+        return job.run()
+    finally:
+        with _running_lock:
+            _running.pop(req_id, None)
+
+
+def op_cancel(req):
+    with _running_lock:
+        job = _running.get(req.get("target"))
+    if job is None:
+        return {"cancelled": False}
+    job.cancelled.set()
+    return {"cancelled": True}
+
+
+def op_read(req):
+    path = resolve(req.get("path"))
+    offset = max(0, int(req.get("offset", 0)))
+    limit = max(0, min(int(req.get("limit", MAX_READ_LIMIT)), MAX_READ_LIMIT))
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            f.seek(offset)
+            data = f.read(limit)
+    except OSError as err:
+        raise os_error(req.get("path"), err) from None
+    return {
+        "content": base64.b64encode(data).decode("ascii"),
+        "size": size,
+        "truncated": offset + len(data) < size,
+    }
+
+
+def op_write(req):
+    path = resolve(req.get("path"))
+    data = base64.b64decode(req.get("content") or "")
+    try:
+        parent = os.path.dirname(path)
+        if parent:
+            os.makedirs(parent, exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+    except FileExistsError:
+        raise RequestError("not-found", "%s: a parent is not a directory" % req.get("path")) from None
+    except OSError as err:
+        raise os_error(req.get("path"), err) from None
+    return {"size": len(data)}
+
+
+def op_ping(_req):
+    return {"pid": os.getpid(), "uid": os.getuid(), "gid": os.getgid(), "workdir": WORKDIR}
+
+
+def handle(req):
+    req_id = req.get("id") if isinstance(req, dict) else None
+    try:
+        if not isinstance(req, dict):
+            raise RequestError("invalid", "a request must be a JSON object")
+        op = req.get("op")
+        if op == "exec":
+            result = op_exec(req_id, req)
+        elif op == "read":
+            result = op_read(req)
+        elif op == "write":
+            result = op_write(req)
+        elif op == "cancel":
+            result = op_cancel(req)
+        elif op == "ping":
+            result = op_ping(req)
+        else:
+            raise RequestError("invalid", "unknown op %r" % (op,))
+        send({"id": req_id, "ok": True, "result": result})
+    except RequestError as err:
+        send({"id": req_id, "ok": False, "error": {"reason": err.reason, "message": str(err)}})
+    except Exception as err:  # noqa: BLE001 - every request must be answered
+        send({"id": req_id, "ok": False, "error": {"reason": "other", "message": "%s: %s" % (type(err).__name__, err)}})
+
+
+def harden():
+    """Makes /proc/<relay>/fd unreadable to other processes of the same uid, so agent code cannot
+    write forged answers into the relay's stdout. Best effort: needs ctypes and libc."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE = 4
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def main():
+    harden()
+    send({"event": "ready", "pid": os.getpid(), "uid": os.getuid(), "workdir": WORKDIR})
+    for line in sys.stdin.buffer:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            req = json.loads(line)
+        except ValueError as err:
+            send({"id": None, "ok": False, "error": {"reason": "invalid", "message": "bad JSON: %s" % err}})
+            continue
+        threading.Thread(target=handle, args=(req,), daemon=True).start()
+    # stdin closed: the host is gone. End every command still running, then exit.
+    with _running_lock:
+        jobs = list(_running.values())
+    for job in jobs:
+        if job.proc is not None:
+            kill_group(job.proc.pid)
+
+
+if __name__ == "__main__":
+    main()

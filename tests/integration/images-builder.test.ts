@@ -1,0 +1,90 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Dockerode from 'dockerode';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ensureImages, imageTags, languageBuildContext } from '../../src/images/image-builder.js';
+import { createSilentLogger } from '../../src/logging.js';
+import { projectRoot } from '../../src/project-root.js';
+
+const docker = new Dockerode();
+const root = projectRoot();
+const scratch = mkdtempSync(join(tmpdir(), 'images-test-'));
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Runs a command in a throwaway container of `image` and returns its stdout. */
+async function runIn(image: string, script: string, user = '1000:1000'): Promise<string> {
+  const container = await docker.createContainer({ Image: image, Cmd: ['bash', '-c', script], User: user, NetworkDisabled: true, HostConfig: { NetworkMode: 'none' } });
+  try {
+    const stream = await container.attach({ stream: true, stdout: true, stderr: true });
+    const chunks: Buffer[] = [];
+    const stdout = new (await import('node:stream')).PassThrough();
+    stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    docker.modem.demuxStream(stream, stdout, new (await import('node:stream')).PassThrough());
+    await container.start();
+    await container.wait();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    await container.remove({ force: true });
+  }
+}
+
+describe('image tags', () => {
+  it('are content hashes: stable, and a language tag changes with the scoring scripts but the base tag does not', () => {
+    expect(imageTags(root)).toEqual(imageTags(root));
+    const copy = join(scratch, 'tree');
+    for (const path of ['sandbox-images', 'src/sandbox/relay/relay.py', 'src/scoring/python']) {
+      cpSync(join(root, path), join(copy, path), { recursive: true });
+    }
+    const before = imageTags(copy);
+    expect(before).toEqual(imageTags(root));
+    writeFileSync(join(copy, 'src/scoring/python/new_judge.py'), 'X = 1\n');
+    const after = imageTags(copy);
+    expect(after.base).toBe(before.base);
+    expect(after.python).not.toBe(before.python);
+    expect(after.node).not.toBe(before.node);
+    expect(after.python).toMatch(/^codemidas\/python:[0-9a-f]{12}$/);
+  });
+
+  it('build context holds the Dockerfile, relay.py and the scoring scripts', async () => {
+    const context = await languageBuildContext(root, 'python');
+    const text = context.toString('latin1');
+    for (const name of ['Dockerfile', 'relay.py', 'scoring/codec.py']) expect(text).toContain(name);
+  });
+});
+
+describe('ensureImages (real engine)', () => {
+  it('builds what is missing, then nothing on a second call; images hold the agent user, the relay and the scoring scripts', async () => {
+    const logger = createSilentLogger();
+    const first = await ensureImages({ docker, logger, languages: ['python'], onProgress: (e) => e.phase !== 'log' && console.log(`[images] ${e.message}`) });
+    const progress: string[] = [];
+    const second = await ensureImages({ docker, logger, languages: ['python'], onProgress: (e) => progress.push(e.phase) });
+    expect(second.built).toEqual([]);
+    expect(progress).toEqual(['present', 'present']);
+    expect(second.tags).toEqual(first.tags);
+
+    const out = await runIn(
+      first.tags.python,
+      [
+        'id -un; id -u; echo "$HOME"; stat -c "%u %a" /workspace',
+        'stat -c "%U %a" /opt/codemidas/relay.py /opt/codemidas/scoring /opt/codemidas/scoring/codec.py',
+        'test -w /opt/codemidas/scoring/codec.py && echo writable || echo read-only',
+        'python3 -m pytest --version >/dev/null 2>&1 && echo pytest-ok',
+      ].join('; '),
+    );
+    expect(out.split('\n')).toEqual([
+      'agent',
+      '1000',
+      '/home/agent',
+      '1000 755',
+      'root 644',
+      'root 755',
+      'root 644',
+      'read-only',
+      'pytest-ok',
+      '',
+    ]);
+  });
+});
