@@ -50,6 +50,7 @@ async function runShell(action: Extract<Action, { kind: 'shell' }>, ctx: RunActi
       timeoutMs: commandTimeoutMs(action.timeoutMs, ctx.limits, ctx.budgetMs),
       maxOutputBytes: ctx.limits.maxOutputBytes,
       signal: ctx.signal,
+      session: true,
     },
   );
   return {

@@ -59,6 +59,16 @@ export interface ExecOptions {
   env?: Record<string, string>;
   /** Bytes fed to the command's stdin, then closed. */
   stdin?: Buffer;
+  /**
+   * Run in the sandbox's persistent shell: cwd and exported variables carry over between calls like
+   * a terminal, and builtins cost no process start. The command's stdin is empty; processes it leaves
+   * in the background keep running and their later output may appear in a later session call.
+   * `exit`, a timeout, an abort or an output overflow ends the shell (and everything started in it);
+   * the next session call gets a fresh one in the workdir (see `ExecResult.sessionRestarted`).
+   * With `cwd` or `env` the command runs in a subshell, so they do not carry over. A call made while
+   * another session call is running, or with `stdin`, runs as its own process instead. Default false.
+   */
+  session?: boolean;
 }
 
 export interface ExecResult {
@@ -68,6 +78,12 @@ export interface ExecResult {
   timedOut: boolean;
   truncated: boolean;
   durationMs: number;
+  /**
+   * Session calls only: the persistent shell's state (cwd, variables, background processes) was lost,
+   * because this command ended the shell (`exit`, timeout, abort, overflow, a fatal shell error) or
+   * the shell had died since the previous call and this one ran in a fresh shell in the workdir.
+   */
+  sessionRestarted?: boolean;
 }
 
 export interface ReadFileResult {

@@ -82,6 +82,14 @@ describe('docker sandbox (real engine)', () => {
             stepMs.push(performance.now() - t);
             expect(result.exitCode).toBe(0);
           }
+          const sessionMs: number[] = [];
+          await sandbox.exec({ shell: 'true' }, { ...OPTS, session: true }); // starts the session shell
+          for (let j = 0; j < 200; j++) {
+            const t = performance.now();
+            const result = await sandbox.exec({ shell: 'true' }, { ...OPTS, session: true });
+            sessionMs.push(performance.now() - t);
+            expect(result).toMatchObject({ exitCode: 0, sessionRestarted: false });
+          }
           const readMs: number[] = [];
           for (let j = 0; j < 200; j++) {
             const t = performance.now();
@@ -90,10 +98,12 @@ describe('docker sandbox (real engine)', () => {
           }
           console.log(
             `[figures] exec true round trip over the relay: p50 ${percentile(stepMs, 50).toFixed(2)} ms, p99 ${percentile(stepMs, 99).toFixed(2)} ms (n=200); ` +
+              `session shell \`true\`: p50 ${percentile(sessionMs, 50).toFixed(2)} ms, p99 ${percentile(sessionMs, 99).toFixed(2)} ms (n=200); ` +
               `readFile (no process started): p50 ${percentile(readMs, 50).toFixed(2)} ms`,
           );
           // Loose bounds: the figure is printed; these only catch a regression to docker-exec costs (~50 ms) on a quiet host.
           expect(percentile(readMs, 50)).toBeLessThan(20);
+          expect(percentile(sessionMs, 50)).toBeLessThan(20);
           expect(percentile(stepMs, 50)).toBeLessThan(100);
         }
       } finally {
@@ -101,6 +111,21 @@ describe('docker sandbox (real engine)', () => {
       }
     }
     console.log(`[figures] create+start+relay ready: p50 ${percentile(createMs, 50).toFixed(0)} ms (n=5: ${createMs.map((m) => m.toFixed(0)).join(', ')})`);
+  });
+
+  it('keeps a session shell as the sandbox user, recovering from exit and timeout', async () => {
+    await withSandbox('episode', async (sandbox) => {
+      const session = { ...OPTS, session: true };
+      expect(await sandbox.exec({ shell: 'id -u; pwd; cd /tmp; export X=1' }, session)).toMatchObject({ exitCode: 0, stdout: '1000\n/workspace\n' });
+      expect((await sandbox.exec({ shell: 'pwd; echo $X' }, session)).stdout).toBe('/tmp\n1\n');
+      expect(await sandbox.exec({ shell: 'exit 3' }, session)).toMatchObject({ exitCode: 3, sessionRestarted: true });
+      expect((await sandbox.exec({ shell: 'pwd; echo ${X:-unset}' }, session)).stdout).toBe('/workspace\nunset\n');
+      const started = performance.now();
+      const slept = await sandbox.exec({ shell: 'sleep 1000' }, { ...session, timeoutMs: 500 });
+      expect(performance.now() - started).toBeLessThan(2000);
+      expect(slept).toMatchObject({ exitCode: 124, timedOut: true, sessionRestarted: true });
+      expect((await sandbox.exec({ shell: 'echo still here' }, session)).stdout).toBe('still here\n');
+    });
   });
 
   it('times out `sleep 1000` within ~2 s and stays usable', async () => {

@@ -196,6 +196,170 @@ describe('relay.py on the host', () => {
   });
 });
 
+describe('relay.py session shell on the host', () => {
+  let dir: string;
+  let relay: Running;
+  const SESSION = { ...OPTS, session: true };
+
+  function percentile(values: number[], p: number): number {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'relay-session-'));
+    relay = await startRelay(dir);
+  });
+
+  afterAll(() => {
+    relay?.child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs `true` far faster than a process per command (figures printed)', async () => {
+    await relay.client.exec({ shell: 'true' }, SESSION); // starts the shell
+    const sessionMs: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const t = performance.now();
+      const result = await relay.client.exec({ shell: 'true' }, SESSION);
+      sessionMs.push(performance.now() - t);
+      expect(result).toMatchObject({ exitCode: 0, sessionRestarted: false });
+    }
+    const processMs: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const t = performance.now();
+      await relay.client.exec({ shell: 'true' }, OPTS);
+      processMs.push(performance.now() - t);
+    }
+    console.log(
+      `[figures] relay on the host, shell \`true\`: session p50 ${percentile(sessionMs, 50).toFixed(2)} ms, p99 ${percentile(sessionMs, 99).toFixed(2)} ms (n=200); ` +
+        `bash -c per call p50 ${percentile(processMs, 50).toFixed(2)} ms (n=50)`,
+    );
+    expect(percentile(sessionMs, 50)).toBeLessThan(3);
+    expect(percentile(sessionMs, 50)).toBeLessThan(percentile(processMs, 50));
+  });
+
+  it('keeps cwd and exported variables between calls, and survives a syntax error', async () => {
+    expect((await relay.client.exec({ shell: 'cd /tmp' }, SESSION)).exitCode).toBe(0);
+    expect((await relay.client.exec({ shell: 'pwd' }, SESSION)).stdout).toBe('/tmp\n');
+    await relay.client.exec({ shell: 'export X=1; cd -' }, SESSION);
+    expect((await relay.client.exec({ shell: 'echo $X' }, SESSION)).stdout).toBe('1\n');
+    const bad = await relay.client.exec({ shell: 'if then' }, SESSION);
+    expect(bad.exitCode).not.toBe(0);
+    expect(bad.stderr).toContain('syntax error');
+    expect(bad.sessionRestarted).toBe(false);
+    expect(await relay.client.exec({ shell: 'echo $X; pwd' }, SESSION)).toMatchObject({ exitCode: 0, stdout: `1\n${dir}\n`, sessionRestarted: false });
+  });
+
+  it('separates stdout and stderr and keeps multibyte output intact', async () => {
+    const result = await relay.client.exec({ shell: 'echo out; echo err >&2; echo out2; false' }, SESSION);
+    expect(result).toMatchObject({ exitCode: 1, stdout: 'out\nout2\n', stderr: 'err\n' });
+    const text = 'héllo wörld € 😀 中文\n';
+    const whole = await relay.client.exec({ argv: [PYTHON, '-c', `import sys; sys.stdout.write(${JSON.stringify(text)} * 300)`] }, SESSION);
+    expect(whole.stdout).toBe(text.repeat(300));
+    const capped = await relay.client.exec({ shell: `${PYTHON} -c 'print("😀€é" * 1000)'` }, { ...SESSION, maxOutputBytes: 99 });
+    expect(capped.truncated).toBe(true);
+    expect(capped.stdout).not.toContain('\uFFFD');
+  });
+
+  it('runs a long command (a 300 KB heredoc) quickly, in the session, byte for byte', async () => {
+    const body = `${'é'.repeat(39)}x\n`.repeat(4000);
+    const started = performance.now();
+    const result = await relay.client.exec({ shell: `mkdir -p big && cd big && cat > f.txt <<'EOF'\n${body}EOF\nwc -c < f.txt` }, SESSION);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(result).toMatchObject({ exitCode: 0, stdout: `${Buffer.byteLength(body)}\n` });
+    expect(readFileSync(join(dir, 'big/f.txt'), 'utf8')).toBe(body);
+    expect((await relay.client.exec({ shell: 'pwd; cd ..' }, SESSION)).stdout).toBe(`${dir}/big\n`);
+  });
+
+  it('runs a per-call cwd and env in a subshell that does not carry over', async () => {
+    await relay.client.writeFile('sub/f.txt', Buffer.from(''));
+    const result = await relay.client.exec({ shell: 'ls; echo "$GREETING"; cd /; export Y=2' }, { ...SESSION, cwd: 'sub', env: { GREETING: 'hi there' } });
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'f.txt\nhi there\n' });
+    expect((await relay.client.exec({ shell: 'pwd; echo "${Y:-unset} ${GREETING:-unset}"' }, SESSION)).stdout).toBe(`${dir}\nunset unset\n`);
+    expect((await relay.client.exec({ shell: 'pwd' }, { ...SESSION, cwd: 'missing' })).exitCode).toBe(1);
+  });
+
+  it('answers `exit 3` with its code and starts a fresh shell in the workdir next', async () => {
+    await relay.client.exec({ shell: 'cd /tmp; export Z=1' }, SESSION);
+    expect(await relay.client.exec({ shell: 'echo bye; exit 3' }, SESSION)).toMatchObject({ exitCode: 3, stdout: 'bye\n', sessionRestarted: true });
+    expect(await relay.client.exec({ shell: 'pwd; echo ${Z:-unset}' }, SESSION)).toMatchObject({
+      exitCode: 0,
+      stdout: `${dir}\nunset\n`,
+      sessionRestarted: false,
+    });
+  });
+
+  it('times out `sleep` with the whole session killed, background processes included, and recovers', async () => {
+    const marker = `sleep ${3000 + Math.floor(Math.random() * 1000)}.75`;
+    expect((await relay.client.exec({ shell: `${marker} &` }, SESSION)).exitCode).toBe(0);
+    const started = performance.now();
+    const result = await relay.client.exec({ shell: 'sleep 1000' }, { ...SESSION, timeoutMs: 500 });
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect(result).toMatchObject({ exitCode: 124, timedOut: true, sessionRestarted: true });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(processesWith(marker)).toBe(0);
+    expect(await relay.client.exec({ shell: 'echo back' }, SESSION)).toMatchObject({ exitCode: 0, stdout: 'back\n' });
+  });
+
+  it('stops `yes` promptly with truncated output and recovers', async () => {
+    const started = performance.now();
+    const result = await relay.client.exec({ shell: 'yes' }, { ...SESSION, maxOutputBytes: 1000 });
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(result).toMatchObject({ exitCode: 137, truncated: true, timedOut: false, sessionRestarted: true });
+    expect(result.stdout.startsWith('y\ny\n')).toBe(true);
+    expect(Buffer.byteLength(result.stdout)).toBeLessThan(1100);
+    expect((await relay.client.exec({ shell: 'echo fine' }, SESSION)).stdout).toBe('fine\n');
+  });
+
+  it('cannot be ended early by a command printing or injecting completion markers', async () => {
+    const started = performance.now();
+    // Prints marker-shaped text, and writes it into every pipe the shell holds (the completion pipe included).
+    const result = await relay.client.exec(
+      {
+        shell:
+          `printf '0\\n%032x 0\\n' 0; printf '%032x 0\\n' 0 >&2; ` +
+          `for f in /proc/$$/fd/*; do [ "\${f##*/}" -ge 10 ] && [ -p "$f" ] && printf 'fake 0\\n%032x 0\\n' 0 > "$f"; done 2>/dev/null; ` +
+          'sleep 0.3; echo real; exit_code_is() { return $1; }; exit_code_is 5',
+      },
+      SESSION,
+    );
+    expect(performance.now() - started).toBeGreaterThan(280);
+    expect(result.exitCode).toBe(5);
+    expect(result.stdout.endsWith('real\n')).toBe(true);
+    expect((await relay.client.exec({ shell: 'echo next' }, SESSION)).stdout).toBe('next\n');
+  });
+
+  it('returns while a background process keeps running', async () => {
+    const started = performance.now();
+    const result = await relay.client.exec({ shell: 'sleep 3 & echo started' }, SESSION);
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'started\n' });
+    expect(performance.now() - started).toBeLessThan(500);
+    expect((await relay.client.exec({ shell: 'jobs -r | wc -l' }, SESSION)).stdout.trim()).toBe('1');
+  });
+
+  it('runs a concurrent session call the old way instead of queueing it', async () => {
+    await relay.client.exec({ shell: `cd ${JSON.stringify(dir)}` }, SESSION);
+    const started = performance.now();
+    const slow = relay.client.exec({ shell: 'sleep 0.5; cd /tmp; echo slow' }, SESSION);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const quick = await relay.client.exec({ shell: 'echo quick; pwd' }, SESSION);
+    expect(performance.now() - started).toBeLessThan(400);
+    expect(quick).toMatchObject({ exitCode: 0, stdout: `quick\n${dir}\n` });
+    expect(quick.sessionRestarted).toBeUndefined();
+    expect(await slow).toMatchObject({ exitCode: 0, stdout: 'slow\n', sessionRestarted: false });
+    expect((await relay.client.exec({ shell: 'pwd' }, SESSION)).stdout).toBe('/tmp\n');
+  });
+
+  it('cancels an aborted session command, killing the shell, and reports the restart next', async () => {
+    const marker = `sleep ${4000 + Math.floor(Math.random() * 1000)}.5`;
+    await expect(relay.client.exec({ shell: marker }, { ...SESSION, signal: AbortSignal.timeout(200) })).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(processesWith(marker)).toBe(0);
+    expect(await relay.client.exec({ shell: 'echo again' }, SESSION)).toMatchObject({ stdout: 'again\n', sessionRestarted: true });
+  });
+});
+
 describe('RelayClient watchdog', () => {
   it('rejects with SandboxAbortedError and reports the sandbox hung when no answer comes', async () => {
     const hung: string[] = [];

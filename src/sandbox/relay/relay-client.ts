@@ -110,6 +110,7 @@ export class RelayClient {
     if (options.cwd !== undefined) request['cwd'] = options.cwd;
     if (options.env !== undefined) request['env'] = options.env;
     if (options.stdin !== undefined) request['stdin'] = options.stdin.toString('base64');
+    if (options.session === true) request['session'] = true;
     try {
       return (await this.request(request, options.timeoutMs + this.options.graceMs, options.signal, true)) as ExecResult;
     } catch (error) {

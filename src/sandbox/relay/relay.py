@@ -8,8 +8,8 @@ out of order. Bytes travel as base64. Python 3.11 standard library only.
 
 Requests (`op`):
   exec    {argv: [..]} or {shell: "..."} (run with /bin/bash -c), cwd, env, stdin (b64),
-          timeoutMs, maxOutputBytes
-          -> {exitCode, stdout, stderr, timedOut, truncated, durationMs}
+          timeoutMs, maxOutputBytes, session (bool)
+          -> {exitCode, stdout, stderr, timedOut, truncated, durationMs[, sessionRestarted]}
   read    {path, offset, limit} -> {content (b64), size, truncated}
   write   {path, content (b64)} -> {} (parent directories created)
   cancel  {target: <id of a running exec>} -> {cancelled: bool}
@@ -32,17 +32,41 @@ Output of each stream is capped head+tail: when it exceeds maxOutputBytes, the f
 last half are kept, joined by a marker line naming how many bytes were dropped, cut only at UTF-8
 character boundaries. Invalid UTF-8 is decoded with U+FFFD replacement characters.
 
+Session commands (`session: true`) run in one long-lived `bash --noprofile --norc` instead of a new
+process (see `Session`): cwd and exported variables carry over between calls like a terminal, and
+a builtin costs no process start. Semantics:
+  - the answer has `sessionRestarted: true` when the shell's state was lost: this command ended the
+    shell (`exit N` -> exit code N; timeout 124; overflow 137; cancel 137; an error that is fatal to
+    a non-interactive shell, such as `${X:?}` on an unset X or a failure under `set -e`), or the
+    shell had died since the last call and this command ran in a fresh one. Ending the shell kills
+    its whole process group, background processes of earlier commands included; the next session
+    command starts a fresh shell in the workdir with the relay's environment;
+  - with `cwd` or `env` given, the command runs in a subshell with them, so nothing carries over;
+  - argv is joined into a quoted shell command line;
+  - the command's stdin is /dev/null; a request with `stdin` bytes runs the old way, as does a
+    session request that arrives while another session command is running (no queueing);
+  - processes left in the background keep running and never delay the answer; they share the
+    session's output pipes, so their later output shows up in whichever session command runs next
+    (or blocks them once the 64 KiB pipe buffer is full while no session command reads: redirect a
+    chatty background process to a file). The buffers are left at the default on purpose: pipe
+    pages count against a per-uid limit shared by every sandbox on the host.
+
 Relative paths (cwd, read, write) are relative to the workdir: $CODEMIDAS_WORKDIR, else the relay's
 starting directory.
 """
 
 import base64
+import fcntl
 import json
 import os
+import re
+import secrets
 import selectors
+import shlex
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -56,6 +80,10 @@ READ_CHUNK = 65536
 DEFAULT_TIMEOUT_MS = 30_000
 DEFAULT_MAX_OUTPUT = 65_536
 MAX_READ_LIMIT = 64 * 1024 * 1024
+# Bash reads a script on a pipe one byte per read(2) (1-2 us a byte): a session command over 1 KiB
+# (a heredoc writing a file, say) goes through a temporary file, which bash reads in blocks.
+SESSION_INLINE_MAX = 1024
+SHELL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 WORKDIR = os.environ.get("CODEMIDAS_WORKDIR") or os.getcwd()
 _out = sys.stdout.buffer
@@ -166,6 +194,12 @@ def os_error(path, err):
     return RequestError("other", "%s: %s" % (path, err.strerror or err))
 
 
+def base_env():
+    env = dict(os.environ)
+    env.pop("CODEMIDAS_WORKDIR", None)
+    return env
+
+
 def exit_code_of(returncode):
     return 128 - returncode if returncode < 0 else returncode
 
@@ -192,8 +226,7 @@ class Exec:
         env = req.get("env") or {}
         if not isinstance(env, dict):
             raise RequestError("invalid", "env must be an object")
-        self.env = dict(os.environ)
-        self.env.pop("CODEMIDAS_WORKDIR", None)
+        self.env = base_env()
         self.env.update({str(k): str(v) for k, v in env.items()})
         self.stdin = base64.b64decode(req["stdin"]) if req.get("stdin") is not None else None
         self.timeout_s = max(0.0, float(req.get("timeoutMs", DEFAULT_TIMEOUT_MS)) / 1000.0)
@@ -321,7 +354,264 @@ class Exec:
                 pass
 
 
+class SessionCommand:
+    """A session exec request, parsed. `text` is the shell text the session's bash evaluates."""
+
+    def __init__(self, req):
+        if "argv" in req:
+            argv = req["argv"]
+            if not isinstance(argv, list) or not argv or not all(isinstance(a, str) for a in argv):
+                raise RequestError("invalid", "argv must be a non-empty list of strings")
+            text = shlex.join(argv)
+        elif isinstance(req.get("shell"), str):
+            text = req["shell"]
+        else:
+            raise RequestError("invalid", "exec needs argv or shell")
+        if "\x00" in text:
+            raise RequestError("invalid", "the command contains a NUL character")
+        env = req.get("env") or {}
+        if not isinstance(env, dict):
+            raise RequestError("invalid", "env must be an object")
+        self.cwd = resolve(req["cwd"]) if req.get("cwd") else None
+        self.runnable = all(SHELL_NAME.match(str(k)) for k in env)
+        if self.cwd is not None or env:
+            # A subshell, so a per-call cwd or env does not leak into the session.
+            parts = []
+            if self.cwd is not None:
+                parts.append("cd -- %s || exit 1" % shlex.quote(self.cwd))
+            parts.extend("export %s=%s" % (k, shlex.quote(str(v))) for k, v in env.items())
+            parts.append("builtin eval %s" % shlex.quote(text))
+            text = "( %s )" % "; ".join(parts)
+        self.text = text
+        self.timeout_s = max(0.0, float(req.get("timeoutMs", DEFAULT_TIMEOUT_MS)) / 1000.0)
+        self.max_output = int(req.get("maxOutputBytes", DEFAULT_MAX_OUTPUT))
+        self.cancelled = threading.Event()
+        self.proc = None  # the session's bash while this command runs (killed if the relay's host leaves)
+
+
+class Session:
+    """The sandbox's persistent shell: one `bash --noprofile --norc` in its own session (process
+    group), started lazily in the workdir, fed commands on its stdin.
+
+    At start the shell moves three pipes the relay reads to fds 3 (stdout), 4 (stderr) and 5
+    (completion). Each command is one line:
+        builtin eval '<cmd>' </dev/null >&3 2>&4 3>&- 4>&- 5>&-; builtin printf '<nonce> %d\\n' "$?" >&5
+    `eval` keeps a syntax error from ending the shell and undoes the command's own `exec >file`
+    afterwards; the command never holds fd 5, and the nonce is new per command, so neither its
+    output nor a write into the completion pipe (through /proc) can end the call early. On the
+    marker the relay drains what the command left in fds 3/4 and answers. Bash's own fds 1/2 are
+    /dev/null. A command over SESSION_INLINE_MAX is read from a temporary file instead of quoted
+    inline. Used by one command at a time (`lock`)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.proc = None
+        self.out_r = self.err_r = self.done_r = self.in_w = -1
+        # A cancelled command's answer is dropped by the host, so the next one reports the restart.
+        self.lost_unreported = False
+
+    def _start(self):
+        pipes = [os.pipe() for _ in range(3)]
+        # Write ends at fds >= 10 in the child, so moving them to 3/4/5 cannot clobber one another.
+        high = [fcntl.fcntl(w, fcntl.F_DUPFD_CLOEXEC, 10) for _, w in pipes]
+        try:
+            proc = subprocess.Popen(
+                ["/bin/bash", "--noprofile", "--norc"],
+                cwd=WORKDIR,
+                env=base_env(),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                pass_fds=high,
+                start_new_session=True,
+                close_fds=True,
+            )
+        except BaseException:
+            for r, w in pipes:
+                os.close(r)
+                os.close(w)
+            for fd in high:
+                os.close(fd)
+            raise
+        for _, w in pipes:
+            os.close(w)
+        for fd in high:
+            os.close(fd)
+        self.proc = proc
+        self.out_r, self.err_r, self.done_r = (r for r, _ in pipes)
+        self.in_w = proc.stdin.fileno()
+        for fd in (self.out_r, self.err_r, self.done_r, self.in_w):
+            os.set_blocking(fd, False)
+        return ("exec 3>&%d 4>&%d 5>&%d %d>&- %d>&- %d>&-\n" % (*high, *high)).encode("ascii")
+
+    def _end(self):
+        """Kills the shell's whole process group and forgets the shell."""
+        kill_group(self.proc.pid)
+        self.proc.wait()
+        for fd in (self.out_r, self.err_r, self.done_r):
+            os.close(fd)
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        self.proc = None
+
+    def kill(self):
+        proc = self.proc
+        if proc is not None:
+            kill_group(proc.pid)
+
+    def run(self, cmd):
+        """Runs one command; the caller holds `lock`."""
+        started = time.monotonic()
+
+        def answer(code, out, err, timed_out, truncated, restarted):
+            return {
+                "exitCode": code,
+                "stdout": out.text(),
+                "stderr": err.text(),
+                "timedOut": timed_out,
+                "truncated": truncated,
+                "durationMs": round((time.monotonic() - started) * 1000.0, 3),
+                "sessionRestarted": restarted,
+            }
+
+        out = CappedOutput(cmd.max_output)
+        err = CappedOutput(cmd.max_output)
+        if cmd.cwd is not None and not os.path.isdir(cmd.cwd):
+            err.feed(("codemidas: cwd %s: no such directory\n" % cmd.cwd).encode())
+            return answer(1, out, err, False, False, False)
+        restarted, self.lost_unreported = self.lost_unreported, False
+        if self.proc is not None and self.proc.poll() is not None:
+            self._end()  # died since the last call (killed from inside, out of memory, ...)
+            restarted = True
+        pending = self._start() if self.proc is None else b""
+        cmd.proc = self.proc
+        nonce = secrets.token_hex(16)
+        script = cmd.text.encode("utf-8", "replace")
+        script_path = None
+        if len(script) > SESSION_INLINE_MAX:
+            try:
+                fd, script_path = tempfile.mkstemp(prefix="codemidas-cmd-")
+                with open(fd, "wb") as f:
+                    f.write(script)
+            except OSError:
+                script_path = None
+        if script_path is None:
+            prefix, script = "", shlex.quote(cmd.text)
+        else:
+            prefix = "IFS= builtin read -r -d '' __codemidas_cmd <%s; " % shlex.quote(script_path)
+            script = '"$__codemidas_cmd"'
+        pending += (
+            "%sbuiltin eval %s </dev/null >&3 2>&4 3>&- 4>&- 5>&-; builtin printf '%s %%d\\n' \"$?\" >&5%s\n"
+            % (prefix, script, nonce, "; builtin unset __codemidas_cmd" if script_path else "")
+        ).encode("utf-8", "replace")
+        marker = re.compile(nonce.encode("ascii") + rb" (\d+)\n")
+
+        overflow = max(cmd.max_output, 1024) * OVERFLOW_FACTOR
+        deadline = started + cmd.timeout_s
+        ended = None  # 'done' | 'exit' | 'timeout' | 'overflow' | 'cancel'
+        code = 0
+        done_buf = b""
+        sel = selectors.DefaultSelector()
+        sel.register(self.out_r, selectors.EVENT_READ, out)
+        sel.register(self.err_r, selectors.EVENT_READ, err)
+        sel.register(self.done_r, selectors.EVENT_READ, None)
+        sel.register(self.in_w, selectors.EVENT_WRITE, None)
+        try:
+            while ended is None:
+                now = time.monotonic()
+                if cmd.cancelled.is_set():
+                    ended = "cancel"
+                    break
+                if now >= deadline:
+                    ended = "timeout"
+                    break
+                for key, _ in sel.select(min(deadline - now, 0.05)):
+                    if key.fd == self.in_w:
+                        try:
+                            pending = pending[os.write(self.in_w, pending):]
+                        except BlockingIOError:
+                            continue
+                        except OSError:
+                            pending = b""  # the shell is gone; EOF on fd 5 follows
+                        if not pending:
+                            sel.unregister(self.in_w)
+                        continue
+                    try:
+                        data = os.read(key.fd, READ_CHUNK)
+                    except BlockingIOError:
+                        continue
+                    if key.fd == self.done_r:
+                        if not data:
+                            ended = "exit"
+                            break
+                        done_buf += data
+                        found = marker.search(done_buf)
+                        if found:
+                            code = int(found.group(1))
+                            ended = "done"
+                            break
+                        done_buf = done_buf[-256:]
+                    elif not data:
+                        sel.unregister(key.fd)
+                    else:
+                        key.data.feed(data)
+                        if key.data.total > overflow:
+                            ended = "overflow"
+                            break
+                if ended is None and self.proc.poll() is not None:
+                    ended = "exit"
+        finally:
+            sel.close()
+            if script_path is not None:
+                try:
+                    os.unlink(script_path)
+                except OSError:
+                    pass
+        if ended != "done":
+            kill_group(self.proc.pid)
+        # What the command printed before the marker is already in the pipes.
+        for fd, sink in ((self.out_r, out), (self.err_r, err)):
+            while sink.total <= overflow:
+                try:
+                    data = os.read(fd, READ_CHUNK)
+                except BlockingIOError:
+                    break
+                if not data:
+                    break
+                sink.feed(data)
+            if ended == "done" and sink.total > overflow:
+                ended = "overflow"  # a background process kept printing
+        if ended == "done":
+            return answer(code, out, err, False, out.truncated or err.truncated, restarted)
+        self._end()
+        self.lost_unreported = ended == "cancel"
+        if ended == "timeout":
+            code = 124
+        elif ended == "overflow":
+            code = 137
+        else:
+            code = exit_code_of(cmd.proc.returncode)
+        return answer(code, out, err, ended == "timeout", out.truncated or err.truncated or ended == "overflow", True)
+
+
+_session = Session()
+
+
 def op_exec(req_id, req):
+    if req.get("session") is True and req.get("stdin") is None:
+        cmd = SessionCommand(req)
+        # Busy (a concurrent call) or an env the shell cannot export: run it the old way.
+        if cmd.runnable and _session.lock.acquire(blocking=False):
+            with _running_lock:
+                _running[req_id] = cmd
+            try:
+                return _session.run(cmd)
+            finally:
+                with _running_lock:
+                    _running.pop(req_id, None)
+                _session.lock.release()
     job = Exec(req)
     with _running_lock:
         _running[req_id] = job
@@ -435,6 +725,7 @@ def main():
     for job in jobs:
         if job.proc is not None:
             kill_group(job.proc.pid)
+    _session.kill()
 
 
 if __name__ == "__main__":
