@@ -42,7 +42,7 @@ export class EnvironmentGrpcClient {
     const loaded = grpc.loadPackageDefinition(definition) as unknown as {
       codemidas: { v1: { Environment: grpc.ServiceClientConstructor } };
     };
-    this.#client = new loaded.codemidas.v1.Environment(address, grpc.credentials.createInsecure());
+    this.#client = new loaded.codemidas.v1.Environment(address, grpc.credentials.createInsecure(), { 'grpc.enable_channelz': 0 });
     if (token) this.#metadata.set('authorization', `Bearer ${token}`);
   }
 
