@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Makes a container engine answer on this machine, for the docker sandbox adapter.
-#  - dockerd already answers: say so, exit 0.
-#  - root: install what is missing (docker.io, debootstrap, bubblewrap) with apt-get, start dockerd
-#    in the background (log: /var/log/codemidas-dockerd.log), wait up to 60 s for it.
+# Makes a container engine answer on this machine, for the docker sandbox adapter, and installs
+# the host tools the project uses (Debian packages).
+#  - root: install what is missing (docker.io, debootstrap, bubblewrap; protoc with the gRPC Python
+#    plugin, python3-grpcio, python3-protobuf and python3-pytest for /usr/bin/python3) with apt-get,
+#    start dockerd in the background when it does not answer (log: /var/log/codemidas-dockerd.log),
+#    wait up to 60 s for it.
 #  - not root: print the commands to run.
 # Idempotent and non-interactive (safe in CI, reads no stdin).
 set -euo pipefail
@@ -11,18 +13,22 @@ log=/var/log/codemidas-dockerd.log
 
 engine_answers() { command -v docker >/dev/null 2>&1 && timeout 10 docker info >/dev/null 2>&1 </dev/null; }
 
-if engine_answers; then
-  echo "container engine: docker answers ($(docker version --format '{{.Server.Version}}' 2>/dev/null </dev/null || echo '?')); nothing to do"
-  exit 0
-fi
-
 missing=()
 command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
 command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+command -v protoc >/dev/null 2>&1 && command -v grpc_python_plugin >/dev/null 2>&1 || missing+=(protobuf-compiler protobuf-compiler-grpc)
+[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import grpc' >/dev/null 2>&1 || missing+=(python3-grpcio)
+[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import google.protobuf' >/dev/null 2>&1 || missing+=(python3-protobuf)
+[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import pytest' >/dev/null 2>&1 || missing+=(python3-pytest)
+
+if [ "${#missing[@]}" -eq 0 ] && engine_answers; then
+  echo "container engine: docker answers ($(docker version --format '{{.Server.Version}}' 2>/dev/null </dev/null || echo '?')); host tools present; nothing to do"
+  exit 0
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
-  echo "the container engine does not answer and this script is not running as root. Run:" >&2
+  echo "the container engine does not answer or host packages are missing, and this script is not running as root. Run:" >&2
   if [ "${#missing[@]}" -gt 0 ]; then
     echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
   fi
@@ -36,6 +42,11 @@ if [ "${#missing[@]}" -gt 0 ]; then
   echo "installing ${missing[*]} ..."
   apt-get update -q </dev/null
   apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null
+fi
+
+if engine_answers; then
+  echo "container engine: docker answers"
+  exit 0
 fi
 
 if ! pgrep -x dockerd >/dev/null 2>&1; then
