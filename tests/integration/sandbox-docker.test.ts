@@ -152,6 +152,26 @@ describe('docker sandbox (real engine)', () => {
     });
   });
 
+  it('talks to the relay over its own Unix socket, which no process in the sandbox can reach afterwards', async () => {
+    const sandbox = await provider.create(spec());
+    try {
+      expect((sandbox as unknown as { relayChannel: string }).relayChannel).toBe('socket');
+      // The host stopped listening once the relay connected: the mount is empty and read-only.
+      const probe = await sandbox.exec(
+        {
+          shell:
+            'ls -A /run/codemidas-relay; touch /run/codemidas-relay/x 2>/dev/null && echo writable; ' +
+            'python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect(\'/run/codemidas-relay/relay.sock\')" 2>/dev/null && echo connected; true',
+        },
+        OPTS,
+      );
+      expect(probe.stdout).toBe('');
+      expect((await sandbox.exec({ shell: 'echo ok' }, { ...OPTS, session: true })).stdout).toBe('ok\n');
+    } finally {
+      await sandbox.destroy();
+    }
+  });
+
   it('runs episodes as uid 1000 with every capability dropped and no network', async () => {
     await withSandbox('episode', async (sandbox) => {
       const who = await sandbox.exec({ shell: 'id -u; id -g; pwd; grep -E "^Cap(Eff|Prm|Bnd):" /proc/self/status' }, OPTS);

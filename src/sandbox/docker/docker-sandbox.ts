@@ -54,6 +54,11 @@ export class DockerSandbox implements Sandbox {
     return this.deps.container.id;
   }
 
+  /** How requests reach the relay: the per-sandbox Unix socket, or the attached stdin/stdout. */
+  get relayChannel(): 'socket' | 'stdio' | undefined {
+    return this.deps.relay.channel;
+  }
+
   get currentState(): DockerSandboxState {
     return this.state;
   }

@@ -50,6 +50,8 @@ class RelayRequestError extends Error {
  */
 export class RelayClient {
   readonly ready: Promise<void>;
+  /** The channel the relay announced when ready: the host's Unix socket, or its stdin/stdout. */
+  channel: 'socket' | 'stdio' | undefined;
   private readonly options: Required<Omit<RelayClientOptions, 'write' | 'onHung' | 'sandboxId'>> & RelayClientOptions;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
@@ -211,6 +213,7 @@ export class RelayClient {
       return; // not ours (the relay only prints JSON); ignore rather than crash
     }
     if (answer.event === 'ready') {
+      this.channel = (answer as { channel?: unknown }).channel === 'socket' ? 'socket' : 'stdio';
       this.resolveReady();
       return;
     }

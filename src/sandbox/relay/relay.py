@@ -53,6 +53,12 @@ a builtin costs no process start. Semantics:
 
 Relative paths (cwd, read, write) are relative to the workdir: $CODEMIDAS_WORKDIR, else the relay's
 starting directory.
+
+Channel: stdin/stdout by default. When $CODEMIDAS_RELAY_SOCKET names a Unix socket the host listens
+on (a read-only bind mount), the relay connects to it at start and speaks the same protocol over
+that connection instead: a round trip then skips the engine's attach path (dockerd and the shim),
+about 0.7 ms of a millisecond-scale step. The host accepts one connection and removes the socket, so
+no later process can reach it. If the connection fails, the relay falls back to stdin/stdout.
 """
 
 import base64
@@ -197,6 +203,7 @@ def os_error(path, err):
 def base_env():
     env = dict(os.environ)
     env.pop("CODEMIDAS_WORKDIR", None)
+    env.pop("CODEMIDAS_RELAY_SOCKET", None)
     return env
 
 
@@ -442,7 +449,13 @@ class Session:
         self.in_w = proc.stdin.fileno()
         for fd in (self.out_r, self.err_r, self.done_r, self.in_w):
             os.set_blocking(fd, False)
-        return ("exec 3>&%d 4>&%d 5>&%d %d>&- %d>&- %d>&-\n" % (*high, *high)).encode("ascii")
+        # The per-command line stays short (bash reads a pipe one byte at a time): the redirections
+        # live in a function defined once per session.
+        return (
+            "exec 3>&%d 4>&%d 5>&%d %d>&- %d>&- %d>&-\n"
+            "__codemidas_run() { builtin eval \"$1\" </dev/null >&3 2>&4 3>&- 4>&- 5>&-; builtin printf '%%s %%d\\n' \"$2\" \"$?\" >&5; }\n"
+            % (*high, *high)
+        ).encode("ascii")
 
     def _end(self):
         """Kills the shell's whole process group and forgets the shell."""
@@ -503,8 +516,7 @@ class Session:
             prefix = "IFS= builtin read -r -d '' __codemidas_cmd <%s; " % shlex.quote(script_path)
             script = '"$__codemidas_cmd"'
         pending += (
-            "%sbuiltin eval %s </dev/null >&3 2>&4 3>&- 4>&- 5>&-; builtin printf '%s %%d\\n' \"$?\" >&5%s\n"
-            % (prefix, script, nonce, "; builtin unset __codemidas_cmd" if script_path else "")
+            "%s__codemidas_run %s %s%s\n" % (prefix, script, nonce, "; builtin unset __codemidas_cmd" if script_path else "")
         ).encode("utf-8", "replace")
         marker = re.compile(nonce.encode("ascii") + rb" (\d+)\n")
 
@@ -706,10 +718,28 @@ def harden():
         pass
 
 
+def open_channel():
+    """The request stream: the host's Unix socket when one is offered, else stdin (see the docstring)."""
+    global _out
+    path = os.environ.get("CODEMIDAS_RELAY_SOCKET")
+    if path:
+        import socket
+
+        try:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.connect(path)
+            _out = sock.makefile("wb")  # buffered: a large answer is written whole, then flushed
+            return sock.makefile("rb"), "socket"
+        except OSError as err:
+            sys.stderr.write("relay: cannot connect to %s (%s); using stdin/stdout\n" % (path, err))
+    return sys.stdin.buffer, "stdio"
+
+
 def main():
     harden()
-    send({"event": "ready", "pid": os.getpid(), "uid": os.getuid(), "workdir": WORKDIR})
-    for line in sys.stdin.buffer:
+    requests, channel = open_channel()
+    send({"event": "ready", "pid": os.getpid(), "uid": os.getuid(), "workdir": WORKDIR, "channel": channel})
+    for line in requests:
         line = line.strip()
         if not line:
             continue
