@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { createBenchCommand } from './bench-command.js';
 import { createEpisodeCommand } from './episode-command.js';
 import { createImagesCommand } from './images-command.js';
 import { createServeCommand } from './serve-command.js';
@@ -12,5 +13,6 @@ export function createProgram(): Command {
   program.addCommand(createServeCommand());
   program.addCommand(createEpisodeCommand());
   program.addCommand(createImagesCommand());
+  program.addCommand(createBenchCommand());
   return program;
 }
