@@ -1,8 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import Docker from 'dockerode';
 import { EnvironmentGrpcClient, type WireResetResponse, type WireStepResponse, type WireTaskInfo } from './environment-grpc-client.js';
 import { elapsedMs, summarizeLatencies, type LatencySummary } from './latency-stats.js';
@@ -218,69 +214,4 @@ export function formatStepBenchTable(result: StepBenchResult): string {
     `task ${result.step.taskId}, ${result.step.episodes} episode(s); image ${result.rawDockerExec.image}; ` +
       `${result.machine.cpus} CPUs (load ${result.machine.loadAverage1m.toFixed(1)}), node ${result.machine.node}`,
   ].join('\n');
-}
-
-async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      json: { type: 'string' },
-      steps: { type: 'string' },
-      'warmup-steps': { type: 'string' },
-      'raw-execs': { type: 'string' },
-      environments: { type: 'string' },
-      suite: { type: 'string' },
-      task: { type: 'string' },
-      image: { type: 'string' },
-      address: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(
-      'usage: node --import tsx src/bench/step-bench.ts [--json <path>] [--steps 300] [--warmup-steps 30]\n' +
-        '         [--raw-execs 60] [--environments environments] [--suite sample] [--task <id>] [--image <tag>]\n' +
-        '         [--address host:port]\n',
-    );
-    return 0;
-  }
-  const int = (v: string | undefined, name: string): number | undefined => {
-    if (v === undefined) return undefined;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name}: expected a positive integer, got '${v}'`);
-    return n;
-  };
-  const options: StepBenchOptions = { log: (line) => process.stderr.write(`${line}\n`) };
-  const steps = int(values.steps, 'steps');
-  const warmupSteps = int(values['warmup-steps'], 'warmup-steps');
-  const rawExecs = int(values['raw-execs'], 'raw-execs');
-  if (steps !== undefined) options.steps = steps;
-  if (warmupSteps !== undefined) options.warmupSteps = warmupSteps;
-  if (rawExecs !== undefined) options.rawExecs = rawExecs;
-  if (values.environments) options.environmentsDir = resolve(values.environments);
-  if (values.suite) options.suite = values.suite;
-  if (values.task) options.taskId = values.task;
-  if (values.image) options.image = values.image;
-  if (values.address) options.address = values.address;
-  if (process.env.CODEMIDAS_TOKEN) options.token = process.env.CODEMIDAS_TOKEN;
-
-  const result = await runStepBench(options);
-  process.stdout.write(`${formatStepBenchTable(result)}\n`);
-  if (values.json) {
-    const path = resolve(values.json);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, `${JSON.stringify(result, null, 2)}\n`);
-    process.stderr.write(`wrote ${path}\n`);
-  }
-  return 0;
-}
-
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      process.stderr.write(`step-bench: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exit(1);
-    },
-  );
 }
