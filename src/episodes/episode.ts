@@ -1,4 +1,5 @@
 import type { Limits } from '../config/limits.js';
+import { linkSignals } from '../abort.js';
 import { CodeMidasError, FailedPreconditionError, SandboxAbortedError, UnavailableError } from '../errors.js';
 import type { Logger } from '../logging.js';
 import type { FileEntry, Sandbox, SandboxProvider, SandboxSpec } from '../sandbox/types.js';
@@ -171,9 +172,9 @@ export class Episode {
       return this.record(index, { observation, terminated: true, truncated: false, stepIndex: index }, 'submitted');
     }
     const deadlineLeftMs = options.deadline ? options.deadline.getTime() - Date.now() - DEADLINE_MARGIN_MS : Number.POSITIVE_INFINITY;
-    const signal = options.signal ? AbortSignal.any([options.signal, this.lifetime.signal]) : this.lifetime.signal;
     const sandbox = this.sandbox;
     if (!sandbox) throw new FailedPreconditionError(`episode '${this.id}' has no sandbox`);
+    const linked = linkSignals([options.signal, this.lifetime.signal]);
     let observation: Observation;
     try {
       observation = await runAction(action, {
@@ -181,10 +182,12 @@ export class Episode {
         limits: this.limits,
         workdir: this.workdir,
         budgetMs: Math.max(1, Math.min(wallLeftMs, deadlineLeftMs)),
-        signal,
+        signal: linked.signal,
       });
     } catch (err) {
-      throw await this.stepFailed(err, signal);
+      throw await this.stepFailed(err, linked.signal);
+    } finally {
+      linked.dispose();
     }
     if (this.state === 'closed') throw new FailedPreconditionError(`episode '${this.id}' was closed during step ${index}`);
     let truncated = false;
