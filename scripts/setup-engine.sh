@@ -21,6 +21,8 @@ command -v protoc >/dev/null 2>&1 && command -v grpc_python_plugin >/dev/null 2>
 [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import grpc' >/dev/null 2>&1 || missing+=(python3-grpcio)
 [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import google.protobuf' >/dev/null 2>&1 || missing+=(python3-protobuf)
 [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import pytest' >/dev/null 2>&1 || missing+=(python3-pytest)
+# A real library no one here wrote, read by the analyzer's tests (its source is never committed).
+[ -f /usr/lib/python3/dist-packages/more_itertools/more.py ] || missing+=(python3-more-itertools)
 
 if [ "${#missing[@]}" -eq 0 ] && engine_answers; then
   echo "container engine: docker answers ($(docker version --format '{{.Server.Version}}' 2>/dev/null </dev/null || echo '?')); host tools present; nothing to do"

@@ -1,0 +1,55 @@
+import type { RepoSnapshot, Unit } from '../types.js';
+
+/** What `detect` found: the language's source files in the snapshot, and why it thinks so. */
+export interface DetectResult {
+  language: string;
+  /** True when the snapshot holds at least one source file of the language. */
+  detected: boolean;
+  /** Repository-relative paths of the language's source files, sorted. */
+  files: string[];
+  /** One line for people: `42 Python files (30 outside tests)` or `no .py files`. */
+  reason: string;
+}
+
+/** A file the adapter could not use; the rest of the repository goes on. */
+export interface ParseProblem {
+  file: string;
+  message: string;
+}
+
+export interface ParseResult {
+  /** Units sorted by (file, startLine, qualname), each with its call sites across the repository. */
+  units: Unit[];
+  /** Files that do not parse or cannot be imported, sorted by file. */
+  problems: ParseProblem[];
+}
+
+export interface ParseOptions {
+  /** Checked between files; aborting rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Replaces the body of `unit` (lines `bodyStartLine..bodyEndLine` of `source`) so that the
+ * implementation is gone while the signature and docstring stay. Returns the whole new file text.
+ */
+export type MaskBody = (source: string, unit: Unit) => string;
+
+/**
+ * Everything the construction pipeline needs to know about one language. Each adapter is an object
+ * composed from functions in separate files (detect and parse here; masking, harness and runner by
+ * their own stages), built by a `createXAdapter` factory at the composition root.
+ */
+export interface LanguageAdapter {
+  /** `python`, later `javascript`, `go`, ... */
+  readonly language: string;
+  /** Looks at the snapshot's file list only; never reads file contents. */
+  detect(snapshot: RepoSnapshot): DetectResult;
+  /** Parses every source file; a file that does not parse becomes a problem, never an exception. */
+  parseUnits(snapshot: RepoSnapshot, options?: ParseOptions): Promise<ParseResult>;
+  /** Absolute path of the folder holding the adapter's sandbox-side source files (record harness, test templates). */
+  readonly harnessDir: string;
+  readonly maskBody: MaskBody;
+  /** Name of the runtime sandbox image the language's code runs in (`python`). */
+  readonly runnerImage: string;
+}

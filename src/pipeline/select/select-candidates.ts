@@ -1,0 +1,163 @@
+import type { Candidate, Drop, Param, Unit } from '../types.js';
+import { seededShuffle } from './seeded-order.js';
+
+/** What the caller may set; see `resolveSelectOptions` for defaults. */
+export interface SelectOptions {
+  /** Keep at most this many candidates, picked by a seeded shuffle. Default: no limit. */
+  maxCandidates?: number;
+  /** Seed of the pick when `maxCandidates` cuts. Default: 0. */
+  seed?: number | string;
+  /** Fewest body statements (nested ones counted, docstring not) for enough substance. Default: 3. */
+  minStatements?: number;
+  /** Most lines of the whole definition, decorators included. Default: 120. */
+  maxLines?: number;
+}
+
+export interface ResolvedSelectOptions {
+  readonly maxCandidates: number;
+  readonly seed: number | string;
+  readonly minStatements: number;
+  readonly maxLines: number;
+}
+
+export function resolveSelectOptions(options: SelectOptions = {}): ResolvedSelectOptions {
+  return Object.freeze({
+    maxCandidates: options.maxCandidates ?? Number.POSITIVE_INFINITY,
+    seed: options.seed ?? 0,
+    minStatements: options.minStatements ?? 3,
+    maxLines: options.maxLines ?? 120,
+  });
+}
+
+export interface Selection {
+  /** Sorted by (file, startLine). */
+  candidates: Candidate[];
+  /** One per unit not kept, in unit order; `over-limit` ones last. */
+  drops: Drop[];
+}
+
+const PROPERTY_DECORATOR = /^(property|(functools\.)?cached_property|\w+\.(setter|getter|deleter))$/;
+const ACCESSOR_NAME = /^(get|set|is|has)_/;
+const ABSTRACT_BASE = /\b(ABC|ABCMeta|Protocol)\b/;
+
+type Verdict = { code: string; reason: string } | { reasons: string[] };
+
+/**
+ * Chooses the units worth a task: substantive, callable through a public interface, free of detected
+ * impurities, synchronous, non-generators, within the size bound and not tests. Every unit ends as
+ * either a candidate with the reasons it was kept or a drop with a stable code and a reason.
+ */
+export function selectCandidates(units: readonly Unit[], options: SelectOptions = {}): Selection {
+  const resolved = resolveSelectOptions(options);
+  const classes = new Map<string, Unit>();
+  for (const unit of units) if (unit.kind === 'class') classes.set(`${unit.module}:${unit.qualname}`, unit);
+
+  const ordered = [...units].sort((a, b) => compare(a.file, b.file) || a.startLine - b.startLine || compare(a.qualname, b.qualname));
+  const kept: Candidate[] = [];
+  const drops: Drop[] = [];
+  for (const unit of ordered) {
+    const verdict = judge(unit, classes, resolved);
+    if ('code' in verdict) drops.push({ unitId: unit.id, stage: 'select', code: verdict.code, reason: verdict.reason });
+    else kept.push({ unit, reasons: verdict.reasons });
+  }
+  if (kept.length <= resolved.maxCandidates) return { candidates: kept, drops };
+
+  const chosen = new Set(seededShuffle(kept, resolved.seed).slice(0, resolved.maxCandidates));
+  const candidates = kept.filter((c) => chosen.has(c));
+  for (const c of kept) {
+    if (!chosen.has(c)) {
+      drops.push({
+        unitId: c.unit.id,
+        stage: 'select',
+        code: 'over-limit',
+        reason: `not among the ${resolved.maxCandidates} candidates picked with seed ${String(resolved.seed)} from ${kept.length}`,
+      });
+    }
+  }
+  return { candidates, drops };
+}
+
+function judge(unit: Unit, classes: ReadonlyMap<string, Unit>, options: ResolvedSelectOptions): Verdict {
+  const segments = unit.qualname.split('.');
+  const name = segments.at(-1) ?? unit.qualname;
+  const lines = unit.endLine - unit.startLine + 1;
+
+  if (unit.kind === 'class') {
+    return { code: 'class', reason: 'a class is a target through its methods; its unit only describes the constructor' };
+  }
+  if (/^test/.test(name) || segments.some((s) => /^Test/.test(s))) {
+    return { code: 'test', reason: `'${unit.qualname}' looks like a test, not library code` };
+  }
+  if (isDunder(name)) return { code: 'dunder', reason: `special method '${name}' is called by Python, not through a public name` };
+  const privateSegment = segments.find((s) => s.startsWith('_') && !isDunder(s));
+  if (privateSegment !== undefined) return { code: 'private', reason: `'${privateSegment}' is private (leading underscore)` };
+
+  let interfaceReason = 'interface: public module-level function';
+  let ownParams = unit.params;
+  if (unit.kind === 'method') {
+    const classQualname = segments.slice(0, -1).join('.');
+    const owner = classes.get(`${unit.module}:${classQualname}`);
+    if (owner === undefined) return { code: 'no-class', reason: `the class '${classQualname}' of this method was not found` };
+    if (unit.decorators.some((d) => /\babstractmethod$/.test(d))) return { code: 'abstract', reason: 'an abstract method has no behaviour to record' };
+    if (ABSTRACT_BASE.test(owner.signature)) {
+      return { code: 'abstract-class', reason: `'${classQualname}' is abstract (${owner.signature}); it cannot be constructed as it is` };
+    }
+    const isStatic = unit.decorators.includes('staticmethod');
+    const isClassMethod = unit.decorators.includes('classmethod');
+    if (!isStatic) ownParams = unit.params.slice(1);
+    if (isStatic || isClassMethod) {
+      interfaceReason = `interface: ${isStatic ? 'static' : 'class'} method of public class ${classQualname}`;
+    } else {
+      const required = owner.params.slice(1).filter(isRequired).length;
+      const built = owner.callSites.length > 0 ? `; ${owner.callSites.length} constructor call sites` : '';
+      interfaceReason = `interface: method of public class ${classQualname} (constructor takes ${required} required arguments${built})`;
+    }
+  }
+
+  if (unit.decorators.some((d) => PROPERTY_DECORATOR.test(d))) return { code: 'property', reason: 'a property accessor, not a function with behaviour of its own' };
+  if (ACCESSOR_NAME.test(name) && unit.kind === 'method' && unit.statementCount <= 2) {
+    return { code: 'accessor', reason: `'${name}' is a getter/setter of ${unit.statementCount} statement(s)` };
+  }
+  if (unit.statementCount <= 1 && unit.calls.length === 1) {
+    return { code: 'wrapper', reason: `a one-statement wrapper around ${unit.calls[0] ?? 'another function'}` };
+  }
+  if (unit.statementCount < options.minStatements) {
+    return { code: 'too-small', reason: `${unit.statementCount} statement(s), fewer than ${options.minStatements}` };
+  }
+  if (lines > options.maxLines) return { code: 'too-large', reason: `${lines} lines, more than ${options.maxLines}` };
+  if (unit.isAsync) return { code: 'async', reason: 'async functions are not supported yet' };
+  if (unit.isGenerator) return { code: 'generator', reason: 'generators are not supported yet (their result is an iterator, recorded lazily)' };
+  const impurity = unit.impurities[0];
+  if (impurity !== undefined) {
+    const kind = impurity.includes(':') ? impurity.slice(0, impurity.indexOf(':')) : impurity;
+    return { code: `impure:${kind}`, reason: `depends on the world outside its arguments: ${unit.impurities.join(', ')}` };
+  }
+  if (ownParams.length > 0 && ownParams.every((p) => p.kind === 'var-positional' || p.kind === 'var-keyword')) {
+    return { code: 'varargs-only', reason: `takes only ${ownParams.map((p) => (p.kind === 'var-positional' ? `*${p.name}` : `**${p.name}`)).join(', ')}: no interface to describe` };
+  }
+
+  const reasons = [
+    `substance: ${unit.statementCount} statements (at least ${options.minStatements})`,
+    interfaceReason,
+    'pure: no clock, randomness, environment, network, filesystem, process, stream or global-state use detected',
+    `size: ${lines} lines (at most ${options.maxLines})`,
+  ];
+  if (unit.callSites.length > 0) {
+    const literal = unit.callSites.filter((s) => s.allLiteral).length;
+    reasons.push(`inputs: ${unit.callSites.length} call sites, ${literal} with literal arguments`);
+  }
+  if (unit.docstring !== null) reasons.push('spec: has a docstring');
+  return { reasons };
+}
+
+function isRequired(param: Param): boolean {
+  return param.defaultValue === null && param.kind !== 'var-positional' && param.kind !== 'var-keyword';
+}
+
+function isDunder(name: string): boolean {
+  return name.length > 4 && name.startsWith('__') && name.endsWith('__');
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,150 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsePythonUnits } from '../../src/pipeline/adapters/python/parse-python-units.js';
+import { ingestRepository } from '../../src/pipeline/ingest/ingest-repository.js';
+import { selectCandidates } from '../../src/pipeline/select/select-candidates.js';
+import { seededShuffle } from '../../src/pipeline/select/seeded-order.js';
+import type { Unit } from '../../src/pipeline/types.js';
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'pipeline');
+let workRoot: string;
+let units: Unit[];
+
+beforeAll(async () => {
+  workRoot = mkdtempSync(join(tmpdir(), 'cm-select-'));
+  units = (await parsePythonUnits(await ingestRepository(join(FIXTURES, 'pylib'), { workRoot }))).units;
+});
+afterAll(() => rmSync(workRoot, { recursive: true, force: true }));
+
+/** A substantive, pure module-level function; tests change one thing at a time. */
+function makeUnit(overrides: Partial<Unit>): Unit {
+  const qualname = overrides.qualname ?? 'work';
+  return {
+    id: `m:${qualname}`,
+    kind: 'function',
+    module: 'm',
+    qualname,
+    file: 'm.py',
+    startLine: 1,
+    endLine: 6,
+    bodyStartLine: 2,
+    bodyEndLine: 6,
+    signature: `def ${qualname}(a):`,
+    params: [{ name: 'a', kind: 'positional', annotation: null, defaultValue: null }],
+    returnAnnotation: null,
+    docstring: null,
+    decorators: [],
+    statementCount: 4,
+    calls: [],
+    callSites: [],
+    isAsync: false,
+    isGenerator: false,
+    impurities: [],
+    ...overrides,
+  };
+}
+
+describe('selectCandidates on the fixture package', () => {
+  it('keeps the substantive, pure, public functions and methods', () => {
+    const { candidates } = selectCandidates(units);
+    expect(candidates.map((c) => c.unit.id)).toEqual(['shapekit.geometry:clamp', 'shapekit.geometry:Grid.neighbours', 'shapekit.geometry:Grid.count']);
+  });
+
+  it('records why it kept each candidate', () => {
+    const clamp = selectCandidates(units).candidates[0];
+    expect(clamp?.reasons).toEqual([
+      'substance: 5 statements (at least 3)',
+      'interface: public module-level function',
+      'pure: no clock, randomness, environment, network, filesystem, process, stream or global-state use detected',
+      'size: 10 lines (at most 120)',
+      'inputs: 6 call sites, 3 with literal arguments',
+      'spec: has a docstring',
+    ]);
+    const neighbours = selectCandidates(units).candidates[1];
+    expect(neighbours?.reasons[1]).toBe('interface: method of public class Grid (constructor takes 1 required arguments; 1 constructor call sites)');
+  });
+
+  it('drops every other unit with a stable code and a reason', () => {
+    const { drops } = selectCandidates(units);
+    expect(drops.map((d) => [d.unitId, d.code])).toEqual([
+      ['shapekit.geometry:clamp_unit', 'wrapper'],
+      ['shapekit.geometry:pairs', 'generator'],
+      ['shapekit.geometry:total', 'async'],
+      ['shapekit.geometry:stamp', 'impure:clock'],
+      ['shapekit.geometry:created', 'impure:clock'],
+      ['shapekit.geometry:roll', 'impure:random'],
+      ['shapekit.geometry:bump', 'impure:global'],
+      ['shapekit.geometry:spread', 'varargs-only'],
+      ['shapekit.geometry:Grid', 'class'],
+      ['shapekit.geometry:Grid.__init__', 'dunder'],
+      ['shapekit.geometry:Grid.size', 'property'],
+      ['shapekit.geometry:Grid.get_width', 'accessor'],
+      ['shapekit.geometry:Grid._hidden', 'private'],
+    ]);
+    expect(drops.every((d) => d.stage === 'select' && d.reason.length > 0)).toBe(true);
+    expect(drops.find((d) => d.code === 'impure:clock')?.reason).toBe('depends on the world outside its arguments: clock:time.time');
+    expect(drops.find((d) => d.code === 'wrapper')?.reason).toBe('a one-statement wrapper around clamp');
+    expect(drops.find((d) => d.code === 'varargs-only')?.reason).toBe('takes only *args, **kwargs: no interface to describe');
+  });
+});
+
+describe('selectCandidates rules', () => {
+  const codeOf = (unit: Unit, options = {}): string | undefined => selectCandidates([unit], options).drops[0]?.code;
+
+  it('applies the statement and line bounds, with options', () => {
+    expect(codeOf(makeUnit({ statementCount: 2 }))).toBe('too-small');
+    expect(codeOf(makeUnit({ statementCount: 3 }))).toBeUndefined();
+    expect(codeOf(makeUnit({ statementCount: 3 }), { minStatements: 4 })).toBe('too-small');
+    expect(codeOf(makeUnit({ endLine: 120 }))).toBeUndefined();
+    expect(codeOf(makeUnit({ endLine: 121 }))).toBe('too-large');
+    expect(codeOf(makeUnit({ endLine: 121 }), { maxLines: 200 })).toBeUndefined();
+  });
+
+  it('drops tests, dunders, private names and abstract methods', () => {
+    expect(codeOf(makeUnit({ qualname: 'test_work' }))).toBe('test');
+    expect(codeOf(makeUnit({ qualname: 'TestWork.check', kind: 'method' }))).toBe('test');
+    expect(codeOf(makeUnit({ qualname: '__work__' }))).toBe('dunder');
+    expect(codeOf(makeUnit({ qualname: '_work' }))).toBe('private');
+    const owner = makeUnit({ qualname: 'Base', kind: 'class', signature: 'class Base(ABC):', params: [] });
+    const method = makeUnit({ qualname: 'Base.run', kind: 'method', params: [{ name: 'self', kind: 'positional', annotation: null, defaultValue: null }] });
+    expect(selectCandidates([owner, method]).drops.map((d) => d.code)).toEqual(['class', 'abstract-class']);
+    const concrete = { ...owner, signature: 'class Base:' };
+    expect(selectCandidates([concrete, { ...method, decorators: ['abc.abstractmethod'] }]).drops.map((d) => d.code)).toEqual(['class', 'abstract']);
+    expect(selectCandidates([concrete, method]).candidates.map((c) => c.unit.id)).toEqual(['m:Base.run']);
+    expect(codeOf(method)).toBe('no-class');
+  });
+
+  it('reports the first impurity kind in the code and all of them in the reason', () => {
+    const drop = selectCandidates([makeUnit({ impurities: ['network:socket.socket', 'io:print'] })]).drops[0];
+    expect(drop).toEqual({
+      unitId: 'm:work',
+      stage: 'select',
+      code: 'impure:network',
+      reason: 'depends on the world outside its arguments: network:socket.socket, io:print',
+    });
+  });
+
+  it('cuts to maxCandidates with a seeded pick: the same seed gives the same candidates, in file/line order', () => {
+    const many = Array.from({ length: 20 }, (_, i) => makeUnit({ qualname: `f${i}`, startLine: 10 * i + 1, endLine: 10 * i + 6 }));
+    const a = selectCandidates(many, { maxCandidates: 5, seed: 42 });
+    const b = selectCandidates([...many].reverse(), { maxCandidates: 5, seed: '42' });
+    expect(a.candidates.map((c) => c.unit.id)).toEqual(b.candidates.map((c) => c.unit.id));
+    expect(a.candidates).toHaveLength(5);
+    const lines = a.candidates.map((c) => c.unit.startLine);
+    expect(lines).toEqual([...lines].sort((x, y) => x - y));
+    expect(a.drops).toHaveLength(15);
+    expect(a.drops.every((d) => d.code === 'over-limit')).toBe(true);
+    expect(a.drops[0]?.reason).toBe('not among the 5 candidates picked with seed 42 from 20');
+    const picks = new Set<string>();
+    for (const seed of [1, 2, 3, 4, 5]) picks.add(selectCandidates(many, { maxCandidates: 5, seed }).candidates.map((c) => c.unit.id).join());
+    expect(picks.size).toBeGreaterThan(1);
+    expect(selectCandidates(many, { maxCandidates: 20 }).drops).toEqual([]);
+  });
+
+  it('shuffles reproducibly', () => {
+    expect(seededShuffle([1, 2, 3, 4, 5, 6, 7, 8], 'x')).toEqual(seededShuffle([1, 2, 3, 4, 5, 6, 7, 8], 'x'));
+    expect([...seededShuffle([1, 2, 3, 4, 5, 6, 7, 8], 'x')].sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+});
