@@ -1,0 +1,180 @@
+"""Recorder-side helpers shared by record.py and mutate.py. Nothing here imports repository code:
+that happens only in worker.py and tracer.py processes, which this module starts and kills."""
+import hashlib
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+
+import sys
+
+_load = sys.modules["_codemidas__load"]
+
+HERE = _load.HERE
+codec = _load.load("codec")
+
+SOURCES = ("repo-test", "doctest", "call-site", "type-hint", "constructed", "mutant-search", "llm")
+
+
+class WorkerDied(Exception):
+    pass
+
+
+class Worker:
+    """One worker.py process serving one target; answers are JSON lines on a private pipe."""
+
+    def __init__(self, config, log=None):
+        self.config = config
+        req_r, self.req_w = os.pipe()
+        self.res_r, res_w = os.pipe()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-I", "-B", os.path.join(HERE, "worker.py"), str(req_r), str(res_w)],
+            pass_fds=(req_r, res_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=log if log is not None else subprocess.DEVNULL, cwd=config["repoRoot"], start_new_session=True)
+        os.close(req_r)
+        os.close(res_w)
+        self.buffer = b""
+
+    def call(self, request, timeout_s):
+        data = (json.dumps(request, separators=(",", ":")) + "\n").encode()
+        try:
+            view = memoryview(data)
+            while view:
+                n = os.write(self.req_w, view)
+                view = view[n:]
+        except OSError:
+            raise WorkerDied("worker gone")
+        deadline = time.monotonic() + timeout_s
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self.close()
+                raise WorkerDied("worker did not answer in time")
+            ready, _, _ = select.select([self.res_r], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(self.res_r, 1 << 20)
+            if not chunk:
+                self.close()
+                raise WorkerDied("worker exited")
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return json.loads(line)
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        for fd in (self.req_w, self.res_r):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def start_worker(config, target):
+    """A worker with the target's module imported, or (None, drop) when that fails."""
+    worker = Worker(config)
+    try:
+        answer = worker.call({"op": "setup", "sysPath": config["sysPath"], "module": target["module"],
+                              "qualname": target["qualname"], "kind": target["kind"],
+                              "importTimeoutMs": config.get("importTimeoutMs", 20000),
+                              "memoryBytes": config.get("memoryBytes", 2 << 30)}, config.get("importTimeoutMs", 20000) / 1000.0 + 10)
+    except WorkerDied as exc:
+        worker.close()
+        return None, {"code": "import-error", "reason": "the worker died while importing %s: %s" % (target["module"], exc)}
+    if not answer.get("ok"):
+        worker.close()
+        return None, {"code": answer.get("code", "import-error"), "reason": answer.get("error", "cannot load the target")[:300]}
+    worker.info = answer
+    worker.target = target
+    return worker, None
+
+
+def run_one(worker, case, config, trace=False, mutant=None):
+    timeout_ms = config.get("callTimeoutMs", 2000)
+    request = {"op": "run", "case": case, "timeoutMs": timeout_ms, "trace": trace}
+    if mutant is not None:
+        request["mutant"] = mutant
+    return worker.call(request, timeout_ms / 1000.0 + 30)
+
+
+def run_batch(worker, cases, config, trace=False, mutant=None, timeout_ms=None):
+    if timeout_ms is None:
+        timeout_ms = config.get("callTimeoutMs", 2000) * 2 + 200 * len(cases)
+    request = {"op": "batch", "cases": cases, "timeoutMs": timeout_ms, "trace": trace}
+    if mutant is not None:
+        request["mutant"] = mutant
+    return worker.call(request, timeout_ms / 1000.0 + 30)
+
+
+def input_of(case):
+    return {"init": case.get("init"), "args": case.get("args", []), "kwargs": case.get("kwargs") or {}}
+
+
+def input_key(case):
+    return codec.canonical(input_of(case))
+
+
+def case_id(qualname, case):
+    slug = qualname.replace(".", "-").replace("_", "-").lower()
+    return "%s-%s" % (slug, hashlib.sha256(input_key(case).encode()).hexdigest()[:10])
+
+
+MUTABLE_TAGS = ("list", "dict", "set", "repr", "object")
+
+
+def verdict(outcome, with_args_after):
+    """The part of an outcome a hidden test judges, as canonical text (None: not a usable outcome)."""
+    kind = outcome.get("kind")
+    if kind == "returns":
+        judged = {"returns": outcome["value"]}
+    elif kind == "raises":
+        judged = {"raises": outcome["type"]}
+    else:
+        return None
+    if with_args_after:
+        judged["argsAfter"] = outcome.get("argsAfter")
+    return codec.canonical(judged)
+
+
+def needs_args_after(case):
+    return any(a.get("t") in MUTABLE_TAGS for a in case.get("args", []))
+
+
+def expected_verdict(case):
+    judged = dict(case["expect"])
+    if case.get("argsAfter") is not None:
+        judged["argsAfter"] = case["argsAfter"]
+    return codec.canonical(judged)
+
+
+def make_case(target, case_input, outcome, source):
+    case = {"id": "", "module": target["module"], "target": target["qualname"], "init": case_input.get("init"),
+            "args": case_input.get("args", []), "kwargs": case_input.get("kwargs") or {}}
+    if outcome["kind"] == "returns":
+        case["expect"] = {"returns": outcome["value"]}
+    else:
+        case["expect"] = {"raises": outcome["type"]}
+    case["argsAfter"] = outcome.get("argsAfter") if needs_args_after(case) else None
+    case["source"] = source
+    case["id"] = case_id(target["qualname"], case)
+    return case
+
+
+def read_config():
+    return json.loads(sys.stdin.read())
+
+
+def write_result(result):
+    sys.stdout.write(json.dumps(result, sort_keys=True, separators=(",", ":")) + "\n")
+    sys.stdout.flush()

@@ -1,0 +1,220 @@
+"""mutate.py: mutation testing of recorded cases, then a mutant-guided search for inputs.
+
+`python3 -I -B mutate.py < config.json > result.json`. For each target, the worker lists AST mutants
+of the function body (see mutants.py); each mutant runs every recorded case in a forked child of the
+worker with the function's code object swapped for the mutated one. A mutant is killed when any
+case's verdict (return value or exception type, and arguments after the call where recorded)
+differs, or when it times out or crashes. For each survivor, variations of the inputs that reach
+the mutated line (line coverage of the original) are run on the original and the mutant side by
+side; an input on which they differ, and which records deterministically on the original (twice,
+two processes), becomes a new case with source `mutant-search`.
+"""
+import random
+import time
+
+import sys
+import importlib.util as _ilu
+import os as _os
+
+_spec = _ilu.spec_from_file_location("_codemidas__load", _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "_load.py"))
+_load = _ilu.module_from_spec(_spec)
+sys.modules["_codemidas__load"] = _load
+_spec.loader.exec_module(_load)
+
+common = _load.load("common")
+variations = _load.load("variations")
+
+CHUNK = 16
+
+
+class Target:
+    def __init__(self, config, target, worker, worker_b):
+        self.config, self.target, self.worker, self.worker_b = config, target, worker, worker_b
+
+    def batch(self, inputs, mutant=None, trace=False):
+        try:
+            answer = common.run_batch(self.worker, inputs, self.config, trace=trace, mutant=mutant)
+        except common.WorkerDied:
+            self.restart()
+            return {"kind": "crash"}
+        return answer
+
+    def one(self, case_input, mutant=None, second=False):
+        worker = self.worker_b if second else self.worker
+        try:
+            return common.run_one(worker, case_input, self.config, mutant=mutant)
+        except common.WorkerDied:
+            self.restart()
+            return {"kind": "crash"}
+
+    def restart(self):
+        for attr in ("worker", "worker_b"):
+            w = getattr(self, attr)
+            if w.proc.poll() is not None:
+                w.close()
+                new, _ = common.start_worker(self.config, self.target)
+                if new is not None:
+                    setattr(self, attr, new)
+
+
+def _kills(answer, expected, with_aa):
+    """(killed, how) for a mutant's batch answer against the expected verdicts."""
+    kind = answer.get("kind")
+    if kind == "error" and answer.get("reason") == "not-applicable":
+        return None, "not-applicable"
+    if kind in ("timeout", "crash"):
+        return True, kind
+    if kind != "batch":
+        return True, "error"
+    for outcome, want, aa in zip(answer["outcomes"], expected, with_aa):
+        if common.verdict(outcome, aa) != want:
+            return True, "differs"
+    return False, ""
+
+
+def mutate_target(config, target):
+    rng = random.Random("%s:%s:mutate" % (config.get("seed", 0), target["unitId"]))
+    result = {"unitId": target["unitId"], "mutation": {"total": 0, "killed": 0, "score": 1, "survivors": []},
+              "before": {"total": 0, "killed": 0, "score": 1, "survivors": []}, "newCases": [], "mutants": [],
+              "search": {"tried": 0, "found": 0}, "baselineMismatches": 0, "error": None}
+    cases = list(target.get("cases") or [])
+    worker, drop = common.start_worker(config, target)
+    if drop is not None:
+        result["error"] = drop
+        return result
+    worker_b, drop = common.start_worker(config, target)
+    if drop is not None:
+        worker.close()
+        result["error"] = drop
+        return result
+    t = Target(config, target, worker, worker_b)
+    try:
+        listing = worker.call({"op": "mutants"}, 60).get("mutants", [])
+        cap = config.get("maxMutants", 150)
+        if len(listing) > cap:
+            listing = [listing[k] for k in sorted(rng.sample(range(len(listing)), cap))]
+        inputs = [common.input_of(c) for c in cases]
+        expected = [common.expected_verdict(c) for c in cases]
+        with_aa = [c.get("argsAfter") is not None for c in cases]
+        base = t.batch(inputs, trace=True)
+        lines = [set() for _ in cases]
+        if base.get("kind") == "batch":
+            good = []
+            for k, outcome in enumerate(base["outcomes"]):
+                lines[k] = set(outcome.get("lines", []))
+                if common.verdict(outcome, with_aa[k]) == expected[k]:
+                    good.append(k)
+            result["baselineMismatches"] = len(cases) - len(good)
+        else:
+            good = []
+            result["baselineMismatches"] = len(cases)
+        inputs = [inputs[k] for k in good]
+        expected = [expected[k] for k in good]
+        with_aa = [with_aa[k] for k in good]
+        lines = [lines[k] for k in good]
+        if not inputs:
+            result["error"] = {"code": "no-cases", "reason": "no recorded case reproduces in one process"}
+            return result
+
+        status = {}
+        for m in listing:
+            killed, how = _kills(t.batch(inputs, mutant=m["index"]), expected, with_aa)
+            status[m["index"]] = (killed, how)
+        valid = [m for m in listing if status[m["index"]][0] is not None]
+        result["before"] = _score(valid, status)
+
+        if config.get("search", True):
+            search(config, t, target, rng, valid, status, inputs, lines, result)
+        result["mutation"] = _score(valid, status)
+        result["mutants"] = [{"index": m["index"], "line": m["line"], "description": m["description"], "kind": m["kind"],
+                              "killed": bool(status[m["index"]][0]), "how": status[m["index"]][1]} for m in valid]
+    finally:
+        t.worker.close()
+        t.worker_b.close()
+    return result
+
+
+def _score(valid, status):
+    killed = sum(1 for m in valid if status[m["index"]][0])
+    total = len(valid)
+    return {"total": total, "killed": killed, "score": (killed / total) if total else 1,
+            "survivors": [m["description"] for m in valid if not status[m["index"]][0]]}
+
+
+def search(config, t, target, rng, valid, status, inputs, lines, result):
+    deadline = time.monotonic() + config.get("searchBudgetMs", 120000) / 1000.0
+    per_mutant = config.get("searchPerMutant", 64)
+    max_new = config.get("maxNewCases", 20)
+    known = {common.input_key(i) for i in inputs}
+    original_cache = {}
+    new_cases = result["newCases"]
+
+    def original(batch):
+        todo = [x for x in batch if common.input_key(x) not in original_cache]
+        if todo:
+            answer = t.batch(todo)
+            outs = answer.get("outcomes") if answer.get("kind") == "batch" else [t.one(x) for x in todo]
+            for x, o in zip(todo, outs):
+                original_cache[common.input_key(x)] = o
+        return [original_cache[common.input_key(x)] for x in batch]
+
+    for m in valid:
+        if status[m["index"]][0] or len(new_cases) >= max_new or time.monotonic() > deadline:
+            continue
+        if new_cases:
+            new_inputs = [common.input_of(c) for c in new_cases]
+            killed, how = _kills(t.batch(new_inputs, mutant=m["index"]),
+                                 [common.expected_verdict(c) for c in new_cases], [c.get("argsAfter") is not None for c in new_cases])
+            if killed:
+                status[m["index"]] = (True, "search-case")
+                continue
+        seeds = [inputs[k] for k in range(len(inputs)) if m["line"] in lines[k]] or list(inputs)
+        seeds = seeds[:8]
+        candidates = []
+        for s in seeds:
+            candidates.extend(variations.neighbours(s, m.get("constants") or [], rng, max(8, per_mutant // len(seeds) + 4)))
+        unique, seen = [], set()
+        for c in candidates:
+            key = common.input_key(c)
+            if key not in known and key not in seen:
+                seen.add(key)
+                unique.append(c)
+        unique = unique[:per_mutant]
+        found = None
+        for start in range(0, len(unique), CHUNK):
+            if found is not None or time.monotonic() > deadline:
+                break
+            chunk = unique[start:start + CHUNK]
+            result["search"]["tried"] += len(chunk)
+            orig = original(chunk)
+            answer = t.batch(chunk, mutant=m["index"])
+            if answer.get("kind") == "batch":
+                mut = answer["outcomes"]
+            else:
+                mut = [t.one(x, mutant=m["index"]) for x in chunk]
+            for x, o, mo in zip(chunk, orig, mut):
+                aa = common.needs_args_after(x)
+                vo = common.verdict(o, aa)
+                if vo is None or vo == common.verdict(mo, aa):
+                    continue
+                first = t.one(x)
+                second = t.one(x, second=True)
+                if common.verdict(first, aa) == vo and common.verdict(second, aa) == vo:
+                    found = (x, first)
+                    break
+        if found is not None:
+            case = common.make_case(target, found[0], found[1], "mutant-search")
+            new_cases.append(case)
+            known.add(common.input_key(found[0]))
+            status[m["index"]] = (True, "search")
+            result["search"]["found"] += 1
+
+
+def main():
+    config = common.read_config()
+    results = [mutate_target(config, target) for target in config["targets"]]
+    common.write_result({"targets": results})
+
+
+if __name__ == "__main__":
+    main()

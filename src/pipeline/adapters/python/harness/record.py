@@ -1,0 +1,285 @@
+"""record.py: records the behaviour of target functions by running the ORIGINAL code.
+
+`python3 -I -B record.py < config.json > result.json`, in a sandbox holding the repository. For each
+target, candidate inputs are collected in order — the repository's own tests traced at run time
+(`repo-test`), docstring examples (`doctest`), literal arguments at call sites (`call-site`), values
+generated from type hints and neighbouring literals (`type-hint`), values built with the codebase's
+own constructors (`constructed`) — then each is run twice on the original, in two worker processes
+(each call in a fresh fork, with its own hash seed per worker), and kept only when both runs give the
+same tagged verdict. See docs in src/pipeline/record/README.md for the config and result shapes.
+"""
+import collections
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import sys
+import importlib.util as _ilu
+import os as _os
+
+_spec = _ilu.spec_from_file_location("_codemidas__load", _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "_load.py"))
+_load = _ilu.module_from_spec(_spec)
+sys.modules["_codemidas__load"] = _load
+_spec.loader.exec_module(_load)
+
+common = _load.load("common")
+variations = _load.load("variations")
+codec = common.codec
+
+TRY_CAPS = {"repo-test": 80, "doctest": 60, "call-site": 40, "type-hint": 80, "constructed": 40}
+
+
+def run_tracer(config, mode, work_dir, timeout_ms):
+    out_path = os.path.join(work_dir, "trace-%s.jsonl" % mode)
+    cfg_path = os.path.join(work_dir, "trace-config.json")
+    with open(cfg_path, "w", encoding="utf-8") as handle:
+        json.dump({"repoRoot": config["repoRoot"], "sysPath": config["sysPath"], "testPaths": config.get("testPaths"),
+                   "targets": [{"module": t["module"], "qualname": t["qualname"], "kind": t["kind"]} for t in config["targets"]]}, handle)
+    open(out_path, "w").close()
+    proc = subprocess.Popen([sys.executable, "-I", "-B", os.path.join(common.HERE, "tracer.py"), mode, cfg_path, out_path],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            cwd=config["repoRoot"], start_new_session=True)
+    timed_out = False
+    try:
+        proc.wait(timeout=timeout_ms / 1000.0)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    proc.wait()
+    records = []
+    with open(out_path, encoding="utf-8") as handle:
+        for line in handle:
+            try:
+                records.append(json.loads(line))
+            except ValueError:
+                pass  # a line cut by the kill
+    return records, {"mode": mode, "timedOut": timed_out, "records": len(records)}
+
+
+def _seen_by_param(params, inputs):
+    names = [p["name"] for p in params if p["kind"] in ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD")]
+    seen = collections.defaultdict(list)
+    for case_input in inputs:
+        for name, value in zip(names, case_input["args"]):
+            seen[name].append(value)
+        for name, value in (case_input.get("kwargs") or {}).items():
+            seen[name].append(value)
+    return {k: v[:8] for k, v in seen.items()}
+
+
+def collect(config, target, traced, desc, rng, sources, rejected):
+    """Candidate inputs [(source, input)] in source order, deduplicated, each source capped."""
+    by_source = collections.OrderedDict((s, []) for s in ("repo-test", "doctest", "call-site", "type-hint", "constructed"))
+    is_method = desc.get("needsInstance", False)
+    traced_inits = []
+    for record in traced:
+        src = record["source"]
+        sources.setdefault(src, {"tried": 0, "kept": 0})
+        if "reject" in record:
+            sources[src]["tried"] += 1
+            rejected[record["reject"]] += 1
+            continue
+        case_input = {"init": record.get("init"), "args": record["args"], "kwargs": record["kwargs"]}
+        by_source[src].append(case_input)
+        if record.get("init") is not None:
+            traced_inits.append(record["init"])
+
+    inits = []
+    if is_method:
+        for site in target.get("initCallSites") or []:
+            parsed = variations.parse_call_site(site.get("argumentTexts", []))
+            if parsed is not None:
+                inits.append({"args": parsed[0], "kwargs": parsed[1]})
+        inits = traced_inits + inits
+        init_params = desc.get("initParams") or []
+        generated = variations.generate(init_params, desc.get("initLiterals") or {}, _seen_by_param(init_params, inits), rng, 12)
+        inits += [{"args": g["args"], "kwargs": g["kwargs"]} for g in generated]
+        inits = variations._dedupe(inits)[:12] or [{"args": [], "kwargs": {}}]
+
+    def with_init(case_inputs):
+        if not is_method:
+            return case_inputs
+        out = []
+        for k, case_input in enumerate(case_inputs):
+            if k == 0:
+                out.extend(dict(case_input, init=init) for init in inits[:6])
+            else:
+                out.append(dict(case_input, init=inits[k % len(inits)]))
+        return out
+
+    for site in target.get("callSites") or []:
+        parsed = variations.parse_call_site(site.get("argumentTexts", []))
+        sources.setdefault("call-site", {"tried": 0, "kept": 0})
+        if parsed is None:
+            sources["call-site"]["tried"] += 1
+            rejected["not-literal"] += 1
+            continue
+        by_source["call-site"].extend(with_init([{"init": None, "args": parsed[0], "kwargs": parsed[1]}]))
+
+    params = desc.get("params") or []
+    known = [x for group in by_source.values() for x in group]
+    generated = variations.generate(params, desc.get("literals") or {}, _seen_by_param(params, known), rng, 80)
+    for case_input in with_init(generated):
+        uses_repr = any(a.get("t") == "repr" for a in list(case_input["args"]) + list(case_input["kwargs"].values()))
+        by_source["constructed" if uses_repr else "type-hint"].append(case_input)
+
+    seen = set()
+    out = []
+    for src, group in by_source.items():
+        unique = []
+        for case_input in group:
+            key = common.input_key(case_input)
+            if key in seen:
+                continue
+            seen.add(key)
+            unique.append(case_input)
+        cap = TRY_CAPS[src]
+        if len(unique) > cap:
+            keep = sorted(rng.sample(range(len(unique)), cap))
+            rejected["over-try-cap"] += len(unique) - cap
+            unique = [unique[k] for k in keep]
+        out.extend((src, case_input) for case_input in unique)
+    return out
+
+
+def record_target(config, target, traced):
+    seed = config.get("seed", 0)
+    rng = random.Random("%s:%s" % (seed, target["unitId"]))
+    sources, rejected = {}, collections.Counter()
+    result = {"unitId": target["unitId"], "cases": [], "sources": sources, "rejected": rejected, "drop": None}
+    worker_a, drop = common.start_worker(config, target)
+    if drop is not None:
+        result["drop"] = drop
+        return result
+    worker_b, drop = common.start_worker(config, target)
+    if drop is not None:
+        worker_a.close()
+        result["drop"] = drop
+        return result
+    workers = [worker_a, worker_b]
+    try:
+        desc = worker_a.call({"op": "describe", "timeoutMs": 20000}, 60)
+        if not isinstance(desc.get("params"), list):
+            desc = {"params": [], "literals": {}}
+        desc["needsInstance"] = worker_a.info.get("needsInstance", False)
+        candidates = collect(config, target, traced, desc, rng, sources, rejected)
+        kept, impure, timeouts, tried = [], set(), 0, 0
+        deadline = time.monotonic() + config.get("targetBudgetMs", 90000) / 1000.0
+        for src, case_input in candidates:
+            if time.monotonic() > deadline:
+                rejected["budget"] += 1
+                continue
+            if tried >= 5 and timeouts == tried:
+                rejected["timeout"] += 1  # every input so far hung: give the rest up
+                sources.setdefault(src, {"tried": 0, "kept": 0})["tried"] += 1
+                continue
+            tried += 1
+            sources.setdefault(src, {"tried": 0, "kept": 0})["tried"] += 1
+            first = _run(workers, 0, case_input, config, trace=True)
+            if first["kind"] not in ("returns", "raises"):
+                reason = first.get("reason") or first["kind"]
+                rejected[reason] += 1
+                timeouts += reason == "timeout"
+                if reason.startswith("impure:"):
+                    impure.add(reason)
+                continue
+            second = _run(workers, 1, case_input, config)
+            if common.verdict(first, True) != common.verdict(second, True):
+                rejected["timeout" if second.get("kind") == "timeout" else ("impure" if second.get("kind") == "impure" else "non-deterministic")] += 1
+                continue
+            kept.append((src, case_input, first))
+        selected = select(kept, config.get("maxCases", 40), rejected)
+        cases = []
+        for src, case_input, outcome in selected:
+            case = common.make_case(target, case_input, outcome, src)
+            sources[src]["kept"] += 1
+            cases.append(case)
+        if impure:
+            result["drop"] = {"code": sorted(impure)[0], "reason": "the function used %s while recording" % sorted(impure)[0].split(":", 1)[1]}
+        elif not cases:
+            if tried and timeouts == tried:
+                result["drop"] = {"code": "timeout", "reason": "every input ran past %d ms" % config.get("callTimeoutMs", 2000)}
+            else:
+                result["drop"] = {"code": "no-cases", "reason": "no input gave a deterministic, serialisable result (%s)" % _summary(rejected)}
+        else:
+            result["cases"] = cases
+    finally:
+        for w in workers:
+            w.close()
+    result["rejected"] = dict(sorted(rejected.items()))
+    result["sources"] = {k: sources[k] for k in common.SOURCES if k in sources}
+    return result
+
+
+def _summary(rejected):
+    return ", ".join("%s %d" % (k, v) for k, v in sorted(rejected.items())) or "no inputs"
+
+
+def _run(workers, k, case_input, config, trace=False):
+    try:
+        return common.run_one(workers[k], case_input, config, trace=trace)
+    except common.WorkerDied:
+        workers[k].close()
+        replacement, _drop = common.start_worker(config, workers[k].target)
+        if replacement is not None:
+            workers[k] = replacement
+        return {"kind": "crash", "reason": "crash"}
+
+
+def select(kept, cap, rejected):
+    """Up to `cap` cases: first those that reach new lines or a new kind of outcome (in source
+    order), then the rest in order; returned in source order."""
+    chosen, covered, kinds = [], set(), set()
+    for k, (src, case_input, outcome) in enumerate(kept):
+        lines = set(outcome.get("lines", []))
+        kind = (outcome["kind"], outcome.get("type"))
+        if (lines - covered or kind not in kinds) and len(chosen) < cap:
+            chosen.append(k)
+            covered |= lines
+            kinds.add(kind)
+    for k in range(len(kept)):
+        if len(chosen) >= cap:
+            break
+        if k not in chosen:
+            chosen.append(k)
+    if len(kept) > len(chosen):
+        rejected["over-cap"] += len(kept) - len(chosen)
+    order = {s: i for i, s in enumerate(common.SOURCES)}
+    chosen.sort(key=lambda k: (order.get(kept[k][0], 99), k))
+    return [kept[k] for k in chosen]
+
+
+def main():
+    config = common.read_config()
+    base = config.get("workDir") or "/var/lib/codemidas/work"
+    os.makedirs(base, exist_ok=True)
+    work_dir = tempfile.mkdtemp(prefix="record-", dir=base)
+    traces = []
+    by_target = collections.defaultdict(list)
+    try:
+        modes = ["doctest"] + (["pytest"] if config.get("runRepoTests", True) else [])
+        for mode in modes:
+            timeout = config.get("traceTimeoutMs", 120000) if mode == "pytest" else config.get("doctestTimeoutMs", 60000)
+            records, info = run_tracer(config, mode, work_dir, timeout)
+            traces.append(info)
+            for record in records:
+                by_target[record["target"]].append(record)
+        results = []
+        for index, target in enumerate(config["targets"]):
+            results.append(record_target(config, target, by_target.get(index, [])))
+    finally:
+        shutil.rmtree(work_dir, ignore_errors=True)
+    common.write_result({"targets": results, "traces": traces})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+"""Live Python values → tagged *inputs* (docs/task-format.md), inside processes that import repo code.
+
+Plain data becomes ordinary tags. Any other object becomes a `repr` tag when its repr, with every
+name rewritten to a fully qualified path (`Point(1, 2)` → `geo.shapes.Point(1, 2)`), evaluates back
+to a value of the same type that encodes (or compares) equal; otherwise it is not an input.
+"""
+import ast
+import builtins
+import importlib
+import sys
+import types
+
+codec = None  # set by the loader: the scoring codec
+
+MAX_REPR_CHARS = 2000
+
+
+class NotAnInput(Exception):
+    """The value cannot be written as an input the subject can rebuild."""
+
+
+def to_input(value, _depth=0):
+    if _depth > 32:
+        raise NotAnInput("nested too deeply")
+    t = type(value)
+    if value is None or t in (bool, int, float, str, bytes):
+        return codec.encode(value)
+    if t is list or t is tuple:
+        return {"t": t.__name__, "v": [to_input(x, _depth + 1) for x in value]}
+    if t is set or t is frozenset:
+        items = [to_input(x, _depth + 1) for x in value]
+        items.sort(key=codec.canonical)
+        return {"t": t.__name__, "v": items}
+    if t is dict:
+        return {"t": "dict", "v": [[to_input(k, _depth + 1), to_input(v, _depth + 1)] for k, v in value.items()]}
+    return repr_input(value)
+
+
+def _dotted(obj):
+    if isinstance(obj, types.ModuleType):
+        return obj.__name__, obj.__name__
+    module = getattr(obj, "__module__", None)
+    qualname = getattr(obj, "__qualname__", None)
+    if not isinstance(module, str) or not isinstance(qualname, str) or "<" in qualname:
+        raise NotAnInput("a name in the repr is not importable")
+    if module == "builtins":
+        return None, qualname
+    return module, module + "." + qualname
+
+
+def repr_input(value):
+    try:
+        text = repr(value)
+    except Exception as exc:  # noqa: BLE001 - repo code
+        raise NotAnInput("repr failed: %s" % type(exc).__name__)
+    if len(text) > MAX_REPR_CHARS:
+        raise NotAnInput("repr too long")
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        raise NotAnInput("repr is not an expression")
+    home = sys.modules.get(type(value).__module__)
+    namespace = vars(home) if home is not None else {}
+    imports = set()
+
+    class Qualify(ast.NodeTransformer):
+        def visit_Name(self, node):
+            name = node.id
+            if name in namespace:
+                obj = namespace[name]
+            elif hasattr(builtins, name):
+                return node
+            else:
+                try:
+                    obj = importlib.import_module(name)
+                except Exception:  # noqa: BLE001
+                    raise NotAnInput("unknown name %r in repr" % name)
+            module, dotted = _dotted(obj)
+            if module is None:
+                return node
+            imports.add(module)
+            return ast.copy_location(ast.parse(dotted, mode="eval").body, node)
+
+    tree = ast.fix_missing_locations(Qualify().visit(tree))
+    tagged = {"t": "repr", "v": ast.unparse(tree), "imports": sorted(imports)}
+    try:
+        rebuilt = codec.decode(tagged)
+    except Exception as exc:  # noqa: BLE001
+        raise NotAnInput("repr does not evaluate: %s" % type(exc).__name__)
+    if not equal(value, rebuilt):
+        raise NotAnInput("repr does not evaluate to an equal value")
+    return tagged
+
+
+def equal(a, b):
+    if type(a) is not type(b):
+        return False
+    try:
+        return codec.same(codec.encode(a), codec.encode(b))
+    except codec.EncodeError:
+        try:
+            return bool(a == b)
+        except Exception:  # noqa: BLE001
+            return False

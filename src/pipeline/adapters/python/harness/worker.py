@@ -1,0 +1,595 @@
+"""The worker: imports one target's module once, then runs each request in a forked child.
+
+Started by record.py / mutate.py as `python3 -I -B worker.py <request fd> <result fd>`, stdin,
+stdout and stderr on /dev/null. Requests and answers are JSON lines on the two pipes, so nothing the
+code under test prints can reach them: in the child, sys.stdout/sys.stderr are capped sinks and file
+descriptors 1 and 2 point at /dev/null. Every case runs in a fresh fork of the post-import state, with
+a wall-clock limit (the child's process group is killed), so a hang costs one case, never the run.
+While a call runs, the clock, randomness and the network are watched: use flags the case `impure`.
+
+Ops: setup {sysPath, module, qualname, kind} · describe {} · run {case, timeoutMs, trace, mutant}
+· batch {cases, timeoutMs, trace, mutant} · mutants {maxMutants} · quit.
+"""
+import ast
+import functools
+import inspect
+import json
+import os
+import select
+import signal
+import sys
+import traceback
+import typing
+
+sys.dont_write_bytecode = True
+import importlib.util as _ilu
+import os as _os
+
+_spec = _ilu.spec_from_file_location("_codemidas__load", _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "_load.py"))
+_load = _ilu.module_from_spec(_spec)
+sys.modules["_codemidas__load"] = _load
+_spec.loader.exec_module(_load)
+
+_load.strip_harness_from_path()
+codec = _load.load("codec")
+values = _load.load("values")
+values.codec = codec
+mutants_mod = _load.load("mutants")
+
+MAX_ANSWER_BYTES = 8 * 1024 * 1024
+SINK_CAP_CHARS = 64 * 1024
+
+_ACTIVE = [False]
+_FLAGS = set()
+STATE = {}
+
+
+# ----------------------------------------------------------------------------- guards
+
+class CappedSink:
+    """A text stream that keeps the first SINK_CAP_CHARS characters and drops the rest."""
+
+    encoding = "utf-8"
+    errors = "replace"
+
+    def __init__(self):
+        self.kept = 0
+        self.dropped = 0
+
+    def write(self, text):
+        n = len(text) if isinstance(text, str) else 0
+        if self.kept < SINK_CAP_CHARS:
+            self.kept += n
+        else:
+            self.dropped += n
+        return n
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    def fileno(self):
+        return 1
+
+    def readable(self):
+        return False
+
+    def writable(self):
+        return True
+
+
+def _flagging(kind, fn, when=None):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if _ACTIVE[0] and (when is None or when(args, kwargs)):
+            _FLAGS.add(kind)
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
+def _blocking(kind, fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if _ACTIVE[0]:
+            _FLAGS.add(kind)
+            raise OSError("network access is disabled while recording")
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
+def install_guards():
+    import random
+    import socket
+    import time
+
+    for name in ("time", "time_ns"):
+        setattr(time, name, _flagging("clock", getattr(time, name)))
+    for name in ("localtime", "gmtime", "ctime"):
+        setattr(time, name, _flagging("clock", getattr(time, name), lambda a, k: not a or a[0] is None))
+    setattr(time, "strftime", _flagging("clock", time.strftime, lambda a, k: len(a) < 2))
+    for name in ("random", "randint", "randrange", "choice", "choices", "shuffle", "sample", "uniform", "gauss",
+                 "getrandbits", "triangular", "betavariate", "expovariate", "normalvariate", "lognormvariate",
+                 "vonmisesvariate", "gammavariate", "paretovariate", "weibullvariate", "randbytes"):
+        if hasattr(random, name):
+            setattr(random, name, _flagging("randomness", getattr(random, name)))
+    random.Random.seed = _flagging("randomness", random.Random.seed, lambda a, k: (len(a) < 2 or a[1] is None) and k.get("a") is None)
+    os.urandom = _flagging("randomness", os.urandom)
+    for name in ("connect", "connect_ex", "sendto", "bind"):
+        setattr(socket.socket, name, _blocking("network", getattr(socket.socket, name)))
+    socket.create_connection = _blocking("network", socket.create_connection)
+    socket.getaddrinfo = _blocking("network", socket.getaddrinfo)
+
+
+# ----------------------------------------------------------------------------- target
+
+def _type_name(t):
+    return "%s.%s" % (getattr(t, "__module__", "?"), getattr(t, "__qualname__", getattr(t, "__name__", "?")))
+
+
+def _short_error(exc):
+    return "".join(traceback.format_exception_only(type(exc), exc)).strip()[-300:]
+
+
+class _Alarm(BaseException):
+    pass
+
+
+def _with_alarm(seconds, fn):
+    def on_alarm(signum, frame):
+        raise _Alarm()
+
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return fn()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _raw_function(obj):
+    for _ in range(20):
+        if isinstance(obj, (staticmethod, classmethod)):
+            obj = obj.__func__
+        elif hasattr(obj, "__wrapped__"):
+            obj = obj.__wrapped__
+        else:
+            break
+    return obj if hasattr(obj, "__code__") else None
+
+
+def op_setup(req):
+    import importlib
+
+    for entry in reversed(req.get("sysPath", [])):
+        if entry not in sys.path:
+            sys.path.insert(0, entry)
+    module_name, qualname, kind = req["module"], req["qualname"], req["kind"]
+    try:
+        module = _with_alarm(req.get("importTimeoutMs", 20000) / 1000.0, lambda: importlib.import_module(module_name))
+    except _Alarm:
+        return {"ok": False, "code": "timeout", "error": "importing %s timed out" % module_name}
+    except BaseException as exc:  # noqa: BLE001 - SystemExit at import included
+        return {"ok": False, "code": "import-error", "error": _short_error(exc)}
+    parts = qualname.split(".")
+    owner = module
+    try:
+        for part in parts[:-1]:
+            owner = getattr(owner, part)
+        attr = inspect.getattr_static(owner, parts[-1])
+    except AttributeError as exc:
+        return {"ok": False, "code": "not-found", "error": _short_error(exc)}
+    raw = _raw_function(attr)
+    if raw is None:
+        return {"ok": False, "code": "not-a-function", "error": "%s is not a Python function" % qualname}
+    klass = owner if kind == "method" else None
+    if kind == "method" and isinstance(attr, (staticmethod, classmethod)):
+        klass = None  # called on the class, no instance needed
+    try:
+        filename = inspect.getsourcefile(raw) or raw.__code__.co_filename
+        lines, first = inspect.getsourcelines(raw)
+        last = first + len(lines) - 1
+    except (OSError, TypeError):
+        filename, first, last = raw.__code__.co_filename, raw.__code__.co_firstlineno, raw.__code__.co_firstlineno + 10000
+    STATE.update(module=module, owner=owner, name=parts[-1], qualname=qualname, raw=raw, klass=klass,
+                 filename=filename, first=first, last=last, method=kind == "method" and klass is not None)
+    return {"ok": True, "file": filename, "firstLine": first, "lastLine": last, "needsInstance": STATE["method"],
+            "freevars": list(raw.__code__.co_freevars)}
+
+
+# ----------------------------------------------------------------------------- describe (type hints, literals)
+
+def _hint(tp, depth=0):
+    if depth > 4:
+        return {"kind": "any"}
+    if tp is inspect.Parameter.empty or tp is typing.Any:
+        return {"kind": "any"}
+    if tp is None or tp is type(None):
+        return {"kind": "none"}
+    for base, name in ((bool, "bool"), (int, "int"), (float, "float"), (str, "str"), (bytes, "bytes")):
+        if tp is base:
+            return {"kind": name}
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    import types as _types
+
+    if origin is typing.Union or (hasattr(_types, "UnionType") and origin is _types.UnionType):
+        return {"kind": "union", "of": [_hint(a, depth + 1) for a in args]}
+    if origin is typing.Literal:
+        return {"kind": "literal", "values": [values.to_input(a) for a in args if type(a) in (int, str, bool, float, bytes) or a is None]}
+    import collections.abc as abc
+
+    seqs = {list: "list", abc.Sequence: "list", abc.MutableSequence: "list", abc.Iterable: "list", set: "set",
+            frozenset: "frozenset", abc.Set: "set", tuple: "tuple", dict: "dict", abc.Mapping: "dict", abc.MutableMapping: "dict"}
+    if origin in seqs or tp in seqs:
+        kind = seqs.get(origin if origin is not None else tp)
+        if kind == "tuple" and args and not (len(args) == 2 and args[1] is Ellipsis):
+            return {"kind": "tuple-fixed", "of": [_hint(a, depth + 1) for a in args]}
+        if kind == "dict":
+            return {"kind": "dict", "key": _hint(args[0], depth + 1) if args else {"kind": "any"}, "value": _hint(args[1], depth + 1) if len(args) > 1 else {"kind": "any"}}
+        return {"kind": kind, "item": _hint(args[0], depth + 1) if args else {"kind": "any"}}
+    if inspect.isclass(tp) and not getattr(tp, "__module__", "builtins") == "builtins":
+        return {"kind": "class", "values": _construct(tp)}
+    return {"kind": "any"}
+
+
+def _literals(fn_source_node):
+    found = {"int": [], "float": [], "str": []}
+    if fn_source_node is None:
+        return found
+    for node in ast.walk(fn_source_node):
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float, str):
+            bucket = found[type(node.value).__name__]
+            if node.value not in bucket and len(bucket) < 12 and not (type(node.value) is str and len(node.value) > 40):
+                bucket.append(node.value)
+    return found
+
+
+def _def_node(raw, qualname):
+    try:
+        source = open(STATE["filename"], encoding="utf-8").read()
+        return mutants_mod.find_function(ast.parse(source), qualname)
+    except (OSError, SyntaxError, UnicodeDecodeError, TypeError):
+        return None
+
+
+def _describe_callable(fn, skip_self):
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
+    try:
+        hints = typing.get_type_hints(fn)
+    except Exception:  # noqa: BLE001 - unresolvable forward references
+        hints = {}
+    params = []
+    for i, p in enumerate(sig.parameters.values()):
+        if skip_self and i == 0:
+            continue
+        default = None
+        if p.default is not inspect.Parameter.empty:
+            try:
+                default = values.to_input(p.default)
+            except values.NotAnInput:
+                default = {"t": "unavailable"}
+        try:
+            hint = _hint(hints.get(p.name, inspect.Parameter.empty))
+        except Exception:  # noqa: BLE001
+            hint = {"kind": "any"}
+        params.append({"name": p.name, "kind": p.kind.name, "default": default, "hint": hint})
+    return params
+
+
+_CONSTRUCT_CACHE = {}
+
+
+def _construct(klass):
+    """Instances of a codebase class built with its own constructor from small generated values,
+    kept only when their repr evaluates back to an equal value (as `repr` inputs)."""
+    key = id(klass)
+    if key in _CONSTRUCT_CACHE:
+        return _CONSTRUCT_CACHE[key]
+    _CONSTRUCT_CACHE[key] = []
+    params = _describe_callable(klass.__init__, True) if "__init__" in vars(klass) or hasattr(klass, "__dataclass_fields__") else []
+    out = []
+    if params is None:
+        return out
+    pools = []
+    for p in params:
+        if p["kind"] in ("VAR_POSITIONAL", "VAR_KEYWORD"):
+            continue
+        pool = _simple_pool(p["hint"])
+        if not pool:
+            if p["default"] is None:
+                return out
+            continue
+        pools.append((p, pool))
+    combos = [[pool[0] for _, pool in pools]]
+    for i, (_, pool) in enumerate(pools):
+        for v in pool[1:]:
+            combo = [pool0[0] for _, pool0 in pools]
+            combo[i] = v
+            combos.append(combo)
+    seen = set()
+    for combo in combos[:12]:
+        try:
+            obj = _with_alarm(1.0, lambda: klass(*combo))
+            tagged = values.repr_input(obj)
+        except (values.NotAnInput, BaseException):  # noqa: BLE001 - constructors may reject
+            continue
+        c = codec.canonical(tagged)
+        if c not in seen:
+            seen.add(c)
+            out.append(tagged)
+    _CONSTRUCT_CACHE[key] = out
+    return out
+
+
+def _simple_pool(hint):
+    kind = hint["kind"]
+    return {"int": [0, 1, 2, -1, 5], "float": [0.0, 1.5, -2.0], "str": ["a", "", "abc"], "bool": [False, True],
+            "bytes": [b"", b"ab"], "none": [None]}.get(kind, [])
+
+
+def op_describe(req):
+    # In a child: constructors of the codebase run here and must not touch the post-import state.
+    return _in_child(_describe, req.get("timeoutMs", 20000))
+
+
+def _describe():
+    raw = STATE["raw"]
+    target = getattr(STATE["owner"], STATE["name"])
+    params = _describe_callable(target if not STATE["method"] else raw, STATE["method"])
+    node = _def_node(raw, STATE["qualname"])
+    answer = {"params": params or [], "literals": _literals(node), "inits": []}
+    if STATE["method"]:
+        klass = STATE["klass"]
+        init_params = _describe_callable(klass.__init__, True) if "__init__" in vars(klass) else []
+        answer["initParams"] = init_params or []
+        answer["initLiterals"] = _literals(_def_node(None, STATE["qualname"].rsplit(".", 1)[0] + ".__init__"))
+    return answer
+
+
+# ----------------------------------------------------------------------------- running cases
+
+def _resolve_callable(init):
+    if not STATE["method"]:
+        return getattr(STATE["owner"], STATE["name"]), None
+    return None, STATE["klass"]
+
+
+def _line_tracer(lines):
+    filename, first, last = STATE["filename"], STATE["first"], STATE["last"]
+
+    def local(frame, event, arg):
+        if event == "line":
+            lines.add(frame.f_lineno)
+        return local
+
+    def global_(frame, event, arg):
+        code = frame.f_code
+        if code.co_filename == filename and first <= code.co_firstlineno <= last:
+            return local
+        return None
+
+    return global_
+
+
+def run_case(case, trace=False):
+    """The outcome of one case: returns / raises / unserialisable / impure / error."""
+    try:
+        args = [codec.decode(a) for a in case.get("args", [])]
+        kwargs = {k: codec.decode(v) for k, v in (case.get("kwargs") or {}).items()}
+        init = case.get("init")
+        if init is not None:
+            init_args = [codec.decode(a) for a in init.get("args", [])]
+            init_kwargs = {k: codec.decode(v) for k, v in (init.get("kwargs") or {}).items()}
+    except BaseException as exc:  # noqa: BLE001
+        return {"kind": "error", "reason": "bad-input", "message": _short_error(exc)}
+    if STATE["method"] and init is None:
+        return {"kind": "error", "reason": "no-init", "message": "a method case needs init"}
+    lines = set()
+    _FLAGS.clear()
+    result = exc = None
+    raised = False
+    _ACTIVE[0] = True
+    try:
+        if trace:
+            sys.settrace(_line_tracer(lines))
+        if STATE["method"]:
+            try:
+                instance = STATE["klass"](*init_args, **init_kwargs)
+            except BaseException as e:  # noqa: BLE001
+                sys.settrace(None)
+                _ACTIVE[0] = False
+                return {"kind": "error", "reason": "init-raises", "message": _type_name(type(e))}
+            fn = getattr(instance, STATE["name"])
+        else:
+            fn = getattr(STATE["owner"], STATE["name"])
+        result = fn(*args, **kwargs)
+    except BaseException as e:  # noqa: BLE001 - the exact type is the answer
+        raised, exc = True, e
+    finally:
+        sys.settrace(None)
+        _ACTIVE[0] = False
+    if _FLAGS:
+        return {"kind": "impure", "reason": "impure:" + sorted(_FLAGS)[0]}
+    if raised and isinstance(exc, MemoryError):
+        return {"kind": "error", "reason": "memory", "message": "MemoryError"}
+    out = {"lines": sorted(lines)} if trace else {}
+    try:
+        after = [codec.encode(a) for a in args]
+    except BaseException:  # noqa: BLE001
+        return {"kind": "unserialisable", "reason": "unserialisable", **out}
+    out["argsAfter"] = after
+    if raised:
+        out.update(kind="raises", type=_type_name(type(exc)))
+        return out
+    try:
+        out.update(kind="returns", value=codec.encode(result))
+    except BaseException:  # noqa: BLE001
+        return {"kind": "unserialisable", "reason": "unserialisable", **{k: v for k, v in out.items() if k == "lines"}}
+    return out
+
+
+def _apply_mutant(index):
+    fn = _def_node(STATE["raw"], STATE["qualname"])
+    clone = mutants_mod.apply_mutant(fn, index)
+    module = mutants_mod.wrap_for_compile(clone, STATE["qualname"])
+    code = compile(module, STATE["filename"], "exec", dont_inherit=True)
+    found = mutants_mod.find_code(code, STATE["raw"].__code__.co_qualname)
+    if found is None:
+        raise RuntimeError("mutated code object not found")
+    STATE["raw"].__code__ = found  # ValueError when free variables differ
+
+
+def _in_child(work, timeout_ms):
+    """Runs work() in a forked child with a wall-clock limit; returns its JSON answer."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child
+        os.close(r)
+        try:
+            os.setpgid(0, 0)
+        except OSError:
+            pass
+        try:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_AS, (STATE.get("memoryBytes", 2 << 30),) * 2)
+        except (ImportError, ValueError, OSError):
+            pass
+        sink = CappedSink()
+        sys.stdout = sys.stderr = sink
+        try:
+            answer = work()
+        except BaseException as exc:  # noqa: BLE001
+            answer = {"kind": "error", "reason": "harness", "message": _short_error(exc)}
+        try:
+            data = json.dumps(answer, separators=(",", ":")).encode()
+        except BaseException as exc:  # noqa: BLE001
+            data = json.dumps({"kind": "error", "reason": "harness", "message": _short_error(exc)}).encode()
+        if len(data) > MAX_ANSWER_BYTES:
+            data = json.dumps({"kind": "unserialisable", "reason": "too-large"}).encode()
+        view = memoryview(data)
+        while view:
+            n = os.write(w, view)
+            view = view[n:]
+        os._exit(0)
+    os.close(w)
+    chunks = []
+    size = 0
+    deadline = _now() + timeout_ms / 1000.0
+    timed_out = False
+    while True:
+        left = deadline - _now()
+        if left <= 0:
+            timed_out = True
+            break
+        ready, _, _ = select.select([r], [], [], left)
+        if not ready:
+            continue
+        chunk = os.read(r, 1 << 16)
+        if not chunk:
+            break
+        size += len(chunk)
+        chunks.append(chunk)
+    os.close(r)
+    if timed_out:
+        for target in (-pid, pid):
+            try:
+                os.kill(target, signal.SIGKILL)
+            except OSError:
+                pass
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+    if timed_out:
+        return {"kind": "timeout", "reason": "timeout"}
+    try:
+        return json.loads(b"".join(chunks).decode())
+    except ValueError:
+        return {"kind": "crash", "reason": "crash"}
+
+
+def _now():
+    import time
+
+    return time.monotonic()
+
+
+def op_run(req):
+    case, trace, mutant = req["case"], req.get("trace", False), req.get("mutant")
+
+    def work():
+        if mutant is not None:
+            _apply_mutant(mutant)
+        return run_case(case, trace)
+
+    return _in_child(work, req.get("timeoutMs", 2000))
+
+
+def op_batch(req):
+    cases, trace, mutant = req["cases"], req.get("trace", False), req.get("mutant")
+
+    def work():
+        if mutant is not None:
+            try:
+                _apply_mutant(mutant)
+            except BaseException as exc:  # noqa: BLE001
+                return {"kind": "error", "reason": "not-applicable", "message": _short_error(exc)}
+        return {"kind": "batch", "outcomes": [run_case(c, trace) for c in cases]}
+
+    answer = _in_child(work, req.get("timeoutMs", 10000))
+    return answer
+
+
+def op_mutants(req):
+    fn = _def_node(STATE["raw"], STATE["qualname"])
+    if fn is None:
+        return {"mutants": [], "error": "source of the function not found"}
+    return {"mutants": mutants_mod.enumerate_mutants(fn)}
+
+
+OPS = {"setup": op_setup, "describe": op_describe, "run": op_run, "batch": op_batch, "mutants": op_mutants}
+
+
+def main():
+    request_fd, result_fd = int(sys.argv[1]), int(sys.argv[2])
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    sys.stdout = sys.stderr = CappedSink()
+    install_guards()
+    reader = os.fdopen(request_fd, "rb")
+    while True:
+        line = reader.readline()
+        if not line:
+            os._exit(0)
+        req = json.loads(line)
+        if req.get("op") == "quit":
+            os._exit(0)
+        if "memoryBytes" in req:
+            STATE["memoryBytes"] = req["memoryBytes"]
+        try:
+            answer = OPS[req["op"]](req)
+        except BaseException as exc:  # noqa: BLE001
+            answer = {"ok": False, "kind": "error", "reason": "harness", "error": _short_error(exc)}
+        data = (json.dumps(answer, separators=(",", ":")) + "\n").encode()
+        view = memoryview(data)
+        while view:
+            n = os.write(result_fd, view)
+            view = view[n:]
+
+
+if __name__ == "__main__":
+    main()

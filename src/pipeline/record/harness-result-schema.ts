@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/**
+ * The JSON that record.py and mutate.py print (src/pipeline/adapters/python/harness): validated at
+ * this edge only, inner code takes the inferred types.
+ */
+const tagged = z.unknown();
+
+const recordedCaseSchema = z.object({
+  id: z.string(),
+  module: z.string(),
+  target: z.string(),
+  init: z.object({ args: z.array(tagged), kwargs: z.record(z.string(), tagged) }).nullable(),
+  args: z.array(tagged),
+  kwargs: z.record(z.string(), tagged),
+  expect: z.union([z.object({ returns: tagged }), z.object({ raises: z.string() })]),
+  argsAfter: z.array(tagged).nullable(),
+  source: z.string(),
+});
+
+const dropSchema = z.object({ code: z.string(), reason: z.string() });
+
+export const recordResultSchema = z.object({
+  targets: z.array(
+    z.object({
+      unitId: z.string(),
+      cases: z.array(recordedCaseSchema),
+      sources: z.record(z.string(), z.object({ tried: z.number().int(), kept: z.number().int() })),
+      rejected: z.record(z.string(), z.number().int()),
+      drop: dropSchema.nullable(),
+    }),
+  ),
+  traces: z.array(z.object({ mode: z.string(), timedOut: z.boolean(), records: z.number().int() })),
+});
+
+const mutationSchema = z.object({
+  total: z.number().int(),
+  killed: z.number().int(),
+  score: z.number(),
+  survivors: z.array(z.string()),
+});
+
+export const mutateResultSchema = z.object({
+  targets: z.array(
+    z.object({
+      unitId: z.string(),
+      mutation: mutationSchema,
+      before: mutationSchema,
+      newCases: z.array(recordedCaseSchema),
+      search: z.object({ tried: z.number().int(), found: z.number().int() }),
+      baselineMismatches: z.number().int(),
+      error: dropSchema.nullable(),
+    }),
+  ),
+});
+
+export type RecordResult = z.infer<typeof recordResultSchema>;
+export type MutateResult = z.infer<typeof mutateResultSchema>;

@@ -1,0 +1,262 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import type { Logger } from '../../logging.js';
+import { CodeMidasError } from '../../errors.js';
+import { projectRoot } from '../../project-root.js';
+import type { FileEntry, Sandbox, SandboxProvider } from '../../sandbox/types.js';
+import type { Candidate, Drop, MutationResult, RecordedCase, Recording, RepoSnapshot, Unit } from '../types.js';
+import { mutateResultSchema, recordResultSchema } from './harness-result-schema.js';
+
+/** Where the harness and the codec go inside the sandbox (never /tmp: the scrubbed images mount it). */
+export const HARNESS_DIR_IN_SANDBOX = '/var/lib/codemidas/harness';
+export const WORK_DIR_IN_SANDBOX = '/var/lib/codemidas/work';
+const WORKSPACE = '/workspace';
+
+/** Tunables of the recorder; every field has a documented default. */
+export interface RecordOptions {
+  /** Cases kept per target before the search. Default 40. */
+  maxCases: number;
+  /** Wall-clock limit of one call of the target. Default 2000. */
+  callTimeoutMs: number;
+  /** Limit for running the repository's own pytest tests under the tracer. Default 120000. */
+  traceTimeoutMs: number;
+  /** Limit of the whole record.py run. Default 20 minutes. */
+  recordTimeoutMs: number;
+  /** Limit of the whole mutate.py run. Default 30 minutes. */
+  mutateTimeoutMs: number;
+  /** Run the repository's pytest tests to trace real arguments. Default true. */
+  runRepoTests: boolean;
+  /** Search for inputs that kill surviving mutants. Default true. */
+  search: boolean;
+  /** New `mutant-search` cases per target, at most. Default 20. */
+  maxNewCases: number;
+  /** Mutants per target, at most (a seeded sample beyond). Default 150. */
+  maxMutants: number;
+}
+
+export const DEFAULT_RECORD_OPTIONS: Readonly<RecordOptions> = Object.freeze({
+  maxCases: 40,
+  callTimeoutMs: 2000,
+  traceTimeoutMs: 120_000,
+  recordTimeoutMs: 20 * 60_000,
+  mutateTimeoutMs: 30 * 60_000,
+  runRepoTests: true,
+  search: true,
+  maxNewCases: 20,
+  maxMutants: 150,
+});
+
+/** Progress of the record stage: `done` of `total` candidates finished, with a line for people. */
+export interface RecordProgress {
+  phase: 'sandbox' | 'record' | 'mutate' | 'done';
+  done: number;
+  total: number;
+  message: string;
+}
+
+export interface RecordCandidatesInput {
+  provider: SandboxProvider;
+  snapshot: RepoSnapshot;
+  candidates: Candidate[];
+  seed: number;
+  logger: Logger;
+  onProgress?: (event: RecordProgress) => void;
+  signal?: AbortSignal;
+  /** Every unit of the repository, so a method's class (its constructor's call sites) can be found. */
+  units?: Unit[];
+  options?: Partial<RecordOptions>;
+}
+
+export interface RecordCandidatesResult {
+  /** One per candidate that kept at least one case, sorted by unit id. */
+  recordings: Recording[];
+  /** Candidates dropped at the record stage, with reasons, sorted by unit id. */
+  drops: Drop[];
+}
+
+/** The harness failed as a whole (not one target): it crashed, timed out or printed something unreadable. */
+export class RecordHarnessError extends CodeMidasError {
+  readonly script: string;
+  readonly exitCode: number;
+  readonly stderr: string;
+  constructor(script: string, exitCode: number, stderr: string, message: string) {
+    super('ABORTED', message);
+    this.script = script;
+    this.exitCode = exitCode;
+    this.stderr = stderr;
+  }
+}
+
+/** Folder of the Python harness in this checkout. */
+export function harnessSourceDir(root: string = projectRoot()): string {
+  return join(root, 'src', 'pipeline', 'adapters', 'python', 'harness');
+}
+
+/** The harness's .py files plus the scoring codec, as sandbox entries relative to `/`. */
+export async function harnessEntries(root: string = projectRoot()): Promise<FileEntry[]> {
+  const dir = harnessSourceDir(root);
+  const names = (await readdir(dir)).filter((n) => n.endsWith('.py')).sort();
+  const base = HARNESS_DIR_IN_SANDBOX.slice(1);
+  const entries: FileEntry[] = [
+    { path: 'var/lib/codemidas', type: 'directory', mode: 0o755 },
+    { path: base, type: 'directory', mode: 0o755 },
+    { path: WORK_DIR_IN_SANDBOX.slice(1), type: 'directory', mode: 0o755 },
+  ];
+  for (const name of names) entries.push({ path: `${base}/${name}`, type: 'file', mode: 0o644, content: await readFile(join(dir, name)) });
+  entries.push({ path: `${base}/codec.py`, type: 'file', mode: 0o644, content: await readFile(join(root, 'src', 'scoring', 'python', 'codec.py')) });
+  return entries;
+}
+
+/** Import roots of the candidates: `src/pkg/mod.py` with module `pkg.mod` → `/workspace/src`. */
+export function importRoots(candidates: Candidate[]): string[] {
+  const roots = new Set<string>([WORKSPACE]);
+  for (const { unit } of candidates) {
+    const modulePath = unit.module.split('.').join('/');
+    const file = unit.file.replace(/\.py$/, '').replace(/\/__init__$/, '');
+    if (file.endsWith(modulePath)) {
+      const prefix = file.slice(0, file.length - modulePath.length).replace(/\/$/, '');
+      roots.add(prefix ? posix.join(WORKSPACE, prefix) : WORKSPACE);
+    }
+  }
+  return [...roots].sort((a, b) => (a === WORKSPACE ? -1 : b === WORKSPACE ? 1 : a.localeCompare(b)));
+}
+
+function targetOf(candidate: Candidate, classes: Map<string, Unit>): Record<string, unknown> {
+  const u = candidate.unit;
+  const owner = u.kind === 'method' ? classes.get(`${u.module}:${u.qualname.split('.').slice(0, -1).join('.')}`) : undefined;
+  return {
+    unitId: u.id,
+    module: u.module,
+    qualname: u.qualname,
+    kind: u.kind === 'method' ? 'method' : 'function',
+    params: u.params,
+    docstring: u.docstring,
+    callSites: u.callSites.filter((c) => c.allLiteral).map((c) => ({ argumentTexts: c.argumentTexts, allLiteral: c.allLiteral })),
+    initCallSites: (owner?.callSites ?? []).filter((c) => c.allLiteral).map((c) => ({ argumentTexts: c.argumentTexts, allLiteral: true })),
+  };
+}
+
+async function snapshotEntries(snapshot: RepoSnapshot): Promise<FileEntry[]> {
+  const entries: FileEntry[] = [];
+  for (const file of snapshot.files) entries.push({ path: file, type: 'file', mode: 0o644, content: await readFile(join(snapshot.dir, file)) });
+  return entries;
+}
+
+async function runScript(sandbox: Sandbox, script: string, config: unknown, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
+  const result = await sandbox.exec(
+    { argv: ['python3', '-I', '-B', `${HARNESS_DIR_IN_SANDBOX}/${script}`] },
+    { timeoutMs, maxOutputBytes: 256 * 1024 * 1024, cwd: WORKSPACE, stdin: Buffer.from(JSON.stringify(config)), ...(signal ? { signal } : {}) },
+  );
+  if (result.timedOut) throw new RecordHarnessError(script, result.exitCode, result.stderr, `${script} ran past ${timeoutMs} ms; raise recordTimeoutMs/mutateTimeoutMs or record fewer candidates`);
+  if (result.exitCode !== 0 || result.truncated) {
+    throw new RecordHarnessError(script, result.exitCode, result.stderr, `${script} failed (exit ${result.exitCode}${result.truncated ? ', output truncated' : ''}): ${result.stderr.slice(-2000)}`);
+  }
+  try {
+    return JSON.parse(result.stdout) as unknown;
+  } catch (error) {
+    throw new RecordHarnessError(script, result.exitCode, result.stderr, `${script} printed something that is not JSON: ${String(error)}`);
+  }
+}
+
+function byId<T extends { unitId: string }>(a: T, b: T): number {
+  return a.unitId < b.unitId ? -1 : a.unitId > b.unitId ? 1 : 0;
+}
+
+/**
+ * Records every candidate's behaviour by running the original code in one sandbox for the
+ * repository: record.py (inputs from the repo's tests, doctests, call sites, type hints and
+ * constructors, each run twice) then mutate.py (mutation score and the mutant-guided search).
+ * The same snapshot, candidates and seed give the same result; the sandbox is always destroyed.
+ */
+export async function recordCandidates(input: RecordCandidatesInput): Promise<RecordCandidatesResult> {
+  const { provider, snapshot, seed, signal } = input;
+  const options: RecordOptions = { ...DEFAULT_RECORD_OPTIONS, ...input.options };
+  const logger = input.logger.child({ component: 'record' });
+  const total = input.candidates.length;
+  const progress = (phase: RecordProgress['phase'], done: number, message: string): void => input.onProgress?.({ phase, done, total, message });
+  const candidates = [...input.candidates].sort((a, b) => (a.unit.id < b.unit.id ? -1 : a.unit.id > b.unit.id ? 1 : 0));
+  if (candidates.length === 0) return { recordings: [], drops: [] };
+  const classes = new Map((input.units ?? []).filter((u) => u.kind === 'class').map((u) => [u.id, u] as const));
+
+  progress('sandbox', 0, `starting a sandbox for ${candidates.length} candidates`);
+  const sandbox = await provider.create(
+    {
+      image: provider.imageFor('python'),
+      role: 'episode',
+      workdir: WORKSPACE,
+      resources: { memoryBytes: 2 * 1024 ** 3, cpus: 2, pids: 512 },
+      labels: { 'codemidas.purpose': 'record' },
+      expiresAt: new Date(Date.now() + options.recordTimeoutMs + options.mutateTimeoutMs + 10 * 60_000),
+    },
+    signal ? { signal } : {},
+  );
+  try {
+    const signalOption = signal ? { signal } : {};
+    await sandbox.putFiles(WORKSPACE, await snapshotEntries(snapshot), signalOption);
+    await sandbox.putFiles('/', await harnessEntries(), signalOption);
+    const common = {
+      repoRoot: WORKSPACE,
+      sysPath: importRoots(candidates),
+      seed,
+      workDir: WORK_DIR_IN_SANDBOX,
+      callTimeoutMs: options.callTimeoutMs,
+    };
+    progress('record', 0, `recording ${candidates.length} candidates`);
+    const recordConfig = {
+      ...common,
+      maxCases: options.maxCases,
+      traceTimeoutMs: options.traceTimeoutMs,
+      runRepoTests: options.runRepoTests,
+      targets: candidates.map((c) => targetOf(c, classes)),
+    };
+    const recorded = recordResultSchema.parse(await runScript(sandbox, 'record.py', recordConfig, options.recordTimeoutMs, signal));
+    for (const trace of recorded.traces) if (trace.timedOut) logger.warn({ trace }, 'tracing the repository ran out of time; partial traces kept');
+
+    const drops: Drop[] = [];
+    const kept = recorded.targets.filter((t) => {
+      if (t.drop) drops.push({ unitId: t.unitId, stage: 'record', code: t.drop.code, reason: t.drop.reason });
+      return !t.drop && t.cases.length > 0;
+    });
+    const byUnit = new Map(candidates.map((c) => [c.unit.id, c] as const));
+    progress('mutate', total - kept.length, `mutation testing ${kept.length} recorded candidates`);
+    const mutateConfig = {
+      ...common,
+      search: options.search,
+      maxNewCases: options.maxNewCases,
+      maxMutants: options.maxMutants,
+      targets: kept.map((t) => ({ ...targetOf(byUnit.get(t.unitId)!, classes), cases: t.cases })),
+    };
+    const mutated = kept.length
+      ? mutateResultSchema.parse(await runScript(sandbox, 'mutate.py', mutateConfig, options.mutateTimeoutMs, signal))
+      : { targets: [] };
+    const mutationByUnit = new Map(mutated.targets.map((m) => [m.unitId, m] as const));
+
+    const recordings: Recording[] = [];
+    for (const t of kept) {
+      const m = mutationByUnit.get(t.unitId);
+      if (!m || m.error) {
+        drops.push({ unitId: t.unitId, stage: 'record', code: m?.error?.code ?? 'mutation-error', reason: m?.error?.reason ?? 'mutate.py gave no result' });
+        continue;
+      }
+      const sources = { ...t.sources };
+      if (options.search) sources['mutant-search'] = { tried: m.search.tried, kept: m.newCases.length };
+      const cases = [...t.cases, ...m.newCases] as RecordedCase[];
+      const mutation: MutationResult = m.mutation;
+      recordings.push({
+        unitId: t.unitId,
+        cases,
+        mutation,
+        mutationBeforeSearch: m.before,
+        sources,
+        rejected: m.baselineMismatches ? { ...t.rejected, 'state-dependent': m.baselineMismatches } : t.rejected,
+      });
+    }
+    recordings.sort(byId);
+    drops.sort(byId);
+    progress('done', total, `${recordings.length} recorded, ${drops.length} dropped`);
+    logger.info({ recorded: recordings.length, dropped: drops.length }, 'record stage done');
+    return { recordings, drops };
+  } finally {
+    await sandbox.destroy().catch((error: unknown) => logger.warn({ err: error, containerId: sandbox.id }, 'could not destroy the record sandbox'));
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * mutate.py on hand-written cases of the fixture library: `<` vs `<=` and boundary-constant mutants
+ * survive the doctest inputs and are killed by inputs the mutant-guided search finds.
+ */
+import { describe, expect, it } from 'vitest';
+import { runHarness, target } from './pipeline-harness-helpers.js';
+
+const int = (n: number): unknown => ({ t: 'int', v: String(n) });
+const str = (s: string): unknown => ({ t: 'str', v: s });
+
+function gradeCase(score: number, letter: string): unknown {
+  return { id: `grade-${score}`, module: 'recfix.core', target: 'grade', init: null, args: [int(score)], kwargs: {}, expect: { returns: str(letter) }, argsAfter: null, source: 'doctest' };
+}
+
+describe('mutate.py', () => {
+  it('kills comparison and boundary-constant mutants only after the mutant-guided search', () => {
+    const cases = [gradeCase(95, 'A'), gradeCase(30, 'F')];
+    const withoutSearch = runHarness('mutate.py', { search: false, targets: [target('grade', 'recfix.core', { cases })] }).targets[0];
+    expect(withoutSearch.before.survivors).toEqual(expect.arrayContaining(['line 30: >= → >', 'line 30: 90 → 91', 'line 32: >= → >', 'line 32: 70 → 69']));
+    expect(withoutSearch.newCases).toEqual([]);
+
+    const t = runHarness('mutate.py', { targets: [target('grade', 'recfix.core', { cases })] }).targets[0];
+    expect(t.error).toBeNull();
+    expect(t.before.killed).toBe(withoutSearch.mutation.killed);
+    expect(t.mutation.score).toBeGreaterThan(t.before.score);
+    expect(t.mutation.survivors).not.toContain('line 30: >= → >');
+    expect(t.mutation.survivors).not.toContain('line 30: 90 → 91');
+    expect(t.newCases.length).toBeGreaterThan(0);
+    expect(t.newCases.every((c: any) => c.source === 'mutant-search' && c.target === 'grade')).toBe(true);
+    expect(t.newCases.map((c: any) => c.args[0].v)).toContain('90');
+  }, 120_000);
+
+  it('counts a mutant that hangs as killed', () => {
+    const cases = [{ id: 'c', module: 'recfix.core', target: 'count_below', init: null, args: [{ t: 'list', v: [int(1), int(5)] }, int(3)], kwargs: {}, expect: { returns: int(1) }, argsAfter: [{ t: 'list', v: [int(1), int(5)] }, int(3)], source: 'call-site' }];
+    const t = runHarness('mutate.py', { search: false, targets: [target('count_below', 'recfix.core', { cases })] }).targets[0];
+    expect(t.mutation.total).toBeGreaterThan(5);
+    expect(t.mutation.killed).toBeGreaterThan(0);
+    expect(t.baselineMismatches).toBe(0);
+  }, 120_000);
+});

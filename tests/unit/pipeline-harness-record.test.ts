@@ -1,0 +1,106 @@
+/**
+ * record.py on the fixture library (tests/fixtures/record), run on the host with /usr/bin/python3:
+ * inputs from doctests, call sites, type hints, constructors and the repo's own tests; exceptions by
+ * type; effects on arguments; and the inputs and targets it must drop (clock, randomness,
+ * non-determinism, hangs), while an endless printer neither floods nor breaks the result.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runHarness, target } from './pipeline-harness-helpers.js';
+
+let byId: Map<string, any>;
+let result: any;
+
+beforeAll(() => {
+  result = runHarness('record.py', {
+    targets: [
+      target('clamp'),
+      target('count_below', 'recfix.core', { callSites: [{ argumentTexts: ['[1, 5, 9, 12]', '9'], allLiteral: true }] }),
+      target('normalize'),
+      target('parse_pair'),
+      target('stamp'),
+      target('lucky'),
+      target('token'),
+      target('spin'),
+      target('chatty'),
+      target('babble'),
+      target('manhattan', 'recfix.shapes'),
+      target('Counter.advance', 'recfix.shapes'),
+    ],
+  });
+  byId = new Map(result.targets.map((t: any) => [t.unitId, t]));
+}, 300_000);
+
+const get = (id: string): any => byId.get(id);
+const sourcesOf = (id: string): string[] => get(id).cases.map((c: any) => c.source);
+
+describe('record.py', () => {
+  it('records doctest examples, the repo tests traced at run time and type-hint values', () => {
+    const clamp = get('recfix.core:clamp');
+    expect(clamp.drop).toBeNull();
+    const doctest = clamp.cases.filter((c: any) => c.source === 'doctest');
+    expect(doctest.map((c: any) => [c.args[0].v, c.expect.returns.v])).toEqual(expect.arrayContaining([['5', '5'], ['-3', '0']]));
+    expect(sourcesOf('recfix.core:clamp')).toContain('repo-test');
+    expect(sourcesOf('recfix.core:clamp')).toContain('type-hint');
+    expect(clamp.cases.length).toBeLessThanOrEqual(40);
+    expect(new Set(clamp.cases.map((c: any) => c.id)).size).toBe(clamp.cases.length);
+  });
+
+  it('records literal arguments at call sites', () => {
+    const site = get('recfix.core:count_below').cases.find((c: any) => c.source === 'call-site');
+    expect(site.args[1]).toEqual({ t: 'int', v: '9' });
+    expect(site.expect).toEqual({ returns: { t: 'int', v: '2' } });
+  });
+
+  it('builds a method instance from init args seen in the doctest and the repo tests', () => {
+    const cases = get('recfix.shapes:Counter.advance').cases;
+    const doctest = cases.find((c: any) => c.source === 'doctest');
+    expect(doctest.init.args).toEqual([{ t: 'int', v: '2' }, { t: 'int', v: '3' }]);
+    expect(doctest.expect).toEqual({ returns: { t: 'int', v: '8' } });
+    expect(cases.find((c: any) => c.source === 'repo-test').init.args.map((a: any) => a.v)).toEqual(['10', '-2']);
+  });
+
+  it('builds structured inputs with the codebase constructors as repr values', () => {
+    const constructed = get('recfix.shapes:manhattan').cases.filter((c: any) => c.source === 'constructed');
+    expect(constructed.length).toBeGreaterThan(0);
+    expect(constructed[0].args[0]).toMatchObject({ t: 'repr', imports: ['recfix.shapes'] });
+    expect(constructed[0].args[0].v).toMatch(/^recfix\.shapes\.Point\(/);
+  });
+
+  it('records exceptions by their type, never their message', () => {
+    const raises = get('recfix.core:parse_pair').cases.filter((c: any) => 'raises' in c.expect);
+    expect(raises.length).toBeGreaterThan(0);
+    expect(raises.every((c: any) => c.expect.raises === 'builtins.ValueError')).toBe(true);
+    expect(JSON.stringify(raises.map((c: any) => c.expect))).not.toContain('colon');
+  });
+
+  it('records the effect on a mutable argument', () => {
+    const changed = get('recfix.core:normalize').cases.filter((c: any) => JSON.stringify(c.argsAfter) !== JSON.stringify(c.args));
+    expect(changed.length).toBeGreaterThan(0);
+    const words = changed[0].argsAfter[0].v.map((w: any) => w.v);
+    expect(words.every((w: string) => w === w.trim().toLowerCase())).toBe(true);
+  });
+
+  it('drops functions that read the clock or use randomness', () => {
+    expect(get('recfix.core:stamp').drop.code).toBe('impure:clock');
+    expect(get('recfix.core:lucky').drop.code).toBe('impure:randomness');
+  });
+
+  it('drops a function whose result differs between two runs', () => {
+    expect(get('recfix.core:token').drop.code).toBe('no-cases');
+    expect(get('recfix.core:token').rejected['non-deterministic']).toBeGreaterThan(0);
+  });
+
+  it('drops a hanging function with `timeout`, and an endless printer too, without flooding the result', () => {
+    expect(get('recfix.core:spin').drop.code).toBe('timeout');
+    expect(get('recfix.core:babble').drop.code).toBe('timeout');
+    const chatty = get('recfix.core:chatty');
+    expect(chatty.drop).toBeNull();
+    expect(chatty.cases[0].expect.returns.t).toBe('int');
+  });
+
+  it('gives the same result for the same seed', () => {
+    const again = runHarness('record.py', { targets: [target('clamp'), target('Counter.advance', 'recfix.shapes')] });
+    const first = result.targets.filter((t: any) => ['recfix.core:clamp', 'recfix.shapes:Counter.advance'].includes(t.unitId));
+    expect(JSON.stringify(again.targets)).toBe(JSON.stringify(first));
+  }, 300_000);
+});
