@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { createBenchCommand } from './bench-command.js';
+import { createBuildCommand } from './build-command.js';
 import { createEpisodeCommand } from './episode-command.js';
 import { createImagesCommand } from './images-command.js';
 import { createServeCommand } from './serve-command.js';
@@ -14,5 +15,6 @@ export function createProgram(): Command {
   program.addCommand(createEpisodeCommand());
   program.addCommand(createImagesCommand());
   program.addCommand(createBenchCommand());
+  program.addCommand(createBuildCommand());
   return program;
 }

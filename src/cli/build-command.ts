@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import Dockerode from 'dockerode';
+import { ensureImages } from '../images/image-builder.js';
+import { createLogger } from '../logging.js';
+import { createDirectoryImageFileReader, createDockerImageFileReader, type ImageFileReader } from '../pipeline/audit/image-files.js';
+import { BuildFailedError, buildSuite, createDefaultStages, type BuildProgress, type PipelineStages } from '../pipeline/build-suite.js';
+import { recordCandidates } from '../pipeline/record/record-candidates.js';
+import { formatFunnelSummary } from '../pipeline/report/funnel-report.js';
+import { createSandboxProvider } from '../sandbox/create-sandbox-provider.js';
+import { CliError } from './cli-error.js';
+import { printProgress } from './compose-runtime.js';
+
+interface BuildOptions {
+  suite: string;
+  out: string;
+  maxTasks?: number;
+  seed: number;
+  sandbox: 'auto' | 'docker' | 'local';
+  concurrency: number;
+}
+
+const SUITE_NAME = /^[a-z0-9][a-z0-9._-]*$/;
+
+function positiveInt(flag: string): (raw: string) => number {
+  return (raw) => {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0) throw new CliError(`${flag} takes a whole number, not '${raw}'`, `e.g. ${flag} 10`, 2);
+    return n;
+  };
+}
+
+/** `codemidas build`: a repository in, a suite of gated task packages out (the construction composition root). */
+export function createBuildCommand(): Command {
+  return new Command('build')
+    .description('turn a Python repository into a suite of gated tasks (environments/<suite>/)')
+    .argument('<repo>', 'a local repository folder or a git URL')
+    .requiredOption('--suite <name>', 'suite name: lower case, digits, . _ -')
+    .option('--out <dir>', 'folder of suites; the suite is written to <out>/<suite>', 'environments')
+    .option('--max-tasks <n>', 'at most this many tasks', positiveInt('--max-tasks'))
+    .option('--seed <n>', 'seed of every random choice (same seed, same suite)', positiveInt('--seed'), 0)
+    .option('--concurrency <n>', 'tasks gated at once (each starts 6 scoring sandboxes)', positiveInt('--concurrency'), 2)
+    .addOption(new Option('--sandbox <kind>', 'sandbox adapter').choices(['auto', 'docker', 'local']).default('auto'))
+    .action(async (repo: string, options: BuildOptions, cmd: Command) => {
+      const verbose = Boolean(cmd.optsWithGlobals()['verbose']);
+      await runBuild(repo, options, verbose);
+    });
+}
+
+async function runBuild(repo: string, options: BuildOptions, verbose: boolean): Promise<void> {
+  if (!SUITE_NAME.test(options.suite)) {
+    throw new CliError(`'${options.suite}' is not a valid suite name`, 'use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit', 2);
+  }
+  const logger = createLogger({ level: verbose ? 'debug' : 'warn' });
+  const say = (line: string): void => void process.stderr.write(`${line}\n`);
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const docker = new Dockerode();
+  const provider = await createSandboxProvider({ kind: options.sandbox, logger, serverId: `codemidas-build-${randomUUID().slice(0, 8)}`, docker, signal: controller.signal });
+  try {
+    let imageReader: ImageFileReader;
+    if (provider.kind === 'docker') {
+      await ensureImages({ docker, logger, languages: ['python'], onProgress: printProgress(say) });
+      await provider.reap();
+      imageReader = createDockerImageFileReader(docker);
+    } else {
+      // The local sandbox runs on the host's root filesystem: audit the host's Python folders.
+      imageReader = createDirectoryImageFileReader({ root: '/', include: hostPythonFolders() });
+    }
+    const stages: PipelineStages = createDefaultStages({ record: (o) => recordCandidates(o) });
+    let last = '';
+    const onProgress = (e: BuildProgress): void => {
+      const line = `${e.stage}: ${e.done}/${e.total}${e.message ? ` ${e.message}` : e.unitId ? ` ${e.unitId}` : ''}`;
+      if (line !== last) say(line);
+      last = line;
+    };
+    try {
+      const result = await buildSuite({
+        source: repo,
+        suite: options.suite,
+        outDir: options.out,
+        seed: options.seed,
+        ...(options.maxTasks === undefined ? {} : { maxTasks: options.maxTasks }),
+        concurrency: Math.max(1, options.concurrency),
+        provider,
+        logger,
+        imageReader,
+        stages,
+        onProgress,
+        signal: controller.signal,
+      });
+      process.stdout.write(`${formatFunnelSummary(result.report, result.timings)}\n`);
+      process.stdout.write(`suite written to ${result.suiteDir}; funnel with timings in ${result.funnelFile}\n`);
+    } catch (err) {
+      if (err instanceof BuildFailedError) {
+        process.stdout.write(`${formatFunnelSummary(err.report, err.timings)}\n`);
+        throw new CliError(err.message, 'no suite was written (an existing one is left as it was); the funnel above says where every unit was dropped');
+      }
+      throw err;
+    }
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    await provider.close();
+  }
+}
+
+function hostPythonFolders(): string[] {
+  const out: string[] = [];
+  for (const base of ['usr/lib', 'usr/local/lib']) {
+    try {
+      for (const name of readdirSync(`/${base}`).sort()) if (name.startsWith('python')) out.push(`${base}/${name}`);
+    } catch {
+      // folder absent on this host
+    }
+  }
+  return out;
+}

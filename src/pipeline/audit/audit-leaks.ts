@@ -1,0 +1,90 @@
+import type { Logger } from '../../logging.js';
+import { buildLeakIndex, findRuns, type LeakHit, type LeakIndex, type SourceText } from './leak-index.js';
+import type { ImageFileReader } from './image-files.js';
+import { tokenizePython } from './python-tokens.js';
+
+/** Runs of this many consecutive body tokens are searched for (the whole body when it is shorter). */
+export const DEFAULT_LEAK_RUN_TOKENS = 12;
+/**
+ * A file leaks when such runs cover at least this share of the body. Measured on examples/parsekit:
+ * with any single 12-token run counting, 7 of 15 bodies "leaked" into their own module through
+ * shared guard clauses (`if not 2 <= base <= 36: raise ValueError(...)` in to_base and from_base);
+ * a real copy (distro package, vendored file, backup) covers the body almost entirely.
+ */
+export const DEFAULT_LEAK_MIN_COVERAGE = 0.5;
+
+/** report.json's `leakAudit`: what was searched and every hit. */
+export interface LeakAuditResult {
+  clean: boolean;
+  bodyTokens: number;
+  runTokens: number;
+  minCoverage: number;
+  /** Files searched in the image, and their tokens. */
+  imageFiles: number;
+  workspaceFiles: number;
+  hits: (LeakHit & { where: 'workspace' | 'image' })[];
+}
+
+/**
+ * The leak audit for one task: the removed body as tokens, searched for in the masked workspace
+ * (every text file) and in the whole filesystem of the task's runtime image (every `.py` file).
+ * The image index is built once per image tag and shared by every task of a build.
+ */
+export interface LeakAuditor {
+  audit(input: { removedBody: string; workspace: ReadonlyMap<string, Buffer>; image: string; signal?: AbortSignal }): Promise<LeakAuditResult>;
+}
+
+export interface LeakAuditorOptions {
+  reader: ImageFileReader;
+  logger: Logger;
+  /** Default `DEFAULT_LEAK_RUN_TOKENS`. */
+  runTokens?: number;
+  /** Default `DEFAULT_LEAK_MIN_COVERAGE`. */
+  minCoverage?: number;
+}
+
+export function createLeakAuditor(options: LeakAuditorOptions): LeakAuditor {
+  const runTokens = options.runTokens ?? DEFAULT_LEAK_RUN_TOKENS;
+  const minCoverage = options.minCoverage ?? DEFAULT_LEAK_MIN_COVERAGE;
+  const logger = options.logger.child({ component: 'leak-audit' });
+  const images = new Map<string, Promise<LeakIndex>>();
+
+  const imageIndex = (image: string, signal?: AbortSignal): Promise<LeakIndex> => {
+    let index = images.get(image);
+    if (!index) {
+      const started = performance.now();
+      index = options.reader.readPythonFiles(image, signal ? { signal } : {}).then((files) => {
+        const built = buildLeakIndex(files);
+        logger.info({ image, files: built.files.length, tokens: built.tokenCount, elapsedMs: Math.round(performance.now() - started) }, 'indexed the image for the leak audit');
+        return built;
+      });
+      images.set(image, index);
+      index.catch(() => images.delete(image));
+    }
+    return index;
+  };
+
+  return {
+    async audit({ removedBody, workspace, image, signal }) {
+      const body = tokenizePython(removedBody).tokens;
+      const workspaceSources: SourceText[] = [];
+      for (const [path, content] of workspace) {
+        if (content.length > 4 * 1024 * 1024 || content.includes(0)) continue;
+        workspaceSources.push({ path, content: content.toString('utf8') });
+      }
+      const inWorkspace = findRuns(buildLeakIndex(workspaceSources), body, runTokens, minCoverage).map((h) => ({ ...h, where: 'workspace' as const }));
+      const index = await imageIndex(image, signal);
+      const inImage = findRuns(index, body, runTokens, minCoverage).map((h) => ({ ...h, where: 'image' as const }));
+      const hits = [...inWorkspace, ...inImage];
+      return {
+        clean: hits.length === 0,
+        bodyTokens: body.length,
+        runTokens: Math.min(runTokens, body.length),
+        minCoverage,
+        imageFiles: index.files.length,
+        workspaceFiles: workspaceSources.length,
+        hits,
+      };
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import type { Drop, DropStage, Funnel } from '../types.js';
+import { compareStrings } from '../write/stable-json.js';
+
+/** Stage order of the funnel, for sorting drops. */
+export const STAGE_ORDER: readonly DropStage[] = ['ingest', 'analyze', 'select', 'record', 'write', 'mask', 'audit', 'gate'];
+
+/** One accepted task in the funnel. */
+export interface AcceptedTask {
+  name: string;
+  unitId: string;
+  cases: number;
+  mutationScore: number;
+}
+
+/**
+ * The funnel of one build, without timings: written inside the suite as `funnel.json` (part of the
+ * byte-identical output) and, with `timings` added, beside it as `<out>/<suite>.funnel.json`.
+ */
+export interface FunnelReport {
+  schemaVersion: 1;
+  suite: string;
+  source: { repo: string; revision: string };
+  seed: number;
+  funnel: Funnel;
+  /** Drops counted per stage and code. */
+  dropCounts: Record<string, number>;
+  tasks: AcceptedTask[];
+}
+
+/** Wall-clock figures of a build (never inside the suite: they change from run to run). */
+export interface BuildTimings {
+  totalMs: number;
+  /** Per stage, summed over units where stages overlap. */
+  stageMs: Record<string, number>;
+  /** Gated tasks per minute of total build time. */
+  tasksPerMinute: number;
+}
+
+export function sortDrops(drops: readonly Drop[]): Drop[] {
+  return [...drops].sort(
+    (a, b) => STAGE_ORDER.indexOf(a.stage) - STAGE_ORDER.indexOf(b.stage) || compareStrings(a.unitId, b.unitId) || compareStrings(a.code, b.code) || compareStrings(a.reason, b.reason),
+  );
+}
+
+export function countDrops(drops: readonly Drop[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const d of drops) out[`${d.stage}:${d.code}`] = (out[`${d.stage}:${d.code}`] ?? 0) + 1;
+  return out;
+}
+
+/** The readable summary printed at the end of `codemidas build`. */
+export function formatFunnelSummary(report: FunnelReport, timings: BuildTimings | null, options: { maxDropLines?: number } = {}): string {
+  const f = report.funnel;
+  const lines: string[] = [];
+  lines.push(`suite ${report.suite} from ${report.source.repo} @ ${report.source.revision} (seed ${report.seed})`);
+  lines.push(`funnel: ${f.units} units → ${f.candidates} candidates → ${f.recorded} recorded → ${f.written} tests written → ${f.gated} gated`);
+  const counts = Object.entries(report.dropCounts).sort((a, b) => b[1] - a[1] || compareStrings(a[0], b[0]));
+  if (counts.length) lines.push(`drops: ${counts.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  const max = options.maxDropLines ?? 40;
+  const shown = f.drops.filter((d) => d.stage !== 'select' && d.stage !== 'analyze').slice(0, max);
+  for (const d of shown) lines.push(`  dropped ${d.unitId} at ${d.stage} (${d.code}): ${d.reason}`);
+  const hidden = f.drops.length - shown.length;
+  if (hidden > 0) lines.push(`  … ${hidden} more drops (select/analyze and beyond ${max}) in the funnel JSON`);
+  if (report.tasks.length) {
+    const scores = report.tasks.map((t) => t.mutationScore).sort((a, b) => a - b);
+    const median = scores[Math.floor((scores.length - 1) / 2)] ?? 0;
+    lines.push(`accepted: ${report.tasks.length} tasks, mutation kill rate median ${median.toFixed(2)}, min ${(scores[0] ?? 0).toFixed(2)}`);
+  }
+  if (timings) {
+    const stages = Object.entries(timings.stageMs).map(([k, ms]) => `${k} ${(ms / 1000).toFixed(1)} s`).join(', ');
+    lines.push(`time: ${(timings.totalMs / 1000).toFixed(1)} s (${stages})`);
+    lines.push(`throughput: ${timings.tasksPerMinute.toFixed(2)} gated tasks per minute`);
+  }
+  return lines.join('\n');
+}

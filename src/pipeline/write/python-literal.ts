@@ -1,0 +1,116 @@
+/**
+ * Tagged values (docs/task-format.md) rendered as Python source for people: the prompt's examples
+ * and the readable pytest file. The hidden cases stay in cases.json; this is only a view of them.
+ */
+
+interface Tagged {
+  t: string;
+  v: unknown;
+  imports?: string[];
+}
+
+function isTagged(value: unknown): value is Tagged {
+  return typeof value === 'object' && value !== null && typeof (value as Tagged).t === 'string' && 'v' in value;
+}
+
+/** Python's `repr` of a str: single quotes unless the text holds one and no double quote. */
+export function pythonStrRepr(text: string): string {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (ch === '\\') out += '\\\\';
+    else if (ch === quote) out += `\\${quote}`;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
+    else out += ch;
+  }
+  return out + quote;
+}
+
+function bytesRepr(base64: string): string {
+  const bytes = Buffer.from(base64, 'base64');
+  let out = "b'";
+  for (const b of bytes) {
+    if (b === 0x5c) out += '\\\\';
+    else if (b === 0x27) out += "\\'";
+    else if (b === 0x0a) out += '\\n';
+    else if (b === 0x0d) out += '\\r';
+    else if (b === 0x09) out += '\\t';
+    else if (b < 0x20 || b >= 0x7f) out += `\\x${b.toString(16).padStart(2, '0')}`;
+    else out += String.fromCharCode(b);
+  }
+  return `${out}'`;
+}
+
+function floatSource(text: string): string {
+  if (text === 'nan') return "float('nan')";
+  if (text === 'inf') return "float('inf')";
+  if (text === '-inf') return "float('-inf')";
+  return text;
+}
+
+/**
+ * Python source of a tagged value. Objects render as `_obj('<module>.<QualName>', {...state})`,
+ * a helper the readable template defines; `repr` inputs render as their expression.
+ */
+export function taggedToPython(value: unknown): string {
+  if (!isTagged(value)) return repr(value);
+  const items = (): string[] => (Array.isArray(value.v) ? value.v.map(taggedToPython) : []);
+  switch (value.t) {
+    case 'none':
+      return 'None';
+    case 'bool':
+      return value.v === true ? 'True' : 'False';
+    case 'int':
+      return String(value.v);
+    case 'float':
+      return floatSource(String(value.v));
+    case 'str':
+      return pythonStrRepr(String(value.v));
+    case 'bytes':
+      return bytesRepr(String(value.v));
+    case 'list':
+      return `[${items().join(', ')}]`;
+    case 'tuple': {
+      const parts = items();
+      return parts.length === 1 ? `(${parts[0]},)` : `(${parts.join(', ')})`;
+    }
+    case 'set': {
+      const parts = items();
+      return parts.length === 0 ? 'set()' : `{${parts.join(', ')}}`;
+    }
+    case 'frozenset':
+      return `frozenset({${items().join(', ')}})`;
+    case 'dict': {
+      const pairs = Array.isArray(value.v) ? (value.v as unknown[][]) : [];
+      return `{${pairs.map((p) => `${taggedToPython(p[0])}: ${taggedToPython(p[1])}`).join(', ')}}`;
+    }
+    case 'object': {
+      const o = (value.v ?? {}) as { type?: string; state?: unknown };
+      return `_obj(${pythonStrRepr(String(o.type ?? '?'))}, ${taggedToPython(o.state)})`;
+    }
+    case 'repr':
+      return String(value.v);
+    default:
+      return repr(value);
+  }
+}
+
+function repr(value: unknown): string {
+  return `_raw(${pythonStrRepr(JSON.stringify(value))})`;
+}
+
+/** The imports a tagged input needs (`repr` values carry them). */
+export function importsOf(value: unknown, into: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(value)) {
+    for (const v of value) importsOf(v, into);
+  } else if (value !== null && typeof value === 'object') {
+    const tagged = value as Tagged;
+    if (tagged.t === 'repr' && Array.isArray(tagged.imports)) for (const m of tagged.imports) into.add(String(m));
+    for (const v of Object.values(value)) importsOf(v, into);
+  }
+  return into;
+}

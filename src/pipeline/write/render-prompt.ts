@@ -1,0 +1,96 @@
+import type { RecordedCase, Unit } from '../types.js';
+import { taggedToPython } from './python-literal.js';
+
+/** At most this many recorded examples appear in a prompt; the hidden tests hold the rest. */
+export const MAX_PROMPT_EXAMPLES = 3;
+
+function exampleCall(unit: Unit, c: RecordedCase): string {
+  const name = unit.qualname.split('.').at(-1) ?? unit.qualname;
+  const args = [...c.args.map(taggedToPython), ...Object.keys(c.kwargs).sort().map((k) => `${k}=${taggedToPython(c.kwargs[k])}`)];
+  if (c.init) {
+    const cls = unit.qualname.split('.').slice(0, -1).join('.');
+    const initArgs = [...c.init.args.map(taggedToPython), ...Object.keys(c.init.kwargs).sort().map((k) => `${k}=${taggedToPython(c.init?.kwargs[k])}`)];
+    return `${cls}(${initArgs.join(', ')}).${name}(${args.join(', ')})`;
+  }
+  return `${name}(${args.join(', ')})`;
+}
+
+/**
+ * Up to `MAX_PROMPT_EXAMPLES` cases shown to the agent: docstring examples first (the author chose
+ * them), then the shortest others, with at most one exception case, in the cases' stable order.
+ */
+export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
+  const size = (c: RecordedCase): number => JSON.stringify([c.init, c.args, c.kwargs, c.expect]).length;
+  const ranked = [...cases].sort((a, b) => Number(b.source === 'doctest') - Number(a.source === 'doctest') || size(a) - size(b));
+  const picked: RecordedCase[] = [];
+  let raises = 0;
+  for (const c of ranked) {
+    if (picked.length === MAX_PROMPT_EXAMPLES) break;
+    if (size(c) > 400) continue;
+    if ('raises' in c.expect) {
+      if (raises === 1) continue;
+      raises += 1;
+    }
+    picked.push(c);
+  }
+  return picked.sort((a, b) => cases.indexOf(a) - cases.indexOf(b));
+}
+
+function exampleBlock(unit: Unit, c: RecordedCase): string {
+  const call = `>>> ${exampleCall(unit, c)}`;
+  if ('raises' in c.expect) {
+    const type = c.expect.raises.startsWith('builtins.') ? c.expect.raises.slice('builtins.'.length) : c.expect.raises;
+    return `${call}\nTraceback (most recent call last):\n${type}: ...`;
+  }
+  const lines = [call, taggedToPython(c.expect.returns)];
+  if (c.argsAfter) lines.push(`# afterwards the arguments are: ${c.argsAfter.map(taggedToPython).join(', ')}`);
+  return lines.join('\n');
+}
+
+function dedentDocstring(doc: string): string {
+  const lines = doc.replace(/\r\n/g, '\n').split('\n');
+  const rest = lines.slice(1).filter((l) => l.trim() !== '');
+  const indent = rest.length ? Math.min(...rest.map((l) => l.length - l.trimStart().length)) : 0;
+  return [lines[0]?.trim() ?? '', ...lines.slice(1).map((l) => l.slice(indent))].join('\n').trim();
+}
+
+/** The title of a task: the docstring's first line, else `Implement <qualname>`. */
+export function taskTitle(unit: Unit): string {
+  const first = unit.docstring ? dedentDocstring(unit.docstring).split('\n')[0]?.trim().replace(/\.$/, '') : '';
+  return first ? first.slice(0, 120) : `Implement ${unit.qualname}`;
+}
+
+/**
+ * The deterministic prompt (Markdown): what to implement and where it sits, the signature, the
+ * docstring, a few recorded examples, and what is expected. An LLM `SpecWriter` may rewrite it.
+ */
+export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]; libraryName: string }): string {
+  const { unit } = input;
+  const parts = unit.qualname.split('.');
+  const name = parts.at(-1) ?? unit.qualname;
+  const owner = parts.slice(0, -1).join('.');
+  const what = unit.kind === 'method' ? `method \`${owner}.${name}\`` : `function \`${name}\``;
+  const importLine = owner ? `from ${unit.module} import ${parts[0] ?? owner}` : `from ${unit.module} import ${name}`;
+  const out: string[] = [];
+  out.push(`# Implement \`${unit.qualname}\` in \`${unit.file}\``, '');
+  out.push(
+    `The workspace holds ${input.libraryName}. The ${what} in \`${unit.file}\` (module \`${unit.module}\`${
+      owner ? `, class \`${owner}\`` : ''
+    }, imported as \`${importLine}\`) has lost its body: it now raises \`NotImplementedError\`. Implement it so that it behaves as described below. Keep its signature and leave the rest of the code as it is.`,
+    '',
+  );
+  out.push('## Signature', '', '```python', unit.signature.trim(), '```', '');
+  if (unit.docstring && unit.docstring.trim()) {
+    out.push('## Behaviour', '', dedentDocstring(unit.docstring), '');
+  }
+  const examples = pickExamples(input.cases);
+  if (examples.length) {
+    out.push('## Examples', '', '```python', examples.map((c) => exampleBlock(unit, c)).join('\n'), '```', '');
+  }
+  out.push(
+    `Hidden tests check ${input.cases.length} recorded cases, many more than these examples. Results are compared with their exact types (a \`tuple\` is not a \`list\`, \`True\` is not \`1\`), exceptions by their exact type and never by their message, and effects on mutable arguments where the original has them.`,
+    '',
+  );
+  return out.join('\n');
+}
+

@@ -1,0 +1,56 @@
+import { isAbsolute, relative, resolve } from 'node:path';
+import { TASK_SCHEMA_VERSION } from '../../tasks/task-schema.js';
+import type { RepoSnapshot, Unit } from '../types.js';
+
+/** Limits written into every constructed task's `tests`. */
+export const DEFAULT_TASK_TEST_LIMITS = Object.freeze({ timeoutMs: 120_000, caseTimeoutMs: 10_000 });
+
+/** The summary of the gates kept in task.json (the raw results are in report.json). */
+export interface GatesSummary {
+  cases: number;
+  referencePasses: string;
+  maskedFails: string;
+  mutationScore: number;
+  mutantsKilled: string;
+  leakAudit: 'clean' | 'leak';
+}
+
+/**
+ * `source.repo` without absolute paths: a URL as given, a local path relative to the working
+ * folder when it is under it, else its last folder name.
+ */
+export function repoLabel(origin: string, cwd: string = process.cwd()): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(origin) || /^[^/]+@[^/]+:/.test(origin)) return origin;
+  const abs = resolve(cwd, origin);
+  const rel = relative(cwd, abs).split('\\').join('/');
+  if (rel && !rel.startsWith('..') && !isAbsolute(rel)) return rel;
+  return abs.split(/[\\/]/).filter(Boolean).at(-1) ?? 'repository';
+}
+
+/** task.json (src/tasks/task-schema.ts, schemaVersion 1) for a constructed Python task. */
+export function renderTaskFile(input: {
+  suite: string;
+  name: string;
+  unit: Unit;
+  snapshot: Pick<RepoSnapshot, 'origin' | 'revision'>;
+  title: string;
+  prompt: string;
+  gates: GatesSummary | null;
+}): Record<string, unknown> {
+  return {
+    schemaVersion: TASK_SCHEMA_VERSION,
+    id: `${input.suite}/${input.name}`,
+    title: input.title,
+    language: 'python',
+    source: { repo: repoLabel(input.snapshot.origin), revision: input.snapshot.revision, path: input.unit.file, symbol: input.unit.qualname },
+    prompt: input.prompt,
+    runtime: { image: 'python' },
+    workdir: '/workspace',
+    tests: { cases: 'cases.json', scripts: [], ...DEFAULT_TASK_TEST_LIMITS },
+    protectedPaths: [],
+    limits: {},
+    rewardMode: 'fraction',
+    gates: input.gates,
+    difficulty: null,
+  };
+}

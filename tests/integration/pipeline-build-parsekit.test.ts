@@ -1,0 +1,188 @@
+/**
+ * `codemidas build` on examples/parsekit against the real docker engine: the suite loads with no
+ * problem, a rebuild with the same seed is byte-identical, every accepted task scores oracle 1.0 and
+ * null 0.0 over gRPC, and the leak audit finds a copy of the library planted in a derived runtime
+ * image as a distro package would ship it. Every container carries `codemidas.server=<SERVER_ID>`
+ * (or is removed by the code that made it); afterAll removes leftovers, even when a test failed.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import Dockerode from 'dockerode';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveLimits } from '../../src/config/limits.js';
+import { createEpisodeManager } from '../../src/episodes/episode-manager.js';
+import { ensureImages } from '../../src/images/image-builder.js';
+import { createSilentLogger } from '../../src/logging.js';
+import { createLeakAuditor } from '../../src/pipeline/audit/audit-leaks.js';
+import { createDockerImageFileReader } from '../../src/pipeline/audit/image-files.js';
+import { buildSuite, createDefaultStages, type BuildSuiteResult } from '../../src/pipeline/build-suite.js';
+import { recordCandidates } from '../../src/pipeline/record/record-candidates.js';
+import { projectRoot } from '../../src/project-root.js';
+import { createSandboxProvider } from '../../src/sandbox/create-sandbox-provider.js';
+import type { SandboxProvider } from '../../src/sandbox/types.js';
+import { createPythonScorer } from '../../src/scoring/python-scorer.js';
+import { type RunningServer, startServer } from '../../src/server/start-server.js';
+import { listWorkspaceFiles } from '../../src/tasks/list-workspace-files.js';
+import { loadCatalog } from '../../src/tasks/load-catalog.js';
+import type { TaskCatalog } from '../../src/tasks/types.js';
+import { createEnvironmentClient, type EnvironmentClient } from '../unit/server-client.js';
+
+const SERVER_ID = `itest-build-${process.pid}-${Date.now()}`;
+const root = projectRoot();
+const LIBRARY = join(root, 'examples/parsekit');
+/** Enough to cover functions, a method and the exception cases, in a few minutes. */
+const MAX_TASKS = 4;
+
+function leftoverContainers(): string[] {
+  return execFileSync('docker', ['ps', '-aq', '--filter', `label=codemidas.server=${SERVER_ID}`], { encoding: 'utf8' }).split('\n').filter(Boolean);
+}
+
+async function treeOf(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const walk = async (d: string): Promise<void> => {
+    for (const name of (await readdir(d)).sort()) {
+      const full = join(d, name);
+      if ((await stat(full)).isDirectory()) await walk(full);
+      else out.set(relative(dir, full), (await readFile(full)).toString('base64'));
+    }
+  };
+  await walk(dir);
+  return out;
+}
+
+describe('codemidas build on examples/parsekit (docker)', () => {
+  const logger = createSilentLogger();
+  const docker = new Dockerode();
+  let provider: SandboxProvider | undefined;
+  let work: string;
+  let first: BuildSuiteResult;
+  let catalog: TaskCatalog;
+
+  const build = (outDir: string): Promise<BuildSuiteResult> => {
+    if (!provider) throw new Error('no provider');
+    return buildSuite({
+      source: LIBRARY,
+      suite: 'parsekit',
+      outDir,
+      seed: 0,
+      maxTasks: MAX_TASKS,
+      provider,
+      logger,
+      imageReader: createDockerImageFileReader(docker),
+      stages: createDefaultStages({ record: (o) => recordCandidates(o) }),
+    });
+  };
+
+  beforeAll(async () => {
+    await ensureImages({ docker, logger, languages: ['python'] });
+    provider = await createSandboxProvider({ kind: 'docker', logger, serverId: SERVER_ID, docker });
+    work = await mkdtemp(join(tmpdir(), 'codemidas-build-itest-'));
+    first = await build(join(work, 'a'));
+    catalog = await loadCatalog(join(work, 'a'));
+  }, 900_000);
+
+  afterAll(async () => {
+    await provider?.close();
+    if (work) await rm(work, { recursive: true, force: true });
+    const left = leftoverContainers();
+    if (left.length) {
+      execFileSync('docker', ['rm', '-f', ...left]);
+      throw new Error(`containers left behind (removed now): ${left.join(' ')}`);
+    }
+  });
+
+  it('builds a suite that loads with no problem, with every drop explained', () => {
+    expect(catalog.problems).toEqual([]);
+    expect(catalog.tasks.size).toBe(first.report.funnel.gated);
+    expect(first.report.funnel.gated).toBeGreaterThanOrEqual(3);
+    expect(first.report.funnel.gated).toBeLessThanOrEqual(MAX_TASKS);
+    for (const drop of first.report.funnel.drops) expect(drop.reason.length, JSON.stringify(drop)).toBeGreaterThan(0);
+    for (const task of catalog.tasks.values()) {
+      expect(task.file.gates).toMatchObject({ referencePasses: '4/4', maskedFails: '2/2', leakAudit: 'clean' });
+      expect(task.file.tests.scripts).toEqual([]);
+    }
+  });
+
+  it('rebuilds byte-identical packages with the same seed', async () => {
+    await build(join(work, 'b'));
+    const a = await treeOf(join(work, 'a/parsekit'));
+    const b = await treeOf(join(work, 'b/parsekit'));
+    expect([...b.keys()]).toEqual([...a.keys()]);
+    const differing = [...a].filter(([path, content]) => b.get(path) !== content).map(([path]) => path);
+    expect(differing).toEqual([]);
+  }, 900_000);
+
+  it('scores every accepted task: the reference 1.0 and the untouched workspace 0.0, over gRPC', async () => {
+    if (!provider) throw new Error('no provider');
+    const manager = createEpisodeManager({
+      provider,
+      catalog,
+      scorer: createPythonScorer({ provider, logger }),
+      logger,
+      limits: resolveLimits({}),
+      readWorkspace: (task) => listWorkspaceFiles(task),
+    });
+    await manager.start();
+    let server: RunningServer | undefined;
+    let client: EnvironmentClient | undefined;
+    try {
+      server = await startServer({ manager, catalog, logger, listen: { host: '127.0.0.1', port: 0 } });
+      client = createEnvironmentClient(server.address, { deadlineMs: 180_000 });
+      const c = client;
+      await Promise.all(
+        [...catalog.tasks.values()].map(async (task) => {
+          const oracle = (await c.call('Reset', { task_id: task.id }))['episode_id'];
+          let step = 0;
+          for (const path of task.file.source.path ? [task.file.source.path] : []) {
+            const content = await readFile(join(task.solutionDir, path), 'utf8');
+            const written = await c.call('Step', { episode_id: oracle, step_index: step++, action: { write_file: { path, content } } });
+            expect(written['observation'].exit_code).toBe(0);
+          }
+          await c.call('Step', { episode_id: oracle, step_index: step, action: { submit: {} } });
+          const good = await c.call('Reward', { episode_id: oracle });
+          expect(good, task.id).toMatchObject({ outcome: 'SCORED', reward: 1 });
+
+          const nothing = (await c.call('Reset', { task_id: task.id }))['episode_id'];
+          await c.call('Step', { episode_id: nothing, step_index: 0, action: { submit: {} } });
+          const bad = await c.call('Reward', { episode_id: nothing });
+          expect(bad, task.id).toMatchObject({ outcome: 'SCORED', reward: 0 });
+          await c.call('Close', { episode_id: oracle });
+          await c.call('Close', { episode_id: nothing });
+        }),
+      );
+    } finally {
+      client?.close();
+      if (server) await server.close({ graceMs: 1_000 });
+      else await manager.shutdown({ graceMs: 1_000 });
+    }
+  });
+
+  it('fails the leak audit when the runtime image carries a distro copy of the library', async () => {
+    const base = (await ensureImages({ docker, logger, languages: ['python'] })).tags.python;
+    const tag = `codemidas/leak-probe:${process.pid}`;
+    const context = await mkdtemp(join(tmpdir(), 'codemidas-leak-image-'));
+    try {
+      execFileSync('cp', ['-r', join(LIBRARY, 'parsekit'), join(context, 'parsekit')]);
+      // as Debian's python3-<name> packages install a library
+      await writeFile(join(context, 'Dockerfile'), `FROM ${base}\nCOPY parsekit /usr/lib/python3/dist-packages/parsekit\n`);
+      execFileSync('docker', ['build', '-q', '-t', tag, '--label', `codemidas.server=${SERVER_ID}`, context], { encoding: 'utf8' });
+      const source = await readFile(join(LIBRARY, 'parsekit/checksums.py'), 'utf8');
+      const lines = source.split('\n');
+      const start = lines.findIndex((l) => l.includes('digits = _digits(payload)'));
+      const end = lines.findIndex((l) => l.includes('return (10 - total % 10) % 10'));
+      const body = lines.slice(start, end + 1).join('\n');
+      const auditor = createLeakAuditor({ reader: createDockerImageFileReader(docker), logger });
+      const leaky = await auditor.audit({ removedBody: body, workspace: new Map(), image: tag });
+      expect(leaky.clean).toBe(false);
+      expect(leaky.hits.map((h) => h.path)).toContain('/usr/lib/python3/dist-packages/parsekit/checksums.py');
+      const clean = await auditor.audit({ removedBody: body, workspace: new Map(), image: base });
+      expect(clean.clean).toBe(true);
+      expect(clean.imageFiles).toBeGreaterThan(100);
+    } finally {
+      execFileSync('docker', ['rmi', '-f', tag], { stdio: 'ignore' });
+      await rm(context, { recursive: true, force: true });
+    }
+  });
+});

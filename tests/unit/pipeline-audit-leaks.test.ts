@@ -1,0 +1,108 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSilentLogger } from '../../src/logging.js';
+import { createLeakAuditor } from '../../src/pipeline/audit/audit-leaks.js';
+import { createDirectoryImageFileReader } from '../../src/pipeline/audit/image-files.js';
+import { buildLeakIndex, findRuns } from '../../src/pipeline/audit/leak-index.js';
+import { tokenizePython } from '../../src/pipeline/audit/python-tokens.js';
+
+const BODY = [
+  '    total = 0',
+  '    for index, digit in enumerate(reversed(digits)):',
+  '        if index % 2 == 0:',
+  '            digit *= 2',
+  '        total += digit',
+  '    return (10 - total % 10) % 10',
+].join('\n');
+
+/** The same code as a distro package would ship it: other indentation, comments, line breaks. */
+const REFORMATTED = [
+  '# vendored copy',
+  'def check(digits):',
+  '  total = 0  # running sum',
+  '  for index, digit in enumerate(',
+  '          reversed(digits)):',
+  '      if index % 2 == 0:',
+  '          digit *= 2',
+  '      total += digit',
+  '  return (10 - total % 10) % 10',
+].join('\n');
+
+describe('tokenizePython', () => {
+  it('drops comments, whitespace and line continuations and keeps identifiers, literals and operators', () => {
+    expect(tokenizePython("x = a ** 2  # square\ny = 'a # not a comment' \\\n  + b").tokens).toEqual(['x', '=', 'a', '**', '2', 'y', '=', "'a # not a comment'", '+', 'b']);
+    expect(tokenizePython('s = """one\ntwo"""\nz').lines).toEqual([1, 1, 1, 3]);
+  });
+});
+
+describe('findRuns', () => {
+  it('finds a reformatted copy and names the line, but not a different body', () => {
+    const index = buildLeakIndex([
+      { path: '/usr/lib/python3/dist-packages/lib/check.py', content: REFORMATTED },
+      { path: '/usr/lib/python3/other.py', content: 'total = 0\nfor i in range(3):\n    total += i\n' },
+    ]);
+    const hits = findRuns(index, tokenizePython(BODY).tokens, 12);
+    expect(hits).toEqual([{ path: '/usr/lib/python3/dist-packages/lib/check.py', line: 3, runTokens: 12, coverage: 1 }]);
+  });
+
+  it('does not count a guard clause the body shares with a sibling, with a coverage threshold', () => {
+    const sibling = 'def other(digits):\n    total = 0\n    for index, digit in enumerate(reversed(digits)):\n        pass\n    return None\n';
+    const index = buildLeakIndex([{ path: 'pkg/mod.py', content: sibling }]);
+    const body = tokenizePython(BODY).tokens;
+    const [partial] = findRuns(index, body, 12);
+    expect(partial?.coverage).toBeLessThan(0.5);
+    expect(findRuns(index, body, 12, 0.5)).toEqual([]);
+  });
+
+  it('uses the whole body when it is shorter than the run length', () => {
+    const index = buildLeakIndex([{ path: '/a.py', content: 'def f(x):\n    return x + 1\n' }]);
+    expect(findRuns(index, tokenizePython('return x + 1').tokens, 12)).toHaveLength(1);
+    expect(findRuns(index, tokenizePython('return x + 2').tokens, 12)).toHaveLength(0);
+  });
+});
+
+describe('leak auditor over a fake image tree', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'codemidas-fake-image-'));
+    await mkdir(join(root, 'usr/lib/python3/dist-packages/parsekit'), { recursive: true });
+    await mkdir(join(root, 'usr/lib/python3.11'), { recursive: true });
+    await writeFile(join(root, 'usr/lib/python3.11/os.py'), 'import sys\n\ndef getcwd():\n    return sys.path[0]\n');
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('is clean without a copy, and fails naming the file once a Debian-style copy of the library is planted', async () => {
+    const workspace = new Map([['parsekit/checksums.py', Buffer.from('def luhn(digits):\n    raise NotImplementedError\n')]]);
+    const clean = await createLeakAuditor({ reader: createDirectoryImageFileReader({ root }), logger: createSilentLogger() }).audit({ removedBody: BODY, workspace, image: 'img:1' });
+    expect(clean).toMatchObject({ clean: true, hits: [], runTokens: 12, workspaceFiles: 1 });
+    expect(clean.imageFiles).toBe(1);
+
+    await writeFile(join(root, 'usr/lib/python3/dist-packages/parsekit/checksums.py'), REFORMATTED);
+    // a new auditor: the index is cached per image tag for the life of one auditor
+    const leaky = await createLeakAuditor({ reader: createDirectoryImageFileReader({ root }), logger: createSilentLogger() }).audit({ removedBody: BODY, workspace, image: 'img:1' });
+    expect(leaky.clean).toBe(false);
+    expect(leaky.hits).toEqual([{ where: 'image', path: '/usr/lib/python3/dist-packages/parsekit/checksums.py', line: 3, runTokens: 12, coverage: 1 }]);
+  });
+
+  it('finds a copy left in the workspace', async () => {
+    const workspace = new Map([['docs/notes.txt', Buffer.from(`Old version:\n${BODY}\n`)]]);
+    const result = await createLeakAuditor({ reader: createDirectoryImageFileReader({ root: join(root, 'usr/lib/python3.11') }), logger: createSilentLogger() }).audit({ removedBody: BODY, workspace, image: 'img:2' });
+    expect(result.hits).toEqual([{ where: 'workspace', path: 'docs/notes.txt', line: 2, runTokens: 12, coverage: 1 }]);
+  });
+
+  it('reads the image once per tag', async () => {
+    let reads = 0;
+    const auditor = createLeakAuditor({
+      reader: { readPythonFiles: async () => (reads++, [{ path: '/x.py', content: 'pass' }]) },
+      logger: createSilentLogger(),
+    });
+    await auditor.audit({ removedBody: BODY, workspace: new Map(), image: 'a' });
+    await auditor.audit({ removedBody: BODY, workspace: new Map(), image: 'a' });
+    await auditor.audit({ removedBody: BODY, workspace: new Map(), image: 'b' });
+    expect(reads).toBe(2);
+  });
+});

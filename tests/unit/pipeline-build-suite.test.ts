@@ -1,0 +1,242 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSilentLogger } from '../../src/logging.js';
+import { createDirectoryImageFileReader } from '../../src/pipeline/audit/image-files.js';
+import { BuildFailedError, buildSuite, type PipelineStages } from '../../src/pipeline/build-suite.js';
+import { createSuiteStaging } from '../../src/pipeline/package/suite-staging.js';
+import type { Recording, RepoSnapshot, Unit } from '../../src/pipeline/types.js';
+import { createMemorySandboxProvider } from '../../src/sandbox/memory/memory-sandbox-provider.js';
+import type { Scorer } from '../../src/scoring/types.js';
+import { loadCatalog } from '../../src/tasks/load-catalog.js';
+
+const SOURCE = [
+  'def clamp(x, low, high):',
+  '    """Clamps x into [low, high]."""',
+  '    if x < low:',
+  '        return low',
+  '    return min(x, high)',
+  '',
+  '',
+  'def weak(x):',
+  '    """Weakly tested."""',
+  '    y = x + 1',
+  '    return y * 2',
+  '',
+  '',
+  'def leaky(x):',
+  '    """Its body also sits in the image."""',
+  '    value = x * 3 + 7 - (x // 2) + (x % 5) * 11',
+  '    return value',
+  '',
+].join('\n');
+
+function unit(qualname: string, startLine: number, endLine: number, bodyStartLine: number): Unit {
+  return {
+    id: `mini.core:${qualname}`,
+    kind: 'function',
+    module: 'mini.core',
+    qualname,
+    file: 'mini/core.py',
+    startLine,
+    endLine,
+    bodyStartLine,
+    bodyEndLine: endLine,
+    signature: `def ${qualname}(x):`,
+    params: [],
+    returnAnnotation: null,
+    docstring: 'Doc.',
+    decorators: [],
+    statementCount: 3,
+    calls: [],
+    callSites: [],
+    isAsync: false,
+    isGenerator: false,
+    impurities: [],
+  };
+}
+
+const UNITS = [unit('clamp', 1, 5, 3), unit('weak', 8, 11, 10), unit('leaky', 14, 17, 16)];
+const int = (n: number): { t: string; v: string } => ({ t: 'int', v: String(n) });
+
+function recordingOf(u: Unit, score: number): Recording {
+  return {
+    unitId: u.id,
+    cases: [3, 1, 2].map((n) => ({ id: `c${n}`, module: u.module, target: u.qualname, init: null, args: [int(n)], kwargs: {}, expect: { returns: int(n) }, argsAfter: null, source: 'type-hint' })),
+    mutation: { total: 10, killed: Math.round(score * 10), score, survivors: [] },
+    sources: { 'type-hint': { tried: 3, kept: 3 } },
+    rejected: {},
+  };
+}
+
+function fakeStages(repo: string, options: { failRecord?: boolean } = {}): PipelineStages {
+  return {
+    ingest: async (source): Promise<RepoSnapshot> => ({ dir: repo, origin: source, revision: 'working-tree', files: ['mini/__init__.py', 'mini/core.py', 'tests/test_core.py'] }),
+    analyze: async () => ({ units: UNITS, problems: [{ file: 'mini/broken.py', message: 'does not parse: line 3' }] }),
+    select: (units) => ({ candidates: units.map((u) => ({ unit: u, reasons: ['substantive'] })), drops: [] }),
+    record: async ({ candidates }) => {
+      if (options.failRecord) throw new Error('the record sandbox died');
+      return {
+        recordings: candidates.filter((c) => c.unit.qualname !== 'weak').map((c) => recordingOf(c.unit, 1)).concat([recordingOf(UNITS[1] as Unit, 0.5)]),
+        drops: [{ unitId: 'mini.core:hangs', stage: 'record', code: 'timeout', reason: 'the function did not return within 2000 ms' }],
+      };
+    },
+  };
+}
+
+/** Scores 1 when the target file still has its body, 0 when it is masked. */
+const fakeScorer: Scorer = {
+  async score({ workspace }) {
+    const core = workspace.find((e) => e.path === 'mini/core.py')?.content?.toString() ?? '';
+    const masked = core.includes('raise NotImplementedError');
+    return { reward: masked ? 0 : 1, outcome: 'SCORED', passed: masked ? 0 : 3, total: 3, tests: [{ name: 'case:x', status: masked ? 'failed' : 'passed', message: '' }], detail: '', durationMs: 5 };
+  },
+};
+
+async function treeOf(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const walk = async (d: string): Promise<void> => {
+    for (const name of (await readdir(d)).sort()) {
+      const full = join(d, name);
+      if ((await stat(full)).isDirectory()) await walk(full);
+      else out.set(relative(dir, full), (await readFile(full)).toString('base64'));
+    }
+  };
+  await walk(dir);
+  return out;
+}
+
+describe('buildSuite with fake stages and scorer', () => {
+  let root: string;
+  let repo: string;
+  let image: string;
+  let out: string;
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'codemidas-build-unit-'));
+    repo = join(root, 'repo');
+    image = join(root, 'image');
+    out = join(root, 'environments');
+    await mkdir(join(repo, 'mini'), { recursive: true });
+    await mkdir(join(repo, 'tests'));
+    await mkdir(join(image, 'usr/lib/python3/dist-packages'), { recursive: true });
+    await writeFile(join(repo, 'mini/__init__.py'), '');
+    await writeFile(join(repo, 'mini/core.py'), SOURCE);
+    await writeFile(join(repo, 'tests/test_core.py'), 'from mini.core import clamp\n\ndef test_clamp():\n    assert clamp(5, 0, 3) == 3\n');
+    // a distro copy of `leaky`'s body in the runtime image
+    await writeFile(join(image, 'usr/lib/python3/dist-packages/copy.py'), 'def f(x):\n    value = x * 3 + 7 - (x // 2) + (x % 5) * 11\n    return value\n');
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  const build = (stages: PipelineStages, extra: { maxTasks?: number } = {}): ReturnType<typeof buildSuite> =>
+    buildSuite({
+      source: 'examples/mini',
+      suite: 'mini',
+      outDir: out,
+      seed: 7,
+      provider: createMemorySandboxProvider(),
+      logger: createSilentLogger(),
+      imageReader: createDirectoryImageFileReader({ root: image }),
+      stages,
+      scorer: fakeScorer,
+      workRoot: join(root, 'work'),
+      ...extra,
+    });
+
+  it('packages the gated tasks, drops the others with stage, code and reason, and loads with no problem', async () => {
+    const progress: string[] = [];
+    const result = await buildSuite({
+      source: 'examples/mini',
+      suite: 'mini',
+      outDir: out,
+      seed: 7,
+      provider: createMemorySandboxProvider(),
+      logger: createSilentLogger(),
+      imageReader: createDirectoryImageFileReader({ root: image }),
+      stages: fakeStages(repo),
+      scorer: fakeScorer,
+      workRoot: join(root, 'work'),
+      onProgress: (e) => progress.push(e.stage),
+    });
+    expect(result.report.funnel).toMatchObject({ units: 3, candidates: 3, recorded: 3, written: 2, gated: 1 });
+    expect(result.report.funnel.drops.map((d) => [d.stage, d.unitId, d.code])).toEqual([
+      ['analyze', 'mini/broken.py', 'parse-error'],
+      ['record', 'mini.core:hangs', 'timeout'],
+      ['audit', 'mini.core:leaky', 'leak'],
+      ['gate', 'mini.core:weak', 'mutation-score'],
+    ]);
+    expect(result.report.funnel.drops.find((d) => d.code === 'leak')?.reason).toContain('/usr/lib/python3/dist-packages/copy.py');
+    expect(new Set(progress)).toEqual(new Set(['ingest', 'analyze', 'select', 'record', 'gate', 'package']));
+
+    const catalog = await loadCatalog(out);
+    expect(catalog.problems).toEqual([]);
+    expect([...catalog.tasks.keys()]).toEqual(['mini/clamp']);
+    const task = catalog.get('mini/clamp');
+    expect(task?.file.gates).toMatchObject({ referencePasses: '4/4', maskedFails: '2/2', leakAudit: 'clean', cases: 3 });
+    const ws = await readFile(join(out, 'mini/clamp/workspace/mini/core.py'), 'utf8');
+    expect(ws).toContain('    """Clamps x into [low, high]."""\n    raise NotImplementedError\n');
+    expect(await readFile(join(out, 'mini/clamp/solution/mini/core.py'), 'utf8')).toBe(SOURCE);
+    await expect(stat(join(out, 'mini/clamp/workspace/tests/test_core.py'))).rejects.toThrow();
+    const report = JSON.parse(await readFile(join(out, 'mini/clamp/report.json'), 'utf8'));
+    expect(report.gates.reference.runs).toHaveLength(4);
+    expect(report.gates.masked.runs).toHaveLength(2);
+    expect(JSON.stringify(report)).not.toMatch(/durationMs|\/tmp\//);
+    // timings only outside the suite
+    expect(JSON.parse(await readFile(join(out, 'mini.funnel.json'), 'utf8')).timings.totalMs).toBeGreaterThanOrEqual(0);
+    expect(await readFile(join(out, 'mini/funnel.json'), 'utf8')).not.toContain('timings');
+    expect((await readdir(out)).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
+  it('gives byte-identical packages on a rebuild with the same seed', async () => {
+    await build(fakeStages(repo));
+    const first = await treeOf(join(out, 'mini'));
+    await build(fakeStages(repo));
+    const second = await treeOf(join(out, 'mini'));
+    expect([...second.keys()]).toEqual([...first.keys()]);
+    for (const [path, content] of first) expect(second.get(path), path).toBe(content);
+  });
+
+  it('leaves the existing suite intact when a build fails midway, and leaves no temporary folder', async () => {
+    await build(fakeStages(repo));
+    const before = await treeOf(join(out, 'mini'));
+    await expect(build(fakeStages(repo, { failRecord: true }))).rejects.toThrow('the record sandbox died');
+    expect(await treeOf(join(out, 'mini'))).toEqual(before);
+    expect((await readdir(out)).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
+  it('refuses to replace a suite with an empty one', async () => {
+    await build(fakeStages(repo));
+    const before = await treeOf(join(out, 'mini'));
+    const noneGated: PipelineStages = { ...fakeStages(repo), select: (units) => ({ candidates: units.filter((u) => u.qualname === 'weak').map((u) => ({ unit: u, reasons: [] })), drops: [] }) };
+    await expect(build(noneGated)).rejects.toBeInstanceOf(BuildFailedError);
+    expect(await treeOf(join(out, 'mini'))).toEqual(before);
+  });
+});
+
+describe('createSuiteStaging', () => {
+  it('replaces an old suite only on commit, and abort removes the temporary folder', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'codemidas-staging-'));
+    try {
+      await mkdir(join(out, 's'));
+      await writeFile(join(out, 's/old.txt'), 'old');
+      const staging = await createSuiteStaging(out, 's');
+      await writeFile(join(staging.dir, 'new.txt'), 'new');
+      expect(await readdir(join(out, 's'))).toEqual(['old.txt']);
+      await staging.commit();
+      expect(await readdir(join(out, 's'))).toEqual(['new.txt']);
+      await staging.abort();
+      expect(await readdir(out)).toEqual(['s']);
+
+      const aborted = await createSuiteStaging(out, 's');
+      await writeFile(join(aborted.dir, 'half.txt'), 'half');
+      await aborted.abort();
+      expect(await readdir(out)).toEqual(['s']);
+      expect(await readdir(join(out, 's'))).toEqual(['new.txt']);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,137 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { taskFileSchema } from '../../src/tasks/task-schema.js';
+import { renderTaskFile, repoLabel } from '../../src/pipeline/write/render-task-file.js';
+import { stableJson } from '../../src/pipeline/write/stable-json.js';
+import { assignTaskNames, writeTask } from '../../src/pipeline/write/write-task.js';
+import type { RecordedCase, Recording, Unit } from '../../src/pipeline/types.js';
+
+const unit: Unit = {
+  id: 'geo.shapes:Box.scale',
+  kind: 'method',
+  module: 'geo.shapes',
+  qualname: 'Box.scale',
+  file: 'geo/shapes.py',
+  startLine: 5,
+  endLine: 12,
+  bodyStartLine: 8,
+  bodyEndLine: 12,
+  signature: 'def scale(self, factors, clamp=None):',
+  params: [],
+  returnAnnotation: null,
+  docstring: 'Scales the box by each factor in turn.\n\n    Negative factors raise ValueError.',
+  decorators: [],
+  statementCount: 4,
+  calls: [],
+  callSites: [],
+  isAsync: false,
+  isGenerator: false,
+  impurities: [],
+};
+
+const t = (tag: string, v: unknown): { t: string; v: unknown } => ({ t: tag, v });
+
+function caseOf(id: string, n: number, expect: RecordedCase['expect'], source = 'type-hint', argsAfter: unknown[] | null = null): RecordedCase {
+  return {
+    id,
+    module: 'geo.shapes',
+    target: 'Box.scale',
+    init: { args: [t('int', '2'), t('int', '3')], kwargs: {} },
+    args: [t('list', [t('int', String(n))])],
+    kwargs: n % 2 ? { clamp: t('float', '1.5') } : {},
+    expect,
+    argsAfter,
+    source,
+  };
+}
+
+const cases: RecordedCase[] = [
+  caseOf('r-9', 3, { returns: t('tuple', [t('int', '6'), t('int', '9')]) }),
+  caseOf('r-1', 1, { returns: t('tuple', [t('int', '2'), t('int', '3')]) }, 'doctest'),
+  caseOf('r-5', -1, { raises: 'builtins.ValueError' }),
+  caseOf('r-2', 2, { returns: t('tuple', [t('int', '4'), t('int', '6')]) }, 'repo-test', [t('list', [t('int', '2')])]),
+  caseOf('dup', 2, { returns: t('tuple', [t('int', '4'), t('int', '6')]) }),
+  caseOf('r-7', 4, { returns: t('object', { type: 'geo.shapes.Box', state: t('dict', [[t('str', 'w'), t('int', '8')], [t('str', 'h'), t('str', "it's")]]) }) }),
+];
+
+const recording = (cs: RecordedCase[]): Recording => ({ unitId: unit.id, cases: cs, mutation: { total: 10, killed: 9, score: 0.9, survivors: [] }, sources: {}, rejected: {} });
+
+async function written(cs: RecordedCase[]): Promise<Awaited<ReturnType<typeof writeTask>>> {
+  return writeTask({ suite: 'geo', name: 'box-scale', unit, recording: recording(cs), snapshot: { origin: 'examples/geo', revision: 'working-tree' }, libraryName: 'the Python package `geo`' });
+}
+
+describe('writeTask', () => {
+  it('gives the same bytes whatever order and ids the recorder used, with duplicates dropped and ids renumbered', async () => {
+    const a = await written(cases);
+    const b = await written([...cases].reverse().map((c, i) => ({ ...c, id: `other-${i}` })));
+    expect([...a.hidden.keys()]).toEqual(['cases.json', 'readable/test_box_scale.py']);
+    for (const [path, content] of a.hidden) expect(b.hidden.get(path)?.equals(content), path).toBe(true);
+    expect(a.prompt).toBe(b.prompt);
+    const file = JSON.parse(a.hidden.get('cases.json')?.toString() ?? '{}');
+    expect(file.schemaVersion).toBe(1);
+    expect(file.cases.map((c: RecordedCase) => c.id)).toEqual(['box-scale-1', 'box-scale-2', 'box-scale-3', 'box-scale-4', 'box-scale-5']);
+    expect(a.hidden.get('cases.json')?.toString().endsWith('}\n')).toBe(true);
+  });
+
+  it('writes a prompt with the signature, docstring, location and at most 3 examples (one exception at most)', async () => {
+    const { prompt, title } = await written(cases);
+    expect(title).toBe('Scales the box by each factor in turn');
+    expect(prompt).toContain('```python\ndef scale(self, factors, clamp=None):\n```');
+    expect(prompt).toContain('Negative factors raise ValueError.');
+    expect(prompt).toContain('`geo/shapes.py` (module `geo.shapes`, class `Box`');
+    expect(prompt.match(/^>>> /gm)?.length).toBe(3);
+    expect(prompt).toContain('>>> Box(2, 3).scale([1], clamp=1.5)\n(2, 3)');
+    expect(prompt).toContain('Hidden tests check 5 recorded cases');
+  });
+
+  it('renders task.json that the task schema accepts, with no absolute path in it', async () => {
+    const w = await written(cases);
+    const json = renderTaskFile({ suite: 'geo', name: 'box-scale', unit, snapshot: { origin: join(process.cwd(), 'examples/geo'), revision: 'working-tree' }, title: w.title, prompt: w.prompt, gates: null });
+    const parsed = taskFileSchema.parse(JSON.parse(stableJson(json)));
+    expect(parsed.tests).toEqual({ cases: 'cases.json', scripts: [], timeoutMs: 120_000, caseTimeoutMs: 10_000 });
+    expect(parsed.source).toEqual({ repo: 'examples/geo', revision: 'working-tree', path: 'geo/shapes.py', symbol: 'Box.scale' });
+    expect(repoLabel('/somewhere/else/lib', '/work')).toBe('lib');
+    expect(repoLabel('https://github.com/a/b.git')).toBe('https://github.com/a/b.git');
+  });
+
+  it('names tasks uniquely and stably', () => {
+    const other = { ...unit, id: 'geo.other:Box.scale', module: 'geo.other' };
+    expect([...assignTaskNames([unit, other]).values()]).toEqual(['geo-shapes-box-scale', 'geo-other-box-scale']);
+    expect(assignTaskNames([{ ...unit, qualname: 'to_roman', id: 'x:to_roman' }]).get('x:to_roman')).toBe('to-roman');
+  });
+
+  it('renders a readable pytest file that passes on the original code', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'codemidas-readable-'));
+    try {
+      await mkdir(join(dir, 'geo'));
+      await writeFile(join(dir, 'geo/__init__.py'), '');
+      await writeFile(
+        join(dir, 'geo/shapes.py'),
+        [
+          'class Box:',
+          '    def __init__(self, w, h):',
+          '        self.w, self.h = w, h',
+          '    def scale(self, factors, clamp=None):',
+          '        if factors[0] < 0:',
+          '            raise ValueError("negative")',
+          '        if factors[0] == 4:',
+          '            self.w, self.h = 8, "it\'s"',
+          '            return self',
+          '        result = (self.w * factors[0], self.h * factors[0])',
+          '        factors[0] = factors[0]',
+          '        return result',
+          '',
+        ].join('\n'),
+      );
+      const w = await written(cases);
+      await writeFile(join(dir, 'test_readable.py'), w.hidden.get('readable/test_box_scale.py') ?? '');
+      const run = spawnSync('/usr/bin/python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test_readable.py'], { cwd: dir, encoding: 'utf8' });
+      expect(run.stdout + run.stderr).toMatch(/5 passed/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
