@@ -59,13 +59,18 @@ describe('recordCandidates in a docker sandbox', () => {
       unit('recfix.core', 'count_below', null, [{ file: 'recfix/callers.py', line: 6, caller: 'report', argumentTexts: ['[1, 5, 9, 12]', '9'], allLiteral: true }]),
       unit('recfix.core', 'spin'),
       unit('recfix.shapes', 'Counter.advance'),
+      unit('recfix.gens', 'windows', null, [{ file: 'recfix/gens.py', line: 1, caller: '<module>', argumentTexts: ['[1, 2, 3, 4]', '2'], allLiteral: true }]),
     ].map((u) => ({ unit: u, reasons: ['test'] }));
     const events: string[] = [];
     const run = () => recordCandidates({ provider, snapshot, candidates, seed: 3, logger, options: { callTimeoutMs: 1000 }, onProgress: (e) => events.push(e.phase) });
     const result = await run();
 
     expect(result.drops).toEqual([expect.objectContaining({ unitId: 'recfix.core:spin', stage: 'record', code: 'timeout' })]);
-    expect(result.recordings.map((r) => r.unitId)).toEqual(['recfix.core:clamp', 'recfix.core:count_below', 'recfix.core:grade', 'recfix.shapes:Counter.advance']);
+    expect(result.recordings.map((r) => r.unitId)).toEqual(['recfix.core:clamp', 'recfix.core:count_below', 'recfix.core:grade', 'recfix.gens:windows', 'recfix.shapes:Counter.advance']);
+    // a generator's cases are judged on list(itertools.islice(windows(...), 100))
+    const windows = result.recordings.find((r) => r.unitId === 'recfix.gens:windows')!;
+    expect(windows.cases.every((c) => c.module === 'builtins' && c.target === 'list' && c.argsAfter === null)).toBe(true);
+    expect(windows.cases.some((c) => 'raises' in c.expect && c.expect.raises === 'builtins.ValueError')).toBe(true);
     const grade = result.recordings.find((r) => r.unitId === 'recfix.core:grade')!;
     expect(grade.cases.some((c) => c.source === 'doctest')).toBe(true);
     expect(grade.mutation.total).toBeGreaterThan(10);

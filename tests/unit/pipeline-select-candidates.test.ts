@@ -47,9 +47,24 @@ function makeUnit(overrides: Partial<Unit>): Unit {
 }
 
 describe('selectCandidates on the fixture package', () => {
-  it('keeps the substantive, pure, public functions and methods', () => {
+  it('keeps the substantive, pure functions, generators and methods, private ones included', () => {
     const { candidates } = selectCandidates(units);
-    expect(candidates.map((c) => c.unit.id)).toEqual(['shapekit.geometry:clamp', 'shapekit.geometry:Grid.neighbours', 'shapekit.geometry:Grid.count']);
+    expect(candidates.map((c) => c.unit.id)).toEqual([
+      'shapekit.geometry:clamp',
+      'shapekit.geometry:pairs',
+      'shapekit.geometry:Grid.neighbours',
+      'shapekit.geometry:Grid.count',
+      'shapekit.geometry:Grid._hidden',
+    ]);
+    const pairs = candidates.find((c) => c.unit.id === 'shapekit.geometry:pairs');
+    expect(pairs?.reasons).toContain('generator: judged on list(itertools.islice(result, 100))');
+    const hidden = candidates.find((c) => c.unit.id === 'shapekit.geometry:Grid._hidden');
+    expect(hidden?.reasons).toContain("private: '_hidden' has a leading underscore; reachable as a module attribute all the same");
+  });
+
+  it('drops private units when asked to', () => {
+    const { drops } = selectCandidates(units, { includePrivate: false });
+    expect(drops.find((d) => d.unitId === 'shapekit.geometry:Grid._hidden')?.code).toBe('private');
   });
 
   it('records why it kept each candidate', () => {
@@ -62,7 +77,7 @@ describe('selectCandidates on the fixture package', () => {
       'inputs: 6 call sites, 3 with literal arguments',
       'spec: has a docstring',
     ]);
-    const neighbours = selectCandidates(units).candidates[1];
+    const neighbours = selectCandidates(units).candidates.find((c) => c.unit.id === 'shapekit.geometry:Grid.neighbours');
     expect(neighbours?.reasons[1]).toBe('interface: method of public class Grid (constructor takes 1 required arguments; 1 constructor call sites)');
   });
 
@@ -70,7 +85,6 @@ describe('selectCandidates on the fixture package', () => {
     const { drops } = selectCandidates(units);
     expect(drops.map((d) => [d.unitId, d.code])).toEqual([
       ['shapekit.geometry:clamp_unit', 'wrapper'],
-      ['shapekit.geometry:pairs', 'generator'],
       ['shapekit.geometry:total', 'async'],
       ['shapekit.geometry:stamp', 'impure:clock'],
       ['shapekit.geometry:created', 'impure:clock'],
@@ -81,7 +95,6 @@ describe('selectCandidates on the fixture package', () => {
       ['shapekit.geometry:Grid.__init__', 'dunder'],
       ['shapekit.geometry:Grid.size', 'property'],
       ['shapekit.geometry:Grid.get_width', 'accessor'],
-      ['shapekit.geometry:Grid._hidden', 'private'],
     ]);
     expect(drops.every((d) => d.stage === 'select' && d.reason.length > 0)).toBe(true);
     expect(drops.find((d) => d.code === 'impure:clock')?.reason).toBe('depends on the world outside its arguments: clock:time.time');
@@ -102,11 +115,17 @@ describe('selectCandidates rules', () => {
     expect(codeOf(makeUnit({ endLine: 121 }), { maxLines: 200 })).toBeUndefined();
   });
 
-  it('drops tests, dunders, private names and abstract methods', () => {
+  it('drops tests, unjudgeable dunders, private names when asked, and abstract methods', () => {
     expect(codeOf(makeUnit({ qualname: 'test_work' }))).toBe('test');
     expect(codeOf(makeUnit({ qualname: 'TestWork.check', kind: 'method' }))).toBe('test');
     expect(codeOf(makeUnit({ qualname: '__work__' }))).toBe('dunder');
-    expect(codeOf(makeUnit({ qualname: '_work' }))).toBe('private');
+    expect(codeOf(makeUnit({ qualname: '_work' }))).toBeUndefined();
+    expect(codeOf(makeUnit({ qualname: '_work' }), { includePrivate: false })).toBe('private');
+    const cls = makeUnit({ qualname: 'Box', kind: 'class', signature: 'class Box:', params: [] });
+    const dunder = (name: string): Unit =>
+      makeUnit({ qualname: `Box.${name}`, kind: 'method', params: [{ name: 'self', kind: 'positional', annotation: null, defaultValue: null }] });
+    expect(selectCandidates([cls, dunder('__eq__'), dunder('__getitem__')]).candidates.map((c) => c.unit.qualname)).toEqual(['Box.__eq__', 'Box.__getitem__']);
+    expect(selectCandidates([cls, dunder('__init__'), dunder('__setitem__'), dunder('__hash__')]).drops.map((d) => d.code)).toEqual(['class', 'dunder', 'dunder', 'dunder']);
     const owner = makeUnit({ qualname: 'Base', kind: 'class', signature: 'class Base(ABC):', params: [] });
     const method = makeUnit({ qualname: 'Base.run', kind: 'method', params: [{ name: 'self', kind: 'positional', annotation: null, defaultValue: null }] });
     expect(selectCandidates([owner, method]).drops.map((d) => d.code)).toEqual(['class', 'abstract-class']);

@@ -46,6 +46,8 @@ export const mutateResultSchema = z.object({
       unitId: z.string(),
       mutation: mutationSchema,
       before: mutationSchema,
+      /** Present for generator targets: record.py's cases rewritten in the form the task judges (list(islice(...))). */
+      cases: z.array(recordedCaseSchema).optional(),
       newCases: z.array(recordedCaseSchema),
       search: z.object({ tried: z.number().int(), found: z.number().int() }),
       baselineMismatches: z.number().int(),

@@ -240,7 +240,8 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
       }
       const sources = { ...t.sources };
       if (options.search) sources['mutant-search'] = { tried: m.search.tried, kept: m.newCases.length };
-      const cases = [...t.cases, ...m.newCases] as RecordedCase[];
+      // generators: mutate.py gives the recorded cases back in the form the task judges them
+      const cases = [...(m.cases ?? t.cases), ...m.newCases] as RecordedCase[];
       const mutation: MutationResult = m.mutation;
       recordings.push({
         unitId: t.unitId,

@@ -11,6 +11,11 @@ export interface SelectOptions {
   minStatements?: number;
   /** Most lines of the whole definition, decorators included. Default: 120. */
   maxLines?: number;
+  /**
+   * Keep private units (`_helper`, `_Cls.run`): they are reachable as `module._helper` and hold much
+   * of a real library's logic; `false` drops them with code `private`. Default: true.
+   */
+  includePrivate?: boolean;
 }
 
 export interface ResolvedSelectOptions {
@@ -18,6 +23,7 @@ export interface ResolvedSelectOptions {
   readonly seed: number | string;
   readonly minStatements: number;
   readonly maxLines: number;
+  readonly includePrivate: boolean;
 }
 
 export function resolveSelectOptions(options: SelectOptions = {}): ResolvedSelectOptions {
@@ -26,6 +32,7 @@ export function resolveSelectOptions(options: SelectOptions = {}): ResolvedSelec
     seed: options.seed ?? 0,
     minStatements: options.minStatements ?? 3,
     maxLines: options.maxLines ?? 120,
+    includePrivate: options.includePrivate ?? true,
   });
 }
 
@@ -39,12 +46,28 @@ export interface Selection {
 const PROPERTY_DECORATOR = /^(property|(functools\.)?cached_property|\w+\.(setter|getter|deleter))$/;
 const ACCESSOR_NAME = /^(get|set|is|has)_/;
 const ABSTRACT_BASE = /\b(ABC|ABCMeta|Protocol)\b/;
+/**
+ * Special methods whose behaviour is not a return value (construction, attribute and item
+ * assignment, descriptors, context managers, pickling, hashing that varies with the hash seed):
+ * nothing a recorded case could judge. Every other dunder (`__eq__`, `__getitem__`, `__repr__`,
+ * `__iter__`, `__contains__`, ...) is called through its instance like any method.
+ */
+const UNJUDGEABLE_DUNDERS = new Set([
+  '__init__', '__new__', '__del__', '__init_subclass__', '__class_getitem__', '__set_name__',
+  '__getattr__', '__getattribute__', '__setattr__', '__delattr__', '__dir__',
+  '__get__', '__set__', '__delete__', '__setitem__', '__delitem__',
+  '__enter__', '__exit__', '__aenter__', '__aexit__', '__await__', '__aiter__', '__anext__',
+  '__reduce__', '__reduce_ex__', '__getstate__', '__setstate__', '__getnewargs__', '__getnewargs_ex__',
+  '__copy__', '__deepcopy__', '__hash__', '__sizeof__', '__subclasshook__', '__instancecheck__', '__subclasscheck__',
+]);
 
 type Verdict = { code: string; reason: string } | { reasons: string[] };
 
 /**
- * Chooses the units worth a task: substantive, callable through a public interface, free of detected
- * impurities, synchronous, non-generators, within the size bound and not tests. Every unit ends as
+ * Chooses the units worth a task: substantive, callable through a module attribute (private helpers
+ * and special methods with a judgeable result included), free of detected impurities, synchronous,
+ * within the size bound and not tests. Generators are kept: the recorder collects their first items
+ * (`list(itertools.islice(gen(...), N))`, see record/README.md). Every unit ends as
  * either a candidate with the reasons it was kept or a drop with a stable code and a reason.
  */
 export function selectCandidates(units: readonly Unit[], options: SelectOptions = {}): Selection {
@@ -88,9 +111,11 @@ function judge(unit: Unit, classes: ReadonlyMap<string, Unit>, options: Resolved
   if (/^test/.test(name) || segments.some((s) => /^Test/.test(s))) {
     return { code: 'test', reason: `'${unit.qualname}' looks like a test, not library code` };
   }
-  if (isDunder(name)) return { code: 'dunder', reason: `special method '${name}' is called by Python, not through a public name` };
+  if (isDunder(name) && (unit.kind !== 'method' || UNJUDGEABLE_DUNDERS.has(name))) {
+    return { code: 'dunder', reason: `special method '${name}' has no result a recorded case could judge (construction, assignment, protocol plumbing)` };
+  }
   const privateSegment = segments.find((s) => s.startsWith('_') && !isDunder(s));
-  if (privateSegment !== undefined) return { code: 'private', reason: `'${privateSegment}' is private (leading underscore)` };
+  if (privateSegment !== undefined && !options.includePrivate) return { code: 'private', reason: `'${privateSegment}' is private (leading underscore)` };
 
   let interfaceReason = 'interface: public module-level function';
   let ownParams = unit.params;
@@ -126,7 +151,6 @@ function judge(unit: Unit, classes: ReadonlyMap<string, Unit>, options: Resolved
   }
   if (lines > options.maxLines) return { code: 'too-large', reason: `${lines} lines, more than ${options.maxLines}` };
   if (unit.isAsync) return { code: 'async', reason: 'async functions are not supported yet' };
-  if (unit.isGenerator) return { code: 'generator', reason: 'generators are not supported yet (their result is an iterator, recorded lazily)' };
   const impurity = unit.impurities[0];
   if (impurity !== undefined) {
     const kind = impurity.includes(':') ? impurity.slice(0, impurity.indexOf(':')) : impurity;
@@ -146,6 +170,8 @@ function judge(unit: Unit, classes: ReadonlyMap<string, Unit>, options: Resolved
     const literal = unit.callSites.filter((s) => s.allLiteral).length;
     reasons.push(`inputs: ${unit.callSites.length} call sites, ${literal} with literal arguments`);
   }
+  if (privateSegment !== undefined) reasons.push(`private: '${privateSegment}' has a leading underscore; reachable as a module attribute all the same`);
+  if (unit.isGenerator) reasons.push('generator: judged on list(itertools.islice(result, 100))');
   if (unit.docstring !== null) reasons.push('spec: has a docstring');
   return { reasons };
 }

@@ -158,17 +158,78 @@ def expected_verdict(case):
     return codec.canonical(judged)
 
 
-def make_case(target, case_input, outcome, source):
+def make_case(target, case_input, outcome, source, generator=False):
     case = {"id": "", "module": target["module"], "target": target["qualname"], "init": case_input.get("init"),
             "args": case_input.get("args", []), "kwargs": case_input.get("kwargs") or {}}
     if outcome["kind"] == "returns":
         case["expect"] = {"returns": outcome["value"]}
     else:
         case["expect"] = {"raises": outcome["type"]}
-    case["argsAfter"] = outcome.get("argsAfter") if needs_args_after(case) else None
+    case["argsAfter"] = outcome.get("argsAfter") if needs_args_after(case) and not generator else None
     case["source"] = source
     case["id"] = case_id(target["qualname"], case)
     return case
+
+
+# Kept equal to worker.GENERATOR_ITEMS: the recorder collects exactly what the task's case evaluates.
+GENERATOR_ITEMS = 100
+
+
+def to_source(tagged, imports):
+    """Python source of a tagged input (the names a `repr` value needs are added to `imports`)."""
+    t, v = tagged.get("t"), tagged.get("v")
+    if t == "none":
+        return "None"
+    if t == "bool":
+        return "True" if v else "False"
+    if t == "int":
+        return str(int(v))
+    if t == "float":
+        return "float(%r)" % v if v in ("nan", "inf", "-inf") else v
+    if t in ("str", "bytes"):
+        return repr(codec.decode(tagged))
+    if t in ("list", "tuple", "set", "frozenset"):
+        items = [to_source(x, imports) for x in v]
+        if t == "list":
+            return "[%s]" % ", ".join(items)
+        if t == "tuple":
+            return "(%s)" % (items[0] + "," if len(items) == 1 else ", ".join(items))
+        if t == "set":
+            return "{%s}" % ", ".join(items) if items else "set()"
+        return "frozenset([%s])" % ", ".join(items)
+    if t == "dict":
+        return "{%s}" % ", ".join("%s: %s" % (to_source(k, imports), to_source(x, imports)) for k, x in v)
+    if t == "repr":
+        imports.update(tagged.get("imports") or [])
+        return "(%s)" % v
+    raise ValueError("no source for tag %r" % (t,))
+
+
+def collected_case(target, case, bound):
+    """A generator target's case as the task judges it: a call of builtins.list on
+    `itertools.islice(<module>.<qualname>(<args>), GENERATOR_ITEMS)` (a `repr` input, built when the
+    subject decodes the inputs), expecting the list of the first items or the exception type raised
+    while iterating. `bound`: the method is called on a built instance (case init), else on the
+    module attribute path (functions, static and class methods). Raises ValueError when an input has
+    no source form."""
+    imports = {target["module"], "itertools"}
+    module, qualname = target["module"], target["qualname"]
+    if bound:
+        owner, name = qualname.rsplit(".", 1)
+        init = case.get("init") or {"args": [], "kwargs": {}}
+        callee = "%s.%s(%s).%s" % (module, owner, _call_args(init, imports), name)
+    else:
+        callee = "%s.%s" % (module, qualname)
+    expr = "itertools.islice(%s(%s), %d)" % (callee, _call_args(case, imports), GENERATOR_ITEMS)
+    return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
+            "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
+            "expect": case["expect"], "argsAfter": None, "source": case["source"]}
+
+
+def _call_args(call, imports):
+    parts = [to_source(a, imports) for a in call.get("args") or []]
+    parts += ["%s=%s" % (k, to_source(v, imports)) for k, v in sorted((call.get("kwargs") or {}).items())]
+    return ", ".join(parts)
 
 
 def read_config():

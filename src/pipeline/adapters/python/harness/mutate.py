@@ -8,7 +8,21 @@ differs, or when it times out or crashes. For each survivor, variations of the i
 the mutated line (line coverage of the original) are run on the original and the mutant side by
 side; an input on which they differ, and which records deterministically on the original (twice,
 two processes), becomes a new case with source `mutant-search`.
+
+Likely-equivalent mutants: a survivor whose search ran through all its candidates and which behaved
+exactly like the original on every input that reached its line — at least EQUIVALENT_MIN_REACHING
+distinct inputs that reach the line and return a value on the original, recorded cases and search
+candidates together, judged by line coverage of the original, with at least two different values (else the line's
+effect never shows and surviving proves nothing), on a line without a conditional expression, and/or,
+comprehension or lambda (where reaching the line does not mean the mutated part ran) — is reported as `likely-equivalent` and left out of the score's denominator (it stays in
+`survivors`, prefixed "likely equivalent (not counted):"). Unreached and budget-cut survivors always
+count.
+
+Generators: cases run on the collected first items (worker.GENERATOR_ITEMS); the result's `cases`
+gives the recorded cases, and `newCases` the new ones, in the form the task judges them
+(common.collected_case).
 """
+import json
 import random
 import time
 
@@ -25,6 +39,8 @@ common = _load.load("common")
 variations = _load.load("variations")
 
 CHUNK = 16
+EQUIVALENT_MIN_REACHING = 16
+EQUIVALENT_PREFIX = "likely equivalent (not counted): "
 
 
 class Target:
@@ -93,6 +109,13 @@ def mutate_target(config, target):
         cap = config.get("maxMutants", 150)
         if len(listing) > cap:
             listing = [listing[k] for k in sorted(rng.sample(range(len(listing)), cap))]
+        try:
+            desc = worker.call({"op": "describe", "timeoutMs": 20000}, 60)
+        except common.WorkerDied:
+            t.restart()
+            desc = {}
+        # the module's own short strings (colour names, version strings) as boundary constants of the search
+        t.module_strings = [v for v in ((desc.get("moduleLiterals") or {}).get("str") or [])[:8] if isinstance(v, str)]
         inputs = [common.input_of(c) for c in cases]
         expected = [common.expected_verdict(c) for c in cases]
         with_aa = [c.get("argsAfter") is not None for c in cases]
@@ -124,8 +147,12 @@ def mutate_target(config, target):
         result["before"] = _score(valid, status)
 
         if config.get("search", True):
-            search(config, t, target, rng, valid, status, inputs, lines, result)
+            search(config, t, target, rng, valid, status, inputs, lines, result, expected)
         result["mutation"] = _score(valid, status)
+        if worker.info.get("generator"):
+            bound = worker.info.get("needsInstance", False)
+            result["cases"] = [common.collected_case(target, c, bound) for c in cases]
+            result["newCases"] = [common.collected_case(target, c, bound) for c in result["newCases"]]
         result["mutants"] = [{"index": m["index"], "line": m["line"], "description": m["description"], "kind": m["kind"],
                               "killed": bool(status[m["index"]][0]), "how": status[m["index"]][1]} for m in valid]
     finally:
@@ -135,13 +162,15 @@ def mutate_target(config, target):
 
 
 def _score(valid, status):
-    killed = sum(1 for m in valid if status[m["index"]][0])
-    total = len(valid)
-    return {"total": total, "killed": killed, "score": (killed / total) if total else 1,
-            "survivors": [m["description"] for m in valid if not status[m["index"]][0]]}
+    counted = [m for m in valid if status[m["index"]][1] != "likely-equivalent"]
+    killed = sum(1 for m in counted if status[m["index"]][0])
+    total = len(counted)
+    survivors = [m["description"] for m in counted if not status[m["index"]][0]]
+    survivors += [EQUIVALENT_PREFIX + m["description"] for m in valid if status[m["index"]][1] == "likely-equivalent"]
+    return {"total": total, "killed": killed, "score": (killed / total) if total else 1, "survivors": survivors}
 
 
-def search(config, t, target, rng, valid, status, inputs, lines, result):
+def search(config, t, target, rng, valid, status, inputs, lines, result, expected):
     deadline = time.monotonic() + config.get("searchBudgetMs", 120000) / 1000.0
     per_mutant = config.get("searchPerMutant", 64)
     max_new = config.get("maxNewCases", 20)
@@ -149,10 +178,12 @@ def search(config, t, target, rng, valid, status, inputs, lines, result):
     original_cache = {}
     new_cases = result["newCases"]
 
+    gen = t.worker.info.get("generator", False)
+
     def original(batch):
         todo = [x for x in batch if common.input_key(x) not in original_cache]
         if todo:
-            answer = t.batch(todo)
+            answer = t.batch(todo, trace=True)
             outs = answer.get("outcomes") if answer.get("kind") == "batch" else [t.one(x) for x in todo]
             for x, o in zip(todo, outs):
                 original_cache[common.input_key(x)] = o
@@ -168,11 +199,17 @@ def search(config, t, target, rng, valid, status, inputs, lines, result):
             if killed:
                 status[m["index"]] = (True, "search-case")
                 continue
+        # Evidence of equivalence: inputs that reach the line AND return a value on the original
+        # (an input that raises may stop anywhere after the line), with at least two different
+        # values among them (else what the line does never shows in the result).
+        returning = [k for k in range(len(inputs)) if m["line"] in lines[k] and "returns" in json.loads(expected[k])]
+        reaching = len(returning)
+        outcomes_seen = {expected[k] for k in returning}
         seeds = [inputs[k] for k in range(len(inputs)) if m["line"] in lines[k]] or list(inputs)
         seeds = seeds[:8]
         candidates = []
         for s in seeds:
-            candidates.extend(variations.neighbours(s, m.get("constants") or [], rng, max(8, per_mutant // len(seeds) + 4)))
+            candidates.extend(variations.neighbours(s, (m.get("constants") or []) + getattr(t, "module_strings", []), rng, max(8, per_mutant // len(seeds) + 4)))
         unique, seen = [], set()
         for c in candidates:
             key = common.input_key(c)
@@ -181,8 +218,10 @@ def search(config, t, target, rng, valid, status, inputs, lines, result):
                 unique.append(c)
         unique = unique[:per_mutant]
         found = None
+        exhausted = True
         for start in range(0, len(unique), CHUNK):
             if found is not None or time.monotonic() > deadline:
+                exhausted = found is not None
                 break
             chunk = unique[start:start + CHUNK]
             result["search"]["tried"] += len(chunk)
@@ -193,8 +232,11 @@ def search(config, t, target, rng, valid, status, inputs, lines, result):
             else:
                 mut = [t.one(x, mutant=m["index"]) for x in chunk]
             for x, o, mo in zip(chunk, orig, mut):
-                aa = common.needs_args_after(x)
+                aa = common.needs_args_after(x) and not gen
                 vo = common.verdict(o, aa)
+                if vo is not None and o.get("kind") == "returns" and m["line"] in o.get("lines", ()):
+                    reaching += 1
+                    outcomes_seen.add(vo)
                 if vo is None or vo == common.verdict(mo, aa):
                     continue
                 first = t.one(x)
@@ -203,11 +245,13 @@ def search(config, t, target, rng, valid, status, inputs, lines, result):
                     found = (x, first)
                     break
         if found is not None:
-            case = common.make_case(target, found[0], found[1], "mutant-search")
+            case = common.make_case(target, found[0], found[1], "mutant-search", generator=gen)
             new_cases.append(case)
             known.add(common.input_key(found[0]))
             status[m["index"]] = (True, "search")
             result["search"]["found"] += 1
+        elif exhausted and reaching >= EQUIVALENT_MIN_REACHING and len(outcomes_seen) >= 2 and not m.get("partialLine"):
+            status[m["index"]] = (False, "likely-equivalent")
 
 
 def main():

@@ -171,6 +171,10 @@ def record_target(config, target, traced):
         if not isinstance(desc.get("params"), list):
             desc = {"params": [], "literals": {}}
         desc["needsInstance"] = worker_a.info.get("needsInstance", False)
+        module_literals = desc.get("moduleLiterals") or {}
+        for key in ("literals", "initLiterals"):
+            if isinstance(desc.get(key), dict):
+                desc[key] = dict(desc[key], moduleStr=module_literals.get("str", []), moduleInt=module_literals.get("int", []))
         candidates = collect(config, target, traced, desc, rng, sources, rejected)
         kept, impure, timeouts, tried = [], set(), 0, 0
         deadline = time.monotonic() + config.get("targetBudgetMs", 90000) / 1000.0
@@ -200,11 +204,15 @@ def record_target(config, target, traced):
         selected = select(kept, config.get("maxCases", 40), rejected)
         cases = []
         for src, case_input, outcome in selected:
-            case = common.make_case(target, case_input, outcome, src)
+            case = common.make_case(target, case_input, outcome, src, generator=worker_a.info.get("generator", False))
             sources[src]["kept"] += 1
             cases.append(case)
         if impure:
             result["drop"] = {"code": sorted(impure)[0], "reason": "the function used %s while recording" % sorted(impure)[0].split(":", 1)[1]}
+        elif cases and len({common.expected_verdict(c) for c in cases}) < 2:
+            # one result for every input (a function that only changes global state, a constant):
+            # returning that value would pass every hidden test
+            result["drop"] = {"code": "constant-result", "reason": "all %d recorded inputs gave the same result; a task would be passed by returning it" % len(cases)}
         elif not cases:
             if tried and timeouts == tried:
                 result["drop"] = {"code": "timeout", "reason": "every input ran past %d ms" % config.get("callTimeoutMs", 2000)}

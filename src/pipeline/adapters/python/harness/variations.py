@@ -81,7 +81,11 @@ def pool_for(hint, literals, seen, depth=0):
     """Tagged values for one parameter: from its hint, the body's literals (± 1) and values seen."""
     kind = hint.get("kind", "any")
     ints = [0, 1, -1, 2, 3, 10] + [i + d for i in literals.get("int", []) for d in (0, -1, 1) if abs(i) < MAX_INT_ABS]
+    ints += [i for i in literals.get("moduleInt", []) if abs(i) < MAX_INT_ABS]
     strs = ["", "a", "ab", "abc", "hello world", "A-b c"] + [s for s in literals.get("str", [])] + [s + "x" for s in literals.get("str", []) if s]
+    # module literals early enough to survive the pool's cut (generate keeps 12-24 per parameter)
+    strs[4:4] = literals.get("moduleStr", [])[:8]
+    strs += literals.get("moduleStr", [])[8:]
     floats = [0.0, 1.0, -1.0, 0.5, 2.5] + [f + d for f in literals.get("float", []) for d in (0.0, -1.0, 1.0)] + [float(i) for i in literals.get("int", [])[:3]]
     if kind == "int":
         out = [tag(i) for i in ints]
@@ -154,6 +158,7 @@ def _from_seen(seen, literals, depth):
     if not out:
         generic = [0, 1, -1, 2, "", "abc", [], [1, 2, 3], [3, 1, 2], None]
         generic += [i for i in literals.get("int", [])[:4]] + [s for s in literals.get("str", [])[:3]]
+        generic += [s for s in literals.get("moduleStr", [])[:6]]
         out = [tag(v) for v in generic]
     return out
 

@@ -13,6 +13,7 @@ Ops: setup {sysPath, module, qualname, kind} · describe {} · run {case, timeou
 import ast
 import functools
 import inspect
+import itertools
 import json
 import os
 import select
@@ -37,6 +38,9 @@ values.codec = codec
 mutants_mod = _load.load("mutants")
 
 MAX_ANSWER_BYTES = 8 * 1024 * 1024
+# A generator's result is judged on its first GENERATOR_ITEMS items, exactly as the task's case
+# evaluates it: list(itertools.islice(gen(...), GENERATOR_ITEMS)) (common.collected_case).
+GENERATOR_ITEMS = 100
 SINK_CAP_CHARS = 64 * 1024
 
 _ACTIVE = [False]
@@ -199,10 +203,13 @@ def op_setup(req):
         last = first + len(lines) - 1
     except (OSError, TypeError):
         filename, first, last = raw.__code__.co_filename, raw.__code__.co_firstlineno, raw.__code__.co_firstlineno + 10000
+    generator = inspect.isgeneratorfunction(raw)
     STATE.update(module=module, owner=owner, name=parts[-1], qualname=qualname, raw=raw, klass=klass,
-                 filename=filename, first=first, last=last, method=kind == "method" and klass is not None)
+                 filename=filename, first=first, last=last, method=kind == "method" and klass is not None,
+                 generator=generator)
     return {"ok": True, "file": filename, "firstLine": first, "lastLine": last, "needsInstance": STATE["method"],
-            "freevars": list(raw.__code__.co_freevars)}
+            "freevars": list(raw.__code__.co_freevars), "generator": generator,
+            "bound": kind == "method" and klass is None and isinstance(attr, classmethod)}
 
 
 # ----------------------------------------------------------------------------- describe (type hints, literals)
@@ -250,6 +257,31 @@ def _literals(fn_source_node):
             bucket = found[type(node.value).__name__]
             if node.value not in bucket and len(bucket) < 12 and not (type(node.value) is str and len(node.value) > 40):
                 bucket.append(node.value)
+    return found
+
+
+def _module_literals(limit=24):
+    """Short str/int/float constants of the whole module (not docstrings), spread evenly over the
+    file: the values a library passes around (`'#f0f8ff'`, `'aliceblue'`, `'1.2.3-rc.1'`) that a
+    function's own body seldom spells out."""
+    found = {"int": [], "float": [], "str": []}
+    try:
+        tree = ast.parse(open(STATE["filename"], encoding="utf-8").read())
+    except (OSError, SyntaxError, UnicodeDecodeError, TypeError, ValueError):
+        return found
+    docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and id(node) not in docstrings and type(node.value) in (int, float, str):
+            v = node.value
+            if type(v) is str and not (0 < len(v) <= 40):
+                continue
+            bucket = found[type(v).__name__]
+            if v not in bucket:
+                bucket.append(v)
+    for kind, bucket in found.items():
+        if len(bucket) > limit:
+            step = len(bucket) / float(limit)
+            found[kind] = [bucket[int(k * step)] for k in range(limit)]
     return found
 
 
@@ -349,7 +381,7 @@ def _describe():
     target = getattr(STATE["owner"], STATE["name"])
     params = _describe_callable(target if not STATE["method"] else raw, STATE["method"])
     node = _def_node(raw, STATE["qualname"])
-    answer = {"params": params or [], "literals": _literals(node), "inits": []}
+    answer = {"params": params or [], "literals": _literals(node), "inits": [], "moduleLiterals": _module_literals()}
     if STATE["method"]:
         klass = STATE["klass"]
         init_params = _describe_callable(klass.__init__, True) if "__init__" in vars(klass) else []
@@ -414,7 +446,18 @@ def run_case(case, trace=False):
             fn = getattr(instance, STATE["name"])
         else:
             fn = getattr(STATE["owner"], STATE["name"])
-        result = fn(*args, **kwargs)
+        if STATE.get("generator"):
+            try:
+                result = fn(*args, **kwargs)
+            except BaseException as e:  # noqa: BLE001
+                # Raised before the first item (bad arguments): the task builds the generator while it
+                # decodes the inputs, so this is not an outcome a case can judge.
+                sys.settrace(None)
+                _ACTIVE[0] = False
+                return {"kind": "error", "reason": "bad-input", "message": _type_name(type(e))}
+            result = list(itertools.islice(result, GENERATOR_ITEMS))
+        else:
+            result = fn(*args, **kwargs)
     except BaseException as e:  # noqa: BLE001 - the exact type is the answer
         raised, exc = True, e
     finally:
@@ -557,7 +600,16 @@ def op_mutants(req):
     fn = _def_node(STATE["raw"], STATE["qualname"])
     if fn is None:
         return {"mutants": [], "error": "source of the function not found"}
-    return {"mutants": mutants_mod.enumerate_mutants(fn)}
+    listing = mutants_mod.enumerate_mutants(fn)
+    # Lines where reaching the line does not mean every part of it ran (conditional expressions,
+    # and/or, comprehensions, lambdas): line coverage is no evidence there (mutate.py, equivalence).
+    partial = set()
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.IfExp, ast.BoolOp, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)):
+            partial.update(range(node.lineno, (getattr(node, "end_lineno", None) or node.lineno) + 1))
+    for m in listing:
+        m["partialLine"] = m.get("line") in partial
+    return {"mutants": listing}
 
 
 OPS = {"setup": op_setup, "describe": op_describe, "run": op_run, "batch": op_batch, "mutants": op_mutants}

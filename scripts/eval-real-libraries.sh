@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Builds suites from real pure-Python libraries no one here wrote (Debian python3-* packages,
+# downloaded and extracted at run time into a temporary folder, never committed) and prints per
+# library: the funnel (units → functions of ≥3 statements → candidates → recorded → gated, drops
+# by code), the gated tasks, the median and minimum mutation kill rate of accepted tasks, the share
+# of ≥3-statement functions that became tasks, and the build time.
+#
+#   scripts/eval-real-libraries.sh [--seed S] [--out DIR] [--keep] [package ...]
+#
+# Default packages: python3-more-itertools python3-inflection python3-webcolors python3-semver
+# python3-toolz. Needs docker (the sandbox images are built on first use) and apt-get.
+# Results: <out>/<package>/ (suite + <suite>.funnel.json), <out>/summary.json and summary.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+seed=1
+out=""
+keep=0
+packages=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seed) seed="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --keep) keep=1; shift ;;
+    -h|--help) sed -n 2,13p "$0"; exit 0 ;;
+    *) packages+=("$1"); shift ;;
+  esac
+done
+[ ${#packages[@]} -gt 0 ] || packages=(python3-more-itertools python3-inflection python3-webcolors python3-semver python3-toolz)
+
+work=$(mktemp -d /tmp/codemidas-eval.XXXXXX)
+[ -n "$out" ] || out="$work/out"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+cleanup() { if [ "$keep" = 0 ]; then rm -rf "$work/src" "$work/debs"; fi; }
+trap cleanup EXIT
+
+mkdir -p "$work/debs" "$work/src"
+chmod 755 "$work" "$work/debs"  # apt-get download runs as _apt
+for pkg in "${packages[@]}"; do
+  (cd "$work/debs" && apt-get download "$pkg" >/dev/null)
+done
+
+for pkg in "${packages[@]}"; do
+  deb=$(ls "$work/debs/${pkg}_"*.deb | head -n 1)
+  version=$(dpkg-deb -f "$deb" Version)
+  dpkg -x "$deb" "$work/x-$pkg"
+  # only the library's own source: the dist-packages folder, without Debian's metadata
+  repo="$work/src/$pkg"
+  mkdir -p "$repo"
+  cp -r "$work/x-$pkg/usr/lib/python3/dist-packages/." "$repo/"
+  rm -rf "$work/x-$pkg"
+  find "$repo" -maxdepth 1 \( -name '*.egg-info' -o -name '*.dist-info' \) -exec rm -rf {} +
+  suite=$(echo "${pkg#python3-}" | tr 'A-Z' 'a-z')
+  echo "== $pkg $version → suite $suite" >&2
+  started=$(date +%s)
+  set +e
+  node bin/codemidas.js build "$repo" --suite "$suite" --out "$out/$pkg" --seed "$seed" > "$out/$pkg.log" 2>&1
+  rc=$?
+  set -e
+  ended=$(date +%s)
+  tail -n 8 "$out/$pkg.log" >&2
+  echo "{\"package\":\"$pkg\",\"version\":\"$version\",\"suite\":\"$suite\",\"repo\":\"$repo\",\"rc\":$rc,\"seconds\":$((ended - started))}" >> "$work/runs.jsonl"
+done
+
+cat > "$work/summary.mts" <<'TS'
+// Reads each build's funnel and the analyzer's own units, and prints the table of the eval.
+import { readFileSync, readdirSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+const [runsFile, outDir, rootDir] = process.argv.slice(2) as [string, string, string];
+const { parsePythonUnits } = await import(join(rootDir, 'src/pipeline/adapters/python/parse-python-units.ts'));
+function pyFiles(dir: string, base = dir): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...pyFiles(p, base));
+    else if (name.endsWith('.py')) out.push(relative(base, p));
+  }
+  return out;
+}
+const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s.length ? (s[Math.floor((s.length - 1) / 2)] as number) : NaN; };
+const rows: Record<string, unknown>[] = [];
+const lines = ['| library | units | fns ≥3 stmts | candidates | recorded | gated | ≥3-stmt fns accepted | kill rate median / min | build time |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- |'];
+const detail: string[] = [];
+for (const line of readFileSync(runsFile, 'utf8').trim().split('\n')) {
+  const run = JSON.parse(line);
+  const { units } = await parsePythonUnits({ dir: run.repo, origin: run.repo, revision: 'working-tree', files: pyFiles(run.repo) });
+  const substantive = new Set<string>(units.filter((u: any) => u.kind !== 'class' && u.statementCount >= 3).map((u: any) => u.id));
+  const funnelFile = join(outDir, run.package, `${run.suite}.funnel.json`);
+  if (!existsSync(funnelFile)) { lines.push(`| ${run.package} ${run.version} | build failed (exit ${run.rc}), see ${run.package}.log | | | | | | | ${run.seconds} s |`); continue; }
+  const report = JSON.parse(readFileSync(funnelFile, 'utf8'));
+  const f = report.funnel;
+  const scores = report.tasks.map((t: any) => t.mutationScore);
+  const accepted = report.tasks.filter((t: any) => substantive.has(t.unitId)).length;
+  const subDrops: Record<string, number> = {};
+  for (const d of f.drops) if (substantive.has(d.unitId)) subDrops[`${d.stage}:${d.code}`] = (subDrops[`${d.stage}:${d.code}`] ?? 0) + 1;
+  const row = { package: run.package, version: run.version, units: f.units, substantive: substantive.size, candidates: f.candidates, recorded: f.recorded, written: f.written, gated: f.gated,
+    substantiveAccepted: accepted, substantiveShare: substantive.size ? accepted / substantive.size : 0, killMedian: median(scores), killMin: scores.length ? Math.min(...scores) : NaN,
+    buildSeconds: run.seconds, buildMs: report.timings?.totalMs ?? null, dropCounts: report.dropCounts, substantiveDrops: subDrops, rc: run.rc };
+  rows.push(row);
+  lines.push(`| ${run.package} ${run.version} | ${f.units} | ${substantive.size} | ${f.candidates} | ${f.recorded} | ${f.gated} | ${accepted} (${(100 * row.substantiveShare).toFixed(0)}%) | ${row.killMedian.toFixed(2)} / ${row.killMin.toFixed(2)} | ${run.seconds} s |`);
+  detail.push(`${run.package}: drops of ≥3-statement functions: ${Object.entries(subDrops).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
+  detail.push(`${run.package}: all drops: ${Object.entries(report.dropCounts as Record<string, number>).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+}
+const all = rows.reduce((a: any, r: any) => ({ s: a.s + r.substantive, k: a.k + r.substantiveAccepted }), { s: 0, k: 0 });
+lines.push('', `all libraries: ${all.k} of ${all.s} functions of ≥3 statements accepted (${all.s ? ((100 * all.k) / all.s).toFixed(0) : 0}%)`, '', ...detail);
+writeFileSync(join(outDir, 'summary.json'), JSON.stringify(rows, null, 2) + '\n');
+console.log(lines.join('\n'));
+TS
+node --import tsx "$work/summary.mts" "$work/runs.jsonl" "$out" "$root" | tee "$out/summary.md"
+echo "results in $out (summary.json, summary.md, per-package funnels)" >&2
