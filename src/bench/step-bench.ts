@@ -1,4 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { projectRoot } from '../project-root.js';
 import Docker from 'dockerode';
 import { EnvironmentGrpcClient, type WireResetResponse, type WireStepResponse, type WireTaskInfo } from './environment-grpc-client.js';
 import { elapsedMs, summarizeLatencies, type LatencySummary } from './latency-stats.js';
@@ -34,6 +37,11 @@ export interface StepBenchOptions {
 
 export interface StepBenchResult {
   startedAt: string;
+  /**
+   * The same Steps driven by the Python client (grpcio, what trainers use), against the same server;
+   * `error` says why not when /usr/bin/python3 lacks grpcio.
+   */
+  pythonClientStep: (LatencySummary & { episodes: number }) | { error: string };
   /** `loadAverage1m` at the end of the run: figures from a busy machine read high. */
   machine: { cpus: number; node: string; platform: string; loadAverage1m: number };
   rawDockerExec: RawDockerExecResult;
@@ -91,6 +99,8 @@ export async function runStepBench(options: StepBenchOptions = {}): Promise<Step
       await client.call('ListTasks', { suite: options.suite ?? 'sample', language: '' });
       if (i >= 20) floorMs.push(elapsedMs(start));
     }
+    log(`Step(shell true) from the Python client (grpcio): ${warmupSteps} warm-up + ${steps} measured ...`);
+    const python = measurePythonClientSteps(address, taskId, warmupSteps, steps);
     const stepSummary = summarizeLatencies(measured.samplesMs);
     const serverCommand = summarizeLatencies(measured.serverMs);
     return {
@@ -104,6 +114,7 @@ export async function runStepBench(options: StepBenchOptions = {}): Promise<Step
       rawDockerExec: raw,
       step: { ...stepSummary, taskId, episodes: measured.episodes, serverCommandP50Ms: serverCommand.p50Ms },
       grpcFloor: summarizeLatencies(floorMs),
+      pythonClientStep: python,
       speedupP50: raw.p50Ms / stepSummary.p50Ms,
       targetStepP50Ms: STEP_P50_TARGET_MS,
       meetsTarget: stepSummary.p50Ms <= STEP_P50_TARGET_MS,
@@ -185,15 +196,25 @@ export function formatStepBenchTable(result: StepBenchResult): string {
       f(result.rawDockerExec.meanMs),
     ],
     [
-      'Step(shell `true`) over gRPC',
+      'Step(shell `true`) over gRPC, Node client',
       String(result.step.samples),
       f(result.step.p50Ms),
       f(result.step.p90Ms),
       f(result.step.p99Ms),
       f(result.step.meanMs),
     ],
+    'error' in result.pythonClientStep
+      ? ['Step(shell `true`) over gRPC, Python client', '0', '-', '-', '-', '-']
+      : [
+          'Step(shell `true`) over gRPC, Python client',
+          String(result.pythonClientStep.samples),
+          f(result.pythonClientStep.p50Ms),
+          f(result.pythonClientStep.p90Ms),
+          f(result.pythonClientStep.p99Ms),
+          f(result.pythonClientStep.meanMs),
+        ],
     [
-      'ListTasks over gRPC (no sandbox)',
+      'ListTasks over gRPC (no sandbox), Node client',
       String(result.grpcFloor.samples),
       f(result.grpcFloor.p50Ms),
       f(result.grpcFloor.p90Ms),
@@ -208,10 +229,28 @@ export function formatStepBenchTable(result: StepBenchResult): string {
     widths.map((w) => '-'.repeat(w)).join('  '),
     ...rows.slice(1).map(line),
     '',
-    `ratio: raw exec p50 / Step p50 = ${result.speedupP50.toFixed(1)}×`,
-    `Step p50 target ≤ ${result.targetStepP50Ms} ms: ${result.meetsTarget ? 'met' : 'NOT met'} ` +
-      `(${f(result.step.p50Ms)} ms; server-side command p50 ${f(result.step.serverCommandP50Ms)} ms)`,
+    `ratio: raw exec p50 / Step p50 = ${result.speedupP50.toFixed(1)}× (Node client)` +
+      ('error' in result.pythonClientStep ? '' : `, ${(result.rawDockerExec.p50Ms / result.pythonClientStep.p50Ms).toFixed(1)}× (Python client)`),
+    `Step p50 target ≤ ${result.targetStepP50Ms} ms: Node client ${result.meetsTarget ? 'met' : 'NOT met'} (${f(result.step.p50Ms)} ms)` +
+      ('error' in result.pythonClientStep
+        ? `; Python client not measured: ${result.pythonClientStep.error}`
+        : `; Python client ${result.pythonClientStep.p50Ms <= result.targetStepP50Ms ? 'met' : 'NOT met'} (${f(result.pythonClientStep.p50Ms)} ms)`) +
+      `; server-side command p50 ${f(result.step.serverCommandP50Ms)} ms`,
     `task ${result.step.taskId}, ${result.step.episodes} episode(s); image ${result.rawDockerExec.image}; ` +
       `${result.machine.cpus} CPUs (load ${result.machine.loadAverage1m.toFixed(1)}), node ${result.machine.node}`,
   ].join('\n');
+}
+
+/** Runs src/bench/python/step_latency.py with Debian's python3 (grpcio) against the same server. */
+function measurePythonClientSteps(address: string, taskId: string, warmup: number, steps: number): StepBenchResult['pythonClientStep'] {
+  const script = join(projectRoot(), 'src', 'bench', 'python', 'step_latency.py');
+  const run = spawnSync(process.env['CODEMIDAS_PYTHON'] ?? '/usr/bin/python3', [script, address, taskId, String(warmup), String(steps)], {
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+  if (run.status !== 0) {
+    return { error: `python client run failed (${run.error?.message ?? `exit ${run.status}`}): ${(run.stderr ?? '').trim().split('\n').slice(-1)[0] ?? ''}` };
+  }
+  const parsed = JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as { samplesMs?: number[]; episodes?: number };
+  return { ...summarizeLatencies(parsed.samplesMs ?? []), episodes: parsed.episodes ?? 0 };
 }
