@@ -135,3 +135,24 @@ describe('writeTask', () => {
     }
   });
 });
+
+describe('renderPrompt for a generator', () => {
+  it('shows the call the task judges, list(itertools.islice(...)), not the generator called on it', async () => {
+    const { renderPrompt } = await import('../../src/pipeline/write/render-prompt.js');
+    const gen: Unit = { ...unit, id: 'geo.seq:pairs', kind: 'function', module: 'geo.seq', qualname: 'pairs', isGenerator: true };
+    const generatorCase: RecordedCase = {
+      id: 'pairs-1',
+      module: 'builtins',
+      target: 'list',
+      init: null,
+      args: [{ t: 'repr', v: 'itertools.islice(geo.seq.pairs([1, 2, 3]), 100)', imports: ['geo.seq', 'itertools'] } as unknown],
+      kwargs: {},
+      expect: { returns: t('list', [t('tuple', [t('int', '1'), t('int', '2')])]) },
+      argsAfter: null,
+      source: 'doctest',
+    };
+    const prompt = renderPrompt({ unit: gen, cases: [generatorCase], libraryName: 'geo' });
+    expect(prompt).toContain('>>> list(itertools.islice(geo.seq.pairs([1, 2, 3]), 100))');
+    expect(prompt).not.toContain('pairs(itertools.islice');
+  });
+});

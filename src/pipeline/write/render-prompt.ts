@@ -5,6 +5,10 @@ import { taggedToPython } from './python-literal.js';
 export const MAX_PROMPT_EXAMPLES = 3;
 
 function exampleCall(unit: Unit, c: RecordedCase): string {
+  // A generator's case calls builtins.list on `itertools.islice(<module>.<gen>(...), N)`: show that call.
+  if (c.module === 'builtins' && c.target === 'list' && c.init === null && c.args.length === 1) {
+    return `list(${taggedToPython(c.args[0])})`;
+  }
   const name = unit.qualname.split('.').at(-1) ?? unit.qualname;
   const args = [...c.args.map(taggedToPython), ...Object.keys(c.kwargs).sort().map((k) => `${k}=${taggedToPython(c.kwargs[k])}`)];
   if (c.init) {
