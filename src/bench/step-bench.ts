@@ -185,42 +185,15 @@ async function measureSteps(
 /** The bench's figures as a plain-text table. */
 export function formatStepBenchTable(result: StepBenchResult): string {
   const f = (ms: number): string => (Number.isFinite(ms) ? ms.toFixed(2) : '-');
+  const row = (name: string, l: LatencySummary): string[] => [name, String(l.samples), f(l.p50Ms), f(l.p90Ms), f(l.p99Ms), f(l.meanMs)];
   const rows: string[][] = [
     ['measure', 'samples', 'p50 ms', 'p90 ms', 'p99 ms', 'mean ms'],
-    [
-      'raw docker exec `true` (dockerode)',
-      String(result.rawDockerExec.samples),
-      f(result.rawDockerExec.p50Ms),
-      f(result.rawDockerExec.p90Ms),
-      f(result.rawDockerExec.p99Ms),
-      f(result.rawDockerExec.meanMs),
-    ],
-    [
-      'Step(shell `true`) over gRPC, Node client',
-      String(result.step.samples),
-      f(result.step.p50Ms),
-      f(result.step.p90Ms),
-      f(result.step.p99Ms),
-      f(result.step.meanMs),
-    ],
+    row('raw docker exec `true` (dockerode)', result.rawDockerExec),
+    row('Step(shell `true`) over gRPC, Node client', result.step),
     'error' in result.pythonClientStep
       ? ['Step(shell `true`) over gRPC, Python client', '0', '-', '-', '-', '-']
-      : [
-          'Step(shell `true`) over gRPC, Python client',
-          String(result.pythonClientStep.samples),
-          f(result.pythonClientStep.p50Ms),
-          f(result.pythonClientStep.p90Ms),
-          f(result.pythonClientStep.p99Ms),
-          f(result.pythonClientStep.meanMs),
-        ],
-    [
-      'ListTasks over gRPC (no sandbox), Node client',
-      String(result.grpcFloor.samples),
-      f(result.grpcFloor.p50Ms),
-      f(result.grpcFloor.p90Ms),
-      f(result.grpcFloor.p99Ms),
-      f(result.grpcFloor.meanMs),
-    ],
+      : row('Step(shell `true`) over gRPC, Python client', result.pythonClientStep),
+    row('ListTasks over gRPC (no sandbox), Node client', result.grpcFloor),
   ];
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
   const line = (r: string[]): string => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
