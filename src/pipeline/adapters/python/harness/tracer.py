@@ -10,7 +10,6 @@ import importlib
 import inspect
 import json
 import os
-import signal
 import sys
 import threading
 
@@ -26,38 +25,16 @@ _spec.loader.exec_module(_load)
 _load.strip_harness_from_path()
 codec = _load.load("codec")
 values = _load.load("values")
+calls = _load.load("calls")
 values.codec = codec
 
 MAX_CAPTURES = 300
 CO_VARARGS, CO_VARKEYWORDS = 0x04, 0x08
 
 
-class _Alarm(BaseException):
-    pass
-
-
-def _with_alarm(seconds, fn):
-    def on_alarm(signum, frame):
-        raise _Alarm()
-
-    old = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        return fn()
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
-def _raw_function(obj):
-    for _ in range(20):
-        if isinstance(obj, (staticmethod, classmethod)):
-            obj = obj.__func__
-        elif hasattr(obj, "__wrapped__"):
-            obj = obj.__wrapped__
-        else:
-            break
-    return obj if hasattr(obj, "__code__") else None
+_Alarm = calls.Alarm
+_with_alarm = calls.with_alarm
+_raw_function = calls.raw_function
 
 
 def _frame_args(frame, code):

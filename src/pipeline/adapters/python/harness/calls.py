@@ -1,0 +1,34 @@
+"""Small helpers shared by the tracer and the worker for calling into the repository's code."""
+import signal
+
+
+class Alarm(BaseException):
+    """Raised inside `with_alarm`'s function when its time is up (a BaseException, so the code under
+    test cannot swallow it with `except Exception`)."""
+
+
+def with_alarm(seconds, fn):
+    """Runs fn() under a SIGALRM timer of `seconds`; raises Alarm when it runs out."""
+
+    def on_alarm(signum, frame):
+        raise Alarm()
+
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return fn()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def raw_function(obj):
+    """The plain function under staticmethod/classmethod/functools.wraps layers, or None."""
+    for _ in range(20):
+        if isinstance(obj, (staticmethod, classmethod)):
+            obj = obj.__func__
+        elif hasattr(obj, "__wrapped__"):
+            obj = obj.__wrapped__
+        else:
+            break
+    return obj if hasattr(obj, "__code__") else None
