@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../src/logging.js';
-import { createLeakAuditor } from '../../src/pipeline/audit/audit-leaks.js';
+import { createLeakAuditor, DEFAULT_LEAK_MIN_COVERAGE } from '../../src/pipeline/audit/audit-leaks.js';
 import { createDirectoryImageFileReader } from '../../src/pipeline/audit/image-files.js';
 import { buildLeakIndex, findRuns } from '../../src/pipeline/audit/leak-index.js';
 import { tokenizePython } from '../../src/pipeline/audit/python-tokens.js';
@@ -54,6 +54,18 @@ describe('findRuns', () => {
     const [partial] = findRuns(index, body, 12);
     expect(partial?.coverage).toBeLessThan(0.5);
     expect(findRuns(index, body, 12, 0.5)).toEqual([]);
+  });
+
+  it('does not count a sibling written in the same style (63% shared runs), but does count a near-copy', () => {
+    const body = '    rv = factory()\n    for k, v in d.items():\n        if predicate(k):\n            rv[k] = v\n    return rv\n';
+    const sibling = 'def pick_values(predicate, d, factory=dict):\n    rv = factory()\n    for k, v in d.items():\n        if predicate(v):\n            rv[k] = v\n    return rv\n';
+    const index = buildLeakIndex([{ path: 'pkg/dicts.py', content: sibling }]);
+    const tokens = tokenizePython(body).tokens;
+    expect(findRuns(index, tokens, 12)[0]?.coverage).toBeCloseTo(0.633, 3);
+    expect(findRuns(index, tokens, 12, DEFAULT_LEAK_MIN_COVERAGE)).toEqual([]);
+    // the same body pasted into another module with one comment added: a copy
+    const copy = buildLeakIndex([{ path: 'pkg/compat.py', content: `def pick_keys(predicate, d, factory=dict):\n    # compat\n${body}` }]);
+    expect(findRuns(copy, tokens, 12, DEFAULT_LEAK_MIN_COVERAGE)).toEqual([{ path: 'pkg/compat.py', line: 3, runTokens: 12, coverage: 1 }]);
   });
 
   it('uses the whole body when it is shorter than the run length', () => {
