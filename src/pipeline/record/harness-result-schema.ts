@@ -16,6 +16,11 @@ const recordedCaseSchema = z.object({
   expect: z.union([z.object({ returns: tagged }), z.object({ raises: z.string() })]),
   argsAfter: z.array(tagged).nullable(),
   source: z.string(),
+  /**
+   * record.py only: the call returned an iterator, judged on its first items; mutate.py replays the
+   * case in that form and gives it back collected (list(islice(...))), without this mark.
+   */
+  lazy: z.boolean().optional(),
 });
 
 const dropSchema = z.object({ code: z.string(), reason: z.string() });
@@ -46,9 +51,14 @@ export const mutateResultSchema = z.object({
       unitId: z.string(),
       mutation: mutationSchema,
       before: mutationSchema,
-      /** Present for generator targets: record.py's cases rewritten in the form the task judges (list(islice(...))). */
+      /**
+       * Present for generator targets and targets with `lazy` cases: record.py's cases in the form
+       * the task judges them (list(islice(...)) where collected), without the `lazy` mark.
+       */
       cases: z.array(recordedCaseSchema).optional(),
       newCases: z.array(recordedCaseSchema),
+      /** Cases left out after recording, by reason (`no-source`: a case to collect whose inputs have no source form). */
+      rejected: z.record(z.string(), z.number().int()).optional(),
       search: z.object({ tried: z.number().int(), found: z.number().int() }),
       baselineMismatches: z.number().int(),
       error: dropSchema.nullable(),

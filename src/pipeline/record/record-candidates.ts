@@ -240,8 +240,12 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
       }
       const sources = { ...t.sources };
       if (options.search) sources['mutant-search'] = { tried: m.search.tried, kept: m.newCases.length };
-      // generators: mutate.py gives the recorded cases back in the form the task judges them
-      const cases = [...(m.cases ?? t.cases), ...m.newCases] as RecordedCase[];
+      // generators and `lazy` cases (a returned iterator): mutate.py gives the recorded cases back in
+      // the form the task judges them; the recorder's `lazy` mark never reaches a task
+      const cases = [...(m.cases ?? t.cases), ...m.newCases].map(({ lazy: _lazy, ...c }) => c) as RecordedCase[];
+      const rejected: Record<string, number> = { ...t.rejected };
+      if (m.baselineMismatches) rejected['state-dependent'] = m.baselineMismatches;
+      for (const [reason, n] of Object.entries(m.rejected ?? {})) rejected[reason] = (rejected[reason] ?? 0) + n;
       const mutation: MutationResult = m.mutation;
       recordings.push({
         unitId: t.unitId,
@@ -249,7 +253,7 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
         mutation,
         mutationBeforeSearch: m.before,
         sources,
-        rejected: m.baselineMismatches ? { ...t.rejected, 'state-dependent': m.baselineMismatches } : t.rejected,
+        rejected,
       });
     }
     recordings.sort(byId);

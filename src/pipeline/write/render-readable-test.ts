@@ -17,6 +17,11 @@ function template(): string {
 }
 
 function callSource(c: RecordedCase): string {
+  // A generator's case, or one whose call returned an iterator, calls builtins.list on
+  // `itertools.islice(<module>.<qualname>(...), N)` (one `repr` input): that call is the test.
+  if (c.module === 'builtins' && c.target === 'list' && c.init === null && c.args.length === 1 && Object.keys(c.kwargs).length === 0) {
+    return `list(${taggedToPython(c.args[0])})`;
+  }
   const args = [...c.args.map(taggedToPython), ...Object.keys(c.kwargs).sort().map((k) => `${k}=${taggedToPython(c.kwargs[k])}`)];
   const init = c.init
     ? `([${c.init.args.map(taggedToPython).join(', ')}], {${Object.keys(c.init.kwargs)

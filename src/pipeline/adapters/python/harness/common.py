@@ -121,6 +121,12 @@ def input_of(case):
     return {"init": case.get("init"), "args": case.get("args", []), "kwargs": case.get("kwargs") or {}}
 
 
+def judged_input(case):
+    """A recorded case's input as mutate.py replays it: with `lazy` fixing the form the task judges
+    it in (True: collected, list(islice(<call>, N)); False: the call itself), see worker.run_case."""
+    return dict(input_of(case), lazy=bool(case.get("lazy")))
+
+
 def input_key(case):
     return codec.canonical(input_of(case))
 
@@ -159,15 +165,21 @@ def expected_verdict(case):
 
 
 def make_case(target, case_input, outcome, source, generator=False):
+    """A recorded case from an input and its outcome. An outcome collected from a returned iterator
+    (worker `lazy`) gives a case marked `lazy: true`, judged like a generator's (collected_case); the
+    mark never reaches the task: mutate.py converts or removes it (judged_cases)."""
+    lazy = bool(outcome.get("lazy")) and not generator
     case = {"id": "", "module": target["module"], "target": target["qualname"], "init": case_input.get("init"),
             "args": case_input.get("args", []), "kwargs": case_input.get("kwargs") or {}}
     if outcome["kind"] == "returns":
         case["expect"] = {"returns": outcome["value"]}
     else:
         case["expect"] = {"raises": outcome["type"]}
-    case["argsAfter"] = outcome.get("argsAfter") if needs_args_after(case) and not generator else None
+    case["argsAfter"] = outcome.get("argsAfter") if needs_args_after(case) and not generator and not lazy else None
     case["source"] = source
     case["id"] = case_id(target["qualname"], case)
+    if lazy:
+        case["lazy"] = True
     return case
 
 
@@ -206,7 +218,8 @@ def to_source(tagged, imports):
 
 
 def collected_case(target, case, bound):
-    """A generator target's case as the task judges it: a call of builtins.list on
+    """A generator target's case (or a `lazy` case: the call returned an iterator) as the task
+    judges it: a call of builtins.list on
     `itertools.islice(<module>.<qualname>(<args>), GENERATOR_ITEMS)` (a `repr` input, built when the
     subject decodes the inputs), expecting the list of the first items or the exception type raised
     while iterating. `bound`: the method is called on a built instance (case init), else on the
@@ -224,6 +237,32 @@ def collected_case(target, case, bound):
     return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
             "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
             "expect": case["expect"], "argsAfter": None, "source": case["source"]}
+
+
+def has_source(case_input):
+    """Whether every input (init included) has a source form, as collected_case needs."""
+    try:
+        _call_args(case_input, set())
+        _call_args(case_input.get("init") or {}, set())
+    except ValueError:
+        return False
+    return True
+
+
+def judged_cases(target, cases, generator, bound):
+    """Cases in the form the task judges them: a generator target's cases and every `lazy` case
+    collected (collected_case), other cases as they are, without the `lazy` mark. Returns
+    (cases, dropped): a case to collect whose inputs have no source form is dropped and counted."""
+    out, dropped = [], 0
+    for case in cases:
+        if generator or case.get("lazy"):
+            try:
+                out.append(collected_case(target, case, bound))
+            except ValueError:
+                dropped += 1
+        else:
+            out.append({k: v for k, v in case.items() if k != "lazy"})
+    return out, dropped
 
 
 def _call_args(call, imports):

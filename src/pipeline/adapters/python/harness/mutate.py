@@ -18,9 +18,11 @@ comprehension or lambda (where reaching the line does not mean the mutated part 
 `survivors`, prefixed "likely equivalent (not counted):"). Unreached and budget-cut survivors always
 count.
 
-Generators: cases run on the collected first items (worker.GENERATOR_ITEMS); the result's `cases`
-gives the recorded cases, and `newCases` the new ones, in the form the task judges them
-(common.collected_case).
+Generators, and calls that return an iterator (`lazy` cases, judged per case): cases run on the
+collected first items (worker.GENERATOR_ITEMS), and every replay runs a case in the form the task
+judges it (worker.run_case `lazy`); the result's `cases` gives the recorded cases, and `newCases`
+the new ones, in that form (common.judged_cases, common.collected_case). A case to collect whose
+inputs have no source form is dropped (`rejected: {"no-source": n}`).
 """
 import json
 import random
@@ -115,11 +117,25 @@ def mutate_target(config, target):
             t.restart()
             desc = {}
         # the module's own short strings (colour names, version strings) as boundary constants of the search
-        t.module_strings = [v for v in ((desc.get("moduleLiterals") or {}).get("str") or [])[:8] if isinstance(v, str)]
+        # and strings its regexes accept / its docstrings quote, first (they reach the valid branches)
+        module_literals = desc.get("moduleLiterals") or {}
+        t.module_strings = [v for v in (module_literals.get("regexStr") or [])[:6] + (module_literals.get("docStr") or [])[:4]
+                            + (module_literals.get("str") or [])[:8] if isinstance(v, str)]
+        gen, bound = worker.info.get("generator", False), worker.info.get("needsInstance", False)
+        # a case the task judges collected (generator target, `lazy` case) needs its inputs as source
+        collectable = [not (gen or c.get("lazy")) or common.has_source(common.input_of(c)) for c in cases]
+        if not all(collectable):
+            result["rejected"] = {"no-source": collectable.count(False)}
+            cases = [c for c, ok in zip(cases, collectable) if ok]
+            if not cases:
+                result["error"] = {"code": "no-cases", "reason": "no recorded input of this iterator has a source form for the collected case"}
+                return result
         inputs = [common.input_of(c) for c in cases]
+        # replayed in the form the task judges each case (collected or not): worker.run_case `lazy`
+        runs = [common.judged_input(c) for c in cases]
         expected = [common.expected_verdict(c) for c in cases]
         with_aa = [c.get("argsAfter") is not None for c in cases]
-        base = t.batch(inputs, trace=True)
+        base = t.batch(runs, trace=True)
         lines = [set() for _ in cases]
         if base.get("kind") == "batch":
             good = []
@@ -132,6 +148,7 @@ def mutate_target(config, target):
             good = []
             result["baselineMismatches"] = len(cases)
         inputs = [inputs[k] for k in good]
+        runs = [runs[k] for k in good]
         expected = [expected[k] for k in good]
         with_aa = [with_aa[k] for k in good]
         lines = [lines[k] for k in good]
@@ -141,7 +158,7 @@ def mutate_target(config, target):
 
         status = {}
         for m in listing:
-            killed, how = _kills(t.batch(inputs, mutant=m["index"]), expected, with_aa)
+            killed, how = _kills(t.batch(runs, mutant=m["index"]), expected, with_aa)
             status[m["index"]] = (killed, how)
         valid = [m for m in listing if status[m["index"]][0] is not None]
         result["before"] = _score(valid, status)
@@ -149,10 +166,13 @@ def mutate_target(config, target):
         if config.get("search", True):
             search(config, t, target, rng, valid, status, inputs, lines, result, expected)
         result["mutation"] = _score(valid, status)
-        if worker.info.get("generator"):
-            bound = worker.info.get("needsInstance", False)
-            result["cases"] = [common.collected_case(target, c, bound) for c in cases]
-            result["newCases"] = [common.collected_case(target, c, bound) for c in result["newCases"]]
+        if gen or any(c.get("lazy") for c in cases + result["newCases"]):
+            # generator targets and `lazy` cases: given back in the form the task judges them
+            result["cases"], dropped = common.judged_cases(target, cases, gen, bound)
+            result["newCases"], dropped_new = common.judged_cases(target, result["newCases"], gen, bound)
+            if dropped + dropped_new:
+                rejected = result.setdefault("rejected", {})
+                rejected["no-source"] = rejected.get("no-source", 0) + dropped + dropped_new
         result["mutants"] = [{"index": m["index"], "line": m["line"], "description": m["description"], "kind": m["kind"],
                               "killed": bool(status[m["index"]][0]), "how": status[m["index"]][1]} for m in valid]
     finally:
@@ -193,7 +213,7 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
         if status[m["index"]][0] or len(new_cases) >= max_new or time.monotonic() > deadline:
             continue
         if new_cases:
-            new_inputs = [common.input_of(c) for c in new_cases]
+            new_inputs = [common.judged_input(c) for c in new_cases]
             killed, how = _kills(t.batch(new_inputs, mutant=m["index"]),
                                  [common.expected_verdict(c) for c in new_cases], [c.get("argsAfter") is not None for c in new_cases])
             if killed:
@@ -226,23 +246,29 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
             chunk = unique[start:start + CHUNK]
             result["search"]["tried"] += len(chunk)
             orig = original(chunk)
-            answer = t.batch(chunk, mutant=m["index"])
+            # the mutant runs each input in the form its case would be judged in (collected when the
+            # original returned an iterator): worker.run_case `lazy`
+            judged = [dict(x, lazy=bool(o.get("lazy"))) for x, o in zip(chunk, orig)]
+            answer = t.batch(judged, mutant=m["index"])
             if answer.get("kind") == "batch":
                 mut = answer["outcomes"]
             else:
-                mut = [t.one(x, mutant=m["index"]) for x in chunk]
+                mut = [t.one(x, mutant=m["index"]) for x in judged]
             for x, o, mo in zip(chunk, orig, mut):
-                aa = common.needs_args_after(x) and not gen
+                lazy = bool(o.get("lazy"))
+                aa = common.needs_args_after(x) and not gen and not lazy
                 vo = common.verdict(o, aa)
                 if vo is not None and o.get("kind") == "returns" and m["line"] in o.get("lines", ()):
                     reaching += 1
                     outcomes_seen.add(vo)
                 if vo is None or vo == common.verdict(mo, aa):
                     continue
-                first = t.one(x)
-                second = t.one(x, second=True)
+                if (gen or lazy) and not common.has_source(x):
+                    continue  # no collected case can be written for it (common.collected_case)
+                first = t.one(dict(x, lazy=lazy))
+                second = t.one(dict(x, lazy=lazy), second=True)
                 if common.verdict(first, aa) == vo and common.verdict(second, aa) == vo:
-                    found = (x, first)
+                    found = (x, dict(first, lazy=lazy))
                     break
         if found is not None:
             case = common.make_case(target, found[0], found[1], "mutant-search", generator=gen)

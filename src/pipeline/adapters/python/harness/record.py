@@ -129,7 +129,9 @@ def collect(config, target, traced, desc, rng, sources, rejected):
     known = [x for group in by_source.values() for x in group]
     generated = variations.generate(params, desc.get("literals") or {}, _seen_by_param(params, known), rng, 80)
     for case_input in with_init(generated):
-        uses_repr = any(a.get("t") == "repr" for a in list(case_input["args"]) + list(case_input["kwargs"].values()))
+        # built with the codebase's constructors; the generated callables (`len`, `lambda x: x + 1`) are type-hint values
+        uses_repr = any(a.get("t") == "repr" and a.get("v") not in variations.CALLABLE_SOURCES
+                        for a in list(case_input["args"]) + list(case_input["kwargs"].values()))
         by_source["constructed" if uses_repr else "type-hint"].append(case_input)
 
     seen = set()
@@ -174,7 +176,9 @@ def record_target(config, target, traced):
         module_literals = desc.get("moduleLiterals") or {}
         for key in ("literals", "initLiterals"):
             if isinstance(desc.get(key), dict):
-                desc[key] = dict(desc[key], moduleStr=module_literals.get("str", []), moduleInt=module_literals.get("int", []))
+                desc[key] = dict(desc[key], moduleStr=module_literals.get("str", []), moduleInt=module_literals.get("int", []),
+                                 regexStr=module_literals.get("regexStr", []), regexNear=module_literals.get("regexNear", False),
+                                 docStr=module_literals.get("docStr", []))
         candidates = collect(config, target, traced, desc, rng, sources, rejected)
         kept, impure, timeouts, tried = [], set(), 0, 0
         deadline = time.monotonic() + config.get("targetBudgetMs", 90000) / 1000.0
@@ -196,7 +200,8 @@ def record_target(config, target, traced):
                 if reason.startswith("impure:"):
                     impure.add(reason)
                 continue
-            second = _run(workers, 1, case_input, config)
+            # the second run judges the result in the first's form (collected when it was an iterator)
+            second = _run(workers, 1, dict(case_input, lazy=bool(first.get("lazy"))), config)
             if common.verdict(first, True) != common.verdict(second, True):
                 rejected["timeout" if second.get("kind") == "timeout" else ("impure" if second.get("kind") == "impure" else "non-deterministic")] += 1
                 continue
@@ -249,7 +254,7 @@ def select(kept, cap, rejected):
     chosen, covered, kinds = [], set(), set()
     for k, (src, case_input, outcome) in enumerate(kept):
         lines = set(outcome.get("lines", []))
-        kind = (outcome["kind"], outcome.get("type"))
+        kind = (outcome["kind"], outcome.get("type"), bool(outcome.get("lazy")))
         if (lines - covered or kind not in kinds) and len(chosen) < cap:
             chosen.append(k)
             covered |= lines

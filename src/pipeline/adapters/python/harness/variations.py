@@ -77,8 +77,9 @@ def _dedupe(items):
     return out
 
 
-def pool_for(hint, literals, seen, depth=0):
-    """Tagged values for one parameter: from its hint, the body's literals (± 1) and values seen."""
+def pool_for(hint, literals, seen, depth=0, name=None):
+    """Tagged values for one parameter: from its hint, the body's literals (± 1) and values seen;
+    with no hint, from what was seen, else from the parameter's name (`func`, `d`, `seq`, `n`, `s`)."""
     kind = hint.get("kind", "any")
     ints = [0, 1, -1, 2, 3, 10] + [i + d for i in literals.get("int", []) for d in (0, -1, 1) if abs(i) < MAX_INT_ABS]
     ints += [i for i in literals.get("moduleInt", []) if abs(i) < MAX_INT_ABS]
@@ -86,6 +87,14 @@ def pool_for(hint, literals, seen, depth=0):
     # module literals early enough to survive the pool's cut (generate keeps 12-24 per parameter)
     strs[4:4] = literals.get("moduleStr", [])[:8]
     strs += literals.get("moduleStr", [])[8:]
+    # strings the module's regexes accept and the docstrings' quoted examples: earlier still, as
+    # they are often the only inputs that get past a validating regex to the real work (the first
+    # regex match leads, so it is the base value the other parameters vary around)
+    regex_strs, doc_strs = literals.get("regexStr", []), literals.get("docStr", [])
+    strs[2:2] = regex_strs[1:4] + doc_strs[:2]
+    strs[0:0] = regex_strs[:1]
+    strs[16:16] = regex_strs[4:8]
+    strs += regex_strs[8:] + doc_strs[2:]
     floats = [0.0, 1.0, -1.0, 0.5, 2.5] + [f + d for f in literals.get("float", []) for d in (0.0, -1.0, 1.0)] + [float(i) for i in literals.get("int", [])[:3]]
     if kind == "int":
         out = [tag(i) for i in ints]
@@ -99,6 +108,8 @@ def pool_for(hint, literals, seen, depth=0):
         out = [tag(False), tag(True)]
     elif kind == "none":
         out = [tag(None)]
+    elif kind == "callable":
+        out = callable_pool(arity=hint.get("arity"))
     elif kind == "literal":
         out = list(hint.get("values", []))
     elif kind == "class":
@@ -130,7 +141,7 @@ def pool_for(hint, literals, seen, depth=0):
             out.append({"t": "dict", "v": [[keys[1 % len(keys)], vals[0]]]})
             out.append({"t": "dict", "v": _dedupe_pairs([[keys[k % len(keys)], vals[k % len(vals)]] for k in range(3)])})
     else:
-        out = _from_seen(seen, literals, depth)
+        out = _from_seen(seen, literals, depth, name)
     return _dedupe(list(seen) + out)
 
 
@@ -144,10 +155,15 @@ def _dedupe_pairs(pairs):
     return out
 
 
-def _from_seen(seen, literals, depth):
-    """No usable hint: values of the kinds seen for this parameter (defaults, call sites, tests)."""
+def _from_seen(seen, literals, depth, name=None):
+    """No usable hint: values of the kinds seen for this parameter (defaults, call sites, tests); when
+    nothing but None was seen, values its name suggests (name_pool), then a generic mix."""
     kinds = [s.get("t") for s in seen]
     out = []
+    if all(k == "none" for k in kinds) and depth == 0:
+        named = name_pool(name, literals)
+        if named:
+            return named + [tag(v) for v in (0, "abc", [1, 2, 3], None)]
     for t in dict.fromkeys(kinds):
         if t in ("int", "float", "str", "bytes", "bool", "none"):
             out.extend(pool_for({"kind": t}, literals, [], depth + 1))
@@ -156,24 +172,132 @@ def _from_seen(seen, literals, depth):
                 if s.get("t") == t:
                     out.extend(vary(s, [], limit=8))
     if not out:
-        generic = [0, 1, -1, 2, "", "abc", [], [1, 2, 3], [3, 1, 2], None]
+        generic = [0, 1, -1, 2, "", "abc", [], [1, 2, 3], [3, 1, 2], {"a": 1, "b": 2}, None, {}]
+        generic[6:6] = literals.get("regexStr", [])[:3] + literals.get("docStr", [])[:2]
+        if literals.get("regexNear") and literals.get("regexStr"):
+            # the target (or a function it calls) checks a regex: lead with a string it accepts
+            generic.insert(0, literals["regexStr"][0])
         generic += [i for i in literals.get("int", [])[:4]] + [s for s in literals.get("str", [])[:3]]
         generic += [s for s in literals.get("moduleStr", [])[:6]]
         out = [tag(v) for v in generic]
     return out
 
 
+# ----------------------------------------------------------------------------- names and callables
+
+# Callables as `repr` inputs (the subject evaluates the expression): (source, imports, arity).
+# Unary ones first, type-agnostic before arithmetic; then binary and variadic ones.
+CALLABLES_UNARY = [("str", [], 1), ("len", [], 1), ("lambda x: x + 1", [], 1), ("lambda x: x * 2", [], 1),
+                   ("lambda x: x % 2 == 0", [], 1), ("abs", [], 1), ("bool", [], 1), ("str.upper", [], 1),
+                   ("max", [], 1), ("min", [], 1), ("lambda x: -x", [], 1), ("sorted", [], 1)]
+CALLABLES_PREDICATE = [("bool", [], 1), ("lambda x: x % 2 == 0", [], 1), ("lambda x: 'a' in str(x)", [], 1),
+                       ("lambda x: len(str(x)) % 2 == 0", [], 1), ("callable", [], 1), ("lambda x: not x", [], 1)]
+CALLABLES_BINARY = [("lambda x, y: x + y", [], 2), ("operator.add", ["operator"], 2), ("max", [], 2), ("min", [], 2),
+                    ("operator.mul", ["operator"], 2), ("lambda *a: a", [], None)]
+CALLABLE_SOURCES = {src for src, _, _ in CALLABLES_UNARY + CALLABLES_PREDICATE + CALLABLES_BINARY}
+
+
+def _callable_tag(source, imports):
+    return {"t": "repr", "v": source, "imports": list(imports)}
+
+
+def callable_pool(binary=False, predicate=False, arity=None):
+    """Callables as `repr` inputs, the likeliest for the use first: binary ones first for a binop /
+    reducer (or a hint with two parameters), predicates first for a predicate, else unary ones."""
+    if binary or arity == 2:
+        groups = [CALLABLES_BINARY, CALLABLES_UNARY, CALLABLES_PREDICATE]
+    elif predicate:
+        groups = [CALLABLES_PREDICATE, CALLABLES_UNARY, CALLABLES_BINARY]
+    else:
+        groups = [CALLABLES_UNARY, CALLABLES_PREDICATE, CALLABLES_BINARY]
+    out = [_callable_tag(src, imports) for group in groups for src, imports, _ in group]
+    return _dedupe(out)
+
+
+_NAME_KINDS = {
+    "callable": {"func", "f", "fn", "function", "funcs", "functions", "fns", "key", "keyfunc", "callback", "factory",
+                 "default_factory", "transform", "mapper", "hook", "handler", "getter", "g"},
+    "binary": {"binop", "op", "operator", "reducer", "combine", "combiner", "merge", "merger", "accumulator", "cmp"},
+    "predicate": {"pred", "predicate", "cond", "condition", "filter", "check"},
+    "dict": {"d", "dct", "dict", "dicts", "mapping", "mappings", "dictionary", "table", "dd"},
+    "seq": {"seq", "seqs", "sequence", "sequences", "iterable", "iterables", "items", "coll", "colls", "xs", "lst",
+            "elements", "elems", "iterator", "it"},
+    "int": {"n", "k", "i", "j", "count", "size", "index", "idx", "num", "number", "length", "width", "height",
+            "major", "minor", "patch", "step", "start", "stop", "times", "depth", "offset", "pos"},
+    "str": {"s", "string", "text", "word", "name", "version", "ver", "hex", "color", "colour", "label", "prefix",
+            "suffix", "sep", "char", "line", "title"},
+}
+_AMBIGUOUS = {"key"}
+_PLURAL = {"funcs", "functions", "fns", "dicts", "mappings", "seqs", "sequences", "iterables", "colls"}
+
+
+def name_kind(name):
+    """('callable'|'binary'|'predicate'|'dict'|'seq'|'int'|'str', plural) for a parameter name, or None.
+    The whole name is tried first, then its last `_` part (`hex_value` → no, `other_dict` → dict)."""
+    if not isinstance(name, str) or not name:
+        return None
+    base = name.lower().lstrip("_")
+    trimmed = base.rstrip("0123456789") or base
+    for candidate in (base, trimmed, trimmed.rsplit("_", 1)[-1]):
+        for kind, names in _NAME_KINDS.items():
+            if candidate in names:
+                return kind, candidate in _PLURAL
+    return None
+
+
+SMALL_DICTS = [{"a": 1, "b": 2}, {1: 2, 3: 4}, {}, {"a": 1, "b": 2, "c": 3}, {"x": "y", "a": "b"}, {0: 0, -1: 5}]
+SMALL_SEQS = [[1, 2, 3], [3, 1, 2, 1], ["a", "b", "a"], [], [0], ["abc", "x", "de"], [5, -2, 0, 7, 5]]
+
+
+def name_pool(name, literals, star=False):
+    """Values a parameter's name suggests when it has no type hint and nothing was seen for it;
+    `star`: the elements of a *args parameter (`*dicts` → dicts, `*funcs` → callables)."""
+    found = name_kind(name)
+    if found is None:
+        return []
+    kind, plural = found
+    base_name = name.lower().lstrip("_")
+    if kind in ("callable", "binary", "predicate"):
+        one = callable_pool(binary=kind == "binary", predicate=kind == "predicate")
+        if base_name in _AMBIGUOUS:  # `key`: a key function, or a dict key
+            plain_values = [tag(v) for v in ("a", 1, "b", 0, "x")]
+            one = [x for pair in itertools.zip_longest(one, plain_values) for x in pair if x is not None]
+    elif kind == "dict":
+        one = [tag(d) for d in SMALL_DICTS]
+    elif kind == "seq":
+        if plural and not star:  # `seqs`: a list of sequences
+            return [tag(x) for x in ([[1, 2], [3]], [["a"], ["b", "c"]], [[]], [])]
+        return [tag(x) for x in SMALL_SEQS]
+    elif kind == "int":
+        one = pool_for({"kind": "int"}, literals, [], 1)
+    else:
+        one = pool_for({"kind": "str"}, literals, [], 1)
+    if plural and not star:
+        return [{"t": "list", "v": one[:2]}, {"t": "list", "v": one[:1]}, {"t": "list", "v": []}, {"t": "list", "v": one[1:4]}]
+    return one
+
+
 def generate(params, literals, seen_by_param, rng, limit):
     """Inputs {args, kwargs} from per-parameter pools: a base, one parameter varied at a time, then
-    random combinations; parameters with defaults are left out of the base."""
-    usable = [p for p in params if p["kind"] not in ("VAR_POSITIONAL", "VAR_KEYWORD")]
-    pools = []
-    for p in usable:
+    random combinations; parameters with defaults are left out of the base. A *args parameter takes
+    part when its hint or name gives its elements (`*dicts`, `*funcs`): 0-3 extra positional values."""
+    usable, pools = [], []
+    for p in params:
+        if p["kind"] == "VAR_KEYWORD":
+            continue
+        if p["kind"] == "VAR_POSITIONAL":
+            hint = p.get("hint") or {"kind": "any"}
+            items = pool_for(hint, literals, [])[:6] if hint.get("kind", "any") != "any" else name_pool(p["name"], literals, star=True)[:6]
+            if items:
+                usable.append(p)
+                pools.append(_star_pool(items))
+            continue
+        usable.append(p)
         seen = list(seen_by_param.get(p["name"], []))
         default = p.get("default")
         if default is not None and default.get("t") != "unavailable":
             seen.insert(0, default)
-        pool = pool_for(p["hint"], literals, seen)
+        pool = pool_for(p["hint"], literals, seen, name=p["name"])
         pools.append(pool[:24] or [tag(None)])
     omit_default = [p.get("default") is not None for p in usable]
 
@@ -181,6 +305,10 @@ def generate(params, literals, seen_by_param, rng, limit):
         args, kwargs = [], {}
         positional_open = True
         for p, value, omit in zip(usable, choice, omit_default):
+            if p["kind"] == "VAR_POSITIONAL":
+                if value is not None and positional_open:
+                    args.extend(value["v"])
+                continue
             if value is None:
                 positional_open = False
                 continue
@@ -205,6 +333,16 @@ def generate(params, literals, seen_by_param, rng, limit):
         out.append(build([rng.choice(pool) for pool in pools]))
     out = [x for x in out if x is not None]
     return _dedupe(out)[:limit]
+
+
+def _star_pool(items):
+    """Choices for a *args parameter from its element pool: each a list of extra positional values
+    (internal `star` tag, spread into args by generate.build); one is a single list of elements,
+    for the `f(*items)`-or-`f(items)` idiom."""
+    e = items + items[:1] * 3
+    shapes = [[e[0], e[1]], [e[0]], [], [e[0], e[0]], [e[1], e[2]], [e[0], e[3 % len(items)]], [e[0], e[1], e[2]],
+              [{"t": "list", "v": [e[0], e[1]]}]]
+    return _dedupe([{"t": "star", "v": shape} for shape in shapes])
 
 
 # ----------------------------------------------------------------------------- variations (search)
@@ -268,6 +406,8 @@ def vary(tagged, constants, limit=40):
             out = [{"t": "dict", "v": s} for s in shapes]
         elif t == "none":
             out = []
+        elif t == "repr" and tagged.get("v") in CALLABLE_SOURCES:
+            out = callable_pool()  # another of the generated callables
     except (ValueError, TypeError, OverflowError, KeyError):
         out = []
     key = codec.canonical(tagged)

@@ -37,6 +37,7 @@ values = _load.load("values")
 calls = _load.load("calls")
 values.codec = codec
 mutants_mod = _load.load("mutants")
+regex_strings = _load.load("regex_strings")
 
 MAX_ANSWER_BYTES = 8 * 1024 * 1024
 # A generator's result is judged on its first GENERATOR_ITEMS items, exactly as the task's case
@@ -212,6 +213,9 @@ def _hint(tp, depth=0):
         return {"kind": "literal", "values": [values.to_input(a) for a in args if type(a) in (int, str, bool, float, bytes) or a is None]}
     import collections.abc as abc
 
+    if tp is abc.Callable or tp is typing.Callable or origin is abc.Callable:
+        params = args[0] if args and isinstance(args[0], (list, tuple)) else None
+        return {"kind": "callable", "arity": len(params) if params is not None else None}
     seqs = {list: "list", abc.Sequence: "list", abc.MutableSequence: "list", abc.Iterable: "list", set: "set",
             frozenset: "frozenset", abc.Set: "set", tuple: "tuple", dict: "dict", abc.Mapping: "dict", abc.MutableMapping: "dict"}
     if origin in seqs or tp in seqs:
@@ -261,6 +265,147 @@ def _module_literals(limit=24):
             step = len(bucket) / float(limit)
             found[kind] = [bucket[int(k * step)] for k in range(limit)]
     return found
+
+
+_RE_CALLS = ("compile", "match", "fullmatch", "search", "findall", "finditer", "split", "sub", "subn")
+_QUOTED = None
+
+
+def _called_names(node, max_depth=3):
+    """{name: depth} of the names the target's body uses (depth 0), then those used by the functions
+    and methods of its module that it names (`parse` → `VersionInfo.parse` → `_REGEX`), to max_depth;
+    and [(depth, pattern text)] of the string patterns passed to `re.*` calls along the way."""
+    defs = {}
+    try:
+        tree = ast.parse(open(STATE["filename"], encoding="utf-8").read())
+        for sub in ast.walk(tree):
+            if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defs.setdefault(sub.name, []).append(sub)
+    except (OSError, SyntaxError, UnicodeDecodeError, TypeError, ValueError):
+        pass
+    depth_of, literals, frontier, done = {}, [], [node] if node is not None else [], set()
+    for depth in range(max_depth + 1):
+        following = []
+        for fn in frontier:
+            if id(fn) in done:
+                continue
+            done.add(id(fn))
+            for sub in ast.walk(fn):
+                name = sub.id if isinstance(sub, ast.Name) else (sub.attr if isinstance(sub, ast.Attribute) else None)
+                if name is not None and name not in depth_of:
+                    depth_of[name] = depth
+                    following.extend(defs.get(name, []))
+                if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in _RE_CALLS
+                        and isinstance(sub.func.value, ast.Name) and sub.func.value.id in ("re", "regex") and sub.args and isinstance(sub.args[0], ast.Constant) and type(sub.args[0].value) in (str, bytes)):
+                    literals.append((depth, sub.args[0].value))
+        frontier = following
+    return depth_of, literals
+
+
+def _target_patterns(node, limit=12):
+    """Compiled regexes the target may validate its input with, nearest first: patterns written in
+    its body (`re.match(r'...', s)`) or held by module globals and class attributes it names
+    (`VersionInfo._REGEX`), then those the module functions it calls use (to depth 3), then the
+    module's other patterns, then those of the package's other imported modules."""
+    import re
+    import types as _types
+
+    module = STATE["module"]
+    named, written = _called_names(node)
+    found = []
+    for depth, text in written:
+        try:
+            found.append((depth, re.compile(text)))
+        except (re.error, TypeError, ValueError, OverflowError, RecursionError):
+            pass
+
+    def scan(namespace, rank_other, depth):
+        for name, value in list(namespace.items()):
+            if isinstance(value, re.Pattern):
+                found.append((named.get(name, rank_other), value))
+            elif depth and isinstance(value, type) and getattr(value, "__module__", None) == module.__name__:
+                scan(dict(vars(value)), rank_other + 1, depth - 1)
+
+    scan(dict(vars(module)), 10, 1)
+    package = (getattr(module, "__package__", None) or "").split(".")[0]
+    if package:
+        for _name, mod in sorted(((k, v) for k, v in list(sys.modules.items()) if k == package or k.startswith(package + ".")), key=lambda kv: kv[0]):
+            if mod is not module and isinstance(mod, _types.ModuleType):
+                scan(dict(vars(mod)), 12, 0)
+    found.sort(key=lambda pair: pair[0])  # stable: source order within a rank
+    out, keys = [], set()
+    for rank, pattern in found:
+        key = (type(pattern.pattern).__name__, pattern.pattern, pattern.flags)
+        if key not in keys:
+            keys.add(key)
+            out.append((rank, pattern))
+    return out[:limit]
+
+
+def _regex_strings(node, per_pattern=6, limit=24):
+    """Strings that match the target's regexes (regex_strings.py): three of the nearest pattern's
+    first, then round-robin over all the patterns, nearest first; str only. Also whether the nearest
+    pattern is one the target or a function it calls uses (`near`)."""
+    groups = []
+    patterns = _target_patterns(node)
+    near = bool(patterns) and patterns[0][0] < 10
+    for k, (_rank, pattern) in enumerate(patterns):
+        if isinstance(pattern.pattern, bytes):
+            continue
+        try:
+            made = _with_alarm(0.5, lambda: regex_strings.strings_for(pattern, seed=k, limit=per_pattern))
+        except (_Alarm, Exception):  # noqa: BLE001
+            continue
+        groups.append([s for s in made if isinstance(s, str) and len(s) <= 64])
+    out = list(groups[0][:3]) if groups else []
+    for group in itertools.zip_longest(*groups):
+        for s in group:
+            if s is not None and s not in out:
+                out.append(s)
+    return out[:limit], near and bool(out)
+
+
+def _doc_strings(limit=16):
+    """Quoted literals in the target's docstring, its class's and its module's (and the package's):
+    the example values prose and doctests show (`'1.2.3'`, `"#fff"`, ``` ``aliceblue`` ```)."""
+    import re
+
+    global _QUOTED
+    if _QUOTED is None:
+        # a quote not preceded by a word character (an apostrophe in "it's" opens nothing)
+        _QUOTED = re.compile(r"``([^`\n]{1,40})``" + r"|(?<!\w)'([^'\n\\]{1,40})'(?!\w)" + r'|(?<!\w)"([^"\n\\]{1,40})"(?!\w)')
+    module = STATE["module"]
+    docs = [getattr(STATE["raw"], "__doc__", None)]
+    if STATE.get("klass") is not None or STATE["owner"] is not module:
+        docs.append(getattr(STATE["owner"], "__doc__", None))
+    docs.append(getattr(module, "__doc__", None))
+    package = getattr(module, "__package__", None)
+    if package and package != module.__name__ and package in sys.modules:
+        docs.append(getattr(sys.modules[package], "__doc__", None))
+    out = []
+    for doc in docs:
+        if not isinstance(doc, str):
+            continue
+        for match in _QUOTED.finditer(doc[:20000]):
+            text = next(g for g in match.groups() if g is not None)
+            if text.strip() and text not in out:
+                out.append(text)
+    return out[:limit]
+
+
+def _args_after(args):
+    """The arguments after the call, encoded; None (not judged) when one is a callable that has no
+    tagged form (a generated `lambda`/`len` input): the subject could not read them back either.
+    Raises codec.EncodeError for any other value that cannot be encoded."""
+    after = []
+    for a in args:
+        try:
+            after.append(codec.encode(a))
+        except codec.EncodeError:
+            if callable(a):
+                return None
+            raise
+    return after
 
 
 def _def_node(raw, qualname):
@@ -360,6 +505,17 @@ def _describe():
     params = _describe_callable(target if not STATE["method"] else raw, STATE["method"])
     node = _def_node(raw, STATE["qualname"])
     answer = {"params": params or [], "literals": _literals(node), "inits": [], "moduleLiterals": _module_literals()}
+    # strings the target's regexes accept, and quoted examples in the docstrings (variations.pool_for)
+    found = answer["moduleLiterals"]
+    found["regexStr"], found["regexNear"], found["docStr"] = [], False, []
+    try:
+        found["regexStr"], found["regexNear"] = _regex_strings(node)
+    except Exception:  # noqa: BLE001 - repo objects with odd attributes: never lose the description
+        pass
+    try:
+        found["docStr"] = _doc_strings()
+    except Exception:  # noqa: BLE001
+        pass
     if STATE["method"]:
         klass = STATE["klass"]
         init_params = _describe_callable(klass.__init__, True) if "__init__" in vars(klass) else []
@@ -393,8 +549,23 @@ def _line_tracer(lines):
     return global_
 
 
+def _is_lazy(value):
+    """A result judged on its first items: any iterator (generator objects, map, filter, zip,
+    itertools objects, iterator classes), never a str/bytes/list or other plain container."""
+    import collections.abc as abc
+
+    return isinstance(value, abc.Iterator)
+
+
 def run_case(case, trace=False):
-    """The outcome of one case: returns / raises / unserialisable / impure / error."""
+    """The outcome of one case: returns / raises / unserialisable / impure / error.
+
+    A (non-generator) call that returns an iterator is judged on its first GENERATOR_ITEMS items
+    (`lazy: true` on the outcome), as common.collected_case makes the task judge it. `case["lazy"]`
+    fixes the form a recorded case is judged in (mutate.py replays, record.py's second run): True,
+    the result is collected whatever it is (list(islice(result, N)), as the collected case does);
+    False, it never is (the plain case encodes the result itself); absent, an iterator is collected.
+    """
     try:
         args = [codec.decode(a) for a in case.get("args", [])]
         kwargs = {k: codec.decode(v) for k, v in (case.get("kwargs") or {}).items()}
@@ -409,7 +580,7 @@ def run_case(case, trace=False):
     lines = set()
     _FLAGS.clear()
     result = exc = None
-    raised = False
+    raised = lazy = False
     _ACTIVE[0] = True
     try:
         if trace:
@@ -436,6 +607,11 @@ def run_case(case, trace=False):
             result = list(itertools.islice(result, GENERATOR_ITEMS))
         else:
             result = fn(*args, **kwargs)
+            form = case.get("lazy")
+            if form or (form is None and _is_lazy(result)):
+                # from here on an exception is raised while iterating: the case's `raises`
+                lazy = True
+                result = list(itertools.islice(result, GENERATOR_ITEMS))
     except BaseException as e:  # noqa: BLE001 - the exact type is the answer
         raised, exc = True, e
     finally:
@@ -447,10 +623,12 @@ def run_case(case, trace=False):
         return {"kind": "error", "reason": "memory", "message": "MemoryError"}
     out = {"lines": sorted(lines)} if trace else {}
     try:
-        after = [codec.encode(a) for a in args]
+        after = _args_after(args)
     except BaseException:  # noqa: BLE001
         return {"kind": "unserialisable", "reason": "unserialisable", **out}
     out["argsAfter"] = after
+    if lazy:
+        out["lazy"] = True
     if raised:
         out.update(kind="raises", type=_type_name(type(exc)))
         return out

@@ -1,0 +1,230 @@
+/**
+ * Where record.py's generated inputs come from when type hints say nothing useful, run on the host
+ * with /usr/bin/python3: strings that match the module's regexes (regex_strings.py) and the
+ * docstrings' quoted examples reach the valid branch of a regex-guarded parser; callables, dicts and
+ * sequences suggested by parameter names (`func`, `d`, `seq`, `*dicts`) or a `Callable` hint reach
+ * the work of dict/functional helpers. The recorded cases then kill >= 80% of the mutants, and the
+ * generated `lambda` inputs survive the judge and the readable test rendering.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { renderReadableTest } from '../../src/pipeline/write/render-readable-test.js';
+import { FIXTURE, PYTHON, root, runHarness, target } from './pipeline-harness-helpers.js';
+
+const HARNESS = join(root, 'src', 'pipeline', 'adapters', 'python', 'harness');
+const SCORING = join(root, 'src', 'scoring', 'python');
+
+function python(script: string, input = '', env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(PYTHON, ['-I', '-B', '-c', script], {
+    input,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const REGEX_SCRIPT = `
+import importlib.util, json, re, sys, time
+spec = importlib.util.spec_from_file_location("rs", ${JSON.stringify(join(HARNESS, 'regex_strings.py'))})
+rs = importlib.util.module_from_spec(spec); spec.loader.exec_module(rs)
+patterns = json.loads(sys.stdin.read())
+out = []
+for text, flags, seed in patterns:
+    p = re.compile(text, flags)
+    t = time.monotonic()
+    made = rs.strings_for(p, seed=seed)
+    out.append({"pattern": text, "strings": made, "seconds": time.monotonic() - t,
+                "allMatch": all(p.fullmatch(s) is not None or p.match(s) is not None for s in made)})
+print(json.dumps(out))
+`;
+
+const SEMVER = String.raw`^(?P<major>0|[1-9]\d*)\.(?P<minor>0|[1-9]\d*)\.(?P<patch>0|[1-9]\d*)(?:-(?P<pre>(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+(?P<build>[0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`;
+const PATTERNS: [string, number, number][] = [
+  [SEMVER, 0, 1],
+  [String.raw`^#([a-fA-F0-9]{3}|[a-fA-F0-9]{6})$`, 0, 1],
+  [String.raw`(\w+)@(\w+)\.com`, 0, 2],
+  [String.raw`[^abc]+\s\S\D\W`, 0, 3],
+  [String.raw`(a)(b)?(?(2)c|d)\1`, 0, 4],
+  [String.raw`\d+(?=px)`, 0, 5],
+  [String.raw`hello world`, 2 /* re.IGNORECASE */, 6],
+  [String.raw`^v(\d{1,3})_(\d{1,3})(?:_(alpha|beta))?$`, 0, 0],
+];
+// pathological: nested unbounded repeats (catastrophic backtracking on a miss), a huge fixed repeat
+const PATHOLOGICAL: [string, number, number][] = [
+  [String.raw`^(?:(?:(?:(?:(?:a+)+)+)+)+)+$`, 0, 0],
+  [String.raw`^((a|aa)*)*(?=b)c$`, 0, 0],
+  [String.raw`x{100000}y`, 0, 0],
+  [String.raw`(?<=q)z`, 0, 0],
+];
+
+describe('regex_strings.py', () => {
+  it('builds strings that each pattern accepts, deterministically for a seed', () => {
+    const first = python(REGEX_SCRIPT, JSON.stringify(PATTERNS), { PYTHONHASHSEED: '1' });
+    expect(first.status, first.stderr).toBe(0);
+    const runs = JSON.parse(first.stdout);
+    for (const run of runs) {
+      expect(run.strings.length, run.pattern).toBeGreaterThan(0);
+      expect(run.allMatch, run.pattern).toBe(true);
+    }
+    const semver = runs[0].strings as string[];
+    expect(semver).toContain('0.0.0'); // the shortest match comes first
+    expect(semver.some((s) => s.includes('-') || s.includes('+'))).toBe(true); // and a longer one
+    expect(runs[1].strings.some((s: string) => s.length === 4) && runs[1].strings.some((s: string) => s.length === 7)).toBe(true);
+    expect(runs[5].strings.every((s: string) => /^\d+px$/.test(s))).toBe(true); // a trailing look-ahead's text is written
+    const tags = runs[7].strings.join(' ');
+    expect(tags).toContain('_alpha'); // every alternative shows up among the first strings
+    expect(tags).toContain('_beta');
+
+    const second = python(REGEX_SCRIPT, JSON.stringify(PATTERNS), { PYTHONHASHSEED: '2' });
+    expect(JSON.parse(second.stdout).map((r: any) => r.strings)).toEqual(runs.map((r: any) => r.strings));
+    const otherSeed = python(REGEX_SCRIPT, JSON.stringify(PATTERNS.map(([p, f, s]) => [p, f, s + 100])));
+    expect(JSON.parse(otherSeed.stdout).map((r: any) => r.strings)).not.toEqual(runs.map((r: any) => r.strings));
+  });
+
+  it('returns quickly, possibly empty, for pathological patterns', () => {
+    const run = python(REGEX_SCRIPT, JSON.stringify(PATHOLOGICAL));
+    expect(run.status, run.stderr).toBe(0);
+    for (const r of JSON.parse(run.stdout)) {
+      expect(r.seconds, r.pattern).toBeLessThan(2);
+      expect(r.allMatch, r.pattern).toBe(true);
+    }
+  });
+});
+
+let byId: Map<string, any>;
+let mutated: Map<string, any>;
+
+const TARGETS = [
+  target('parse_version', 'recfix.versions'),
+  target('tag_rank', 'recfix.versions'),
+  target('newer', 'recfix.versions'),
+  target('expand_hex', 'recfix.swatches'),
+  target('valmap', 'recfix.dicts'),
+  target('keyfilter', 'recfix.dicts'),
+  target('merge_with', 'recfix.dicts'),
+  target('unique', 'recfix.dicts'),
+  target('iterate', 'recfix.dicts'),
+  target('apply_twice', 'recfix.hinted'),
+];
+
+beforeAll(() => {
+  const recorded = runHarness('record.py', { runRepoTests: false, targets: TARGETS });
+  byId = new Map(recorded.targets.map((t: any) => [t.unitId, t]));
+  const withCases = TARGETS.map((t: any) => ({ ...t, cases: byId.get(t.unitId).cases }));
+  const result = runHarness('mutate.py', { targets: withCases });
+  mutated = new Map(result.targets.map((t: any) => [t.unitId, t]));
+}, 300_000);
+
+const returning = (id: string): any[] => byId.get(id).cases.filter((c: any) => 'returns' in c.expect);
+
+describe('record.py inputs without useful type hints', () => {
+  it('reaches the valid branch of a parser guarded by a module-level regex', () => {
+    const t = byId.get('recfix.versions:parse_version');
+    expect(t.drop).toBeNull();
+    const valid = returning('recfix.versions:parse_version');
+    expect(valid.length).toBeGreaterThanOrEqual(3);
+    expect(valid.some((c: any) => c.args[0].v === '0.0.0')).toBe(true); // the regex's shortest match
+    expect(valid.some((c: any) => c.args[0].v.includes('-'))).toBe(true); // and one with a pre-release
+    expect(t.cases.some((c: any) => c.expect.raises === 'builtins.ValueError')).toBe(true);
+  });
+
+  it('follows the calls: untyped parameters of a function whose callee checks the regex get matching strings', () => {
+    const valid = returning('recfix.versions:newer');
+    expect(valid.length).toBeGreaterThanOrEqual(3);
+    expect(valid.every((c: any) => c.args.every((a: any) => a.t === 'str'))).toBe(true);
+    expect(new Set(valid.map((c: any) => c.expect.returns.v))).toEqual(new Set([true, false]));
+  });
+
+  it('uses a regex held as a class attribute, alternatives included', () => {
+    const valid = returning('recfix.versions:tag_rank').map((c: any) => c.args[0].v as string);
+    expect(valid.length).toBeGreaterThanOrEqual(3);
+    expect(valid.every((v) => /^v\d{1,3}_\d{1,3}(_(alpha|beta))?$/.test(v))).toBe(true);
+    expect(valid.some((v) => v.endsWith('_alpha'))).toBe(true);
+  });
+
+  it('uses the quoted examples of the docstrings', () => {
+    const valid = returning('recfix.swatches:expand_hex').map((c: any) => [c.args[0].v, c.expect.returns.v]);
+    expect(valid).toEqual(expect.arrayContaining([['#A0B', '#aa00bb'], ['#a0b1c2', '#a0b1c2']]));
+  });
+
+  it('passes callables and dicts to parameters named func / predicate / d, and dicts to *dicts', () => {
+    const valmap = returning('recfix.dicts:valmap').filter((c: any) => c.args[1].t === 'dict' && c.args[1].v.length > 0);
+    expect(valmap.length).toBeGreaterThan(3);
+    const lambda = valmap.find((c: any) => c.args[0].t === 'repr' && c.args[0].v.startsWith('lambda'));
+    expect(lambda).toBeDefined();
+    expect(lambda.argsAfter).toBeNull(); // a lambda cannot be read back after the call
+    expect(lambda.source).toBe('type-hint');
+    expect(returning('recfix.dicts:keyfilter').some((c: any) => c.args[0].t === 'repr' && c.expect.returns.v.length > 0)).toBe(true);
+    const merged = returning('recfix.dicts:merge_with').filter((c: any) => c.args.length >= 3);
+    expect(merged.length).toBeGreaterThan(0);
+    expect(merged.every((c: any) => c.args.slice(1).every((a: any) => a.t === 'dict'))).toBe(true);
+    const unique = returning('recfix.dicts:unique');
+    expect(unique.some((c: any) => c.args[0].t === 'list' && c.args[0].v.length > 1)).toBe(true);
+    expect(unique.some((c: any) => c.args[1]?.t === 'repr')).toBe(true); // key=None varied with callables
+  });
+
+  it('passes callables to a typing.Callable parameter', () => {
+    const valid = returning('recfix.hinted:apply_twice');
+    expect(valid.some((c: any) => c.args[0].v === 'lambda x: x + 1' && c.expect.returns.v === String(Number(c.args[1].v) + 2))).toBe(true);
+  });
+
+  it('kills at least 80% of the mutants with those cases', () => {
+    for (const t of TARGETS) {
+      const m = mutated.get(t.unitId as string);
+      expect(m.error, String(t.unitId)).toBeNull();
+      expect(m.mutation.total, String(t.unitId)).toBeGreaterThan(0);
+      expect(m.mutation.score, `${t.unitId}: ${m.mutation.survivors.join('; ')}`).toBeGreaterThanOrEqual(0.8);
+    }
+  });
+});
+
+describe('generated callables downstream', () => {
+  const JUDGE_SCRIPT = `
+import importlib.util, json, sys
+sys.path.insert(0, ${JSON.stringify(FIXTURE)})
+def load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod); return mod
+subject = load("s", ${JSON.stringify(join(SCORING, 'subject.py'))})
+judge = load("j", ${JSON.stringify(join(SCORING, 'judge.py'))})
+out = []
+for case in json.loads(sys.stdin.read()):
+    answer = subject.run_case(case)
+    out.append(list(judge.judge_answer(case, answer)))
+print(json.dumps(out))
+`;
+
+  it('decodes and passes in the subject and the judge, generator cases included', () => {
+    const cases = ['recfix.dicts:valmap', 'recfix.dicts:merge_with', 'recfix.hinted:apply_twice'].flatMap((id) => byId.get(id).cases);
+    const iterate = mutated.get('recfix.dicts:iterate').cases ?? [];
+    const all = [...cases, ...iterate];
+    expect(all.some((c: any) => JSON.stringify(c.args).includes('lambda'))).toBe(true);
+    const run = python(JUDGE_SCRIPT, JSON.stringify(all));
+    expect(run.status, run.stderr).toBe(0);
+    const verdicts = JSON.parse(run.stdout) as [boolean, string][];
+    expect(verdicts.filter(([ok]) => !ok)).toEqual([]);
+  });
+
+  it('renders as valid Python in the readable test, which passes', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'codemidas-readable-'));
+    for (const id of ['recfix.dicts:valmap', 'recfix.dicts:merge_with', 'recfix.dicts:unique']) {
+      const [module, qualname] = id.split(':');
+      const text = renderReadableTest({ taskId: id, module, target: qualname, cases: byId.get(id).cases });
+      expect(text).toMatch(/lambda|operator\./);
+      const file = join(dir, `test_${qualname}.py`);
+      writeFileSync(file, text);
+      const run = spawnSync(PYTHON, ['-B', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', file], {
+        encoding: 'utf8',
+        cwd: dir,
+        env: { ...process.env, PYTHONPATH: FIXTURE },
+        timeout: 120_000,
+      });
+      expect(run.status, run.stdout + run.stderr).toBe(0);
+    }
+  });
+});
