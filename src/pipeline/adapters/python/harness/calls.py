@@ -7,11 +7,11 @@ class Alarm(BaseException):
     test cannot swallow it with `except Exception`)."""
 
 
-def with_alarm(seconds, fn):
-    """Runs fn() under a SIGALRM timer of `seconds`; raises Alarm when it runs out."""
+def with_alarm(seconds, fn, error=Alarm):
+    """Runs fn() under a SIGALRM timer of `seconds`; raises `error` (default Alarm) when it runs out."""
 
     def on_alarm(signum, frame):
-        raise Alarm()
+        raise error()
 
     old = signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)

@@ -163,6 +163,27 @@ class Tracer:
         threading.setprofile(None)
 
 
+# One docstring's examples get this long, and may print this much, before the rest of that docstring
+# is skipped: doctest buffers printed output in memory (an endless printer filled 1.3 GB in 10 s and
+# the tracer was killed for memory, losing every later target's doctests), and a hanging example
+# must not eat the budget every later docstring shares.
+DOCSTRING_SECONDS = 4
+DOCTEST_OUTPUT_CAP = 1 << 20
+
+
+class _DoctestStop(KeyboardInterrupt):
+    """Ends one docstring's run. doctest catches everything an example raises except
+    KeyboardInterrupt, so only this gets past it (an Alarm would end one example, and the next
+    hanging example would then run unbounded)."""
+
+
+class _CappedOut(doctest._SpoofOut):
+    def write(self, text):
+        if self.tell() + len(text) > DOCTEST_OUTPUT_CAP:
+            raise _DoctestStop()
+        return super().write(text)
+
+
 def run_doctests(tracer):
     tracer.source = "doctest"
     parser = doctest.DocTestParser()
@@ -178,9 +199,10 @@ def run_doctests(tracer):
             except ValueError:
                 continue
             runner = doctest.DocTestRunner(verbose=False, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+            runner._fakeout = _CappedOut()
             tracer.start()
             try:
-                _with_alarm(10, lambda: runner.run(test, out=lambda s: None, clear_globs=True))
+                _with_alarm(DOCSTRING_SECONDS, lambda: runner.run(test, out=lambda s: None, clear_globs=True), _DoctestStop)
             except BaseException:  # noqa: BLE001 - a hang or an escape ends this docstring only
                 pass
             finally:
