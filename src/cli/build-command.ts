@@ -6,6 +6,7 @@ import { ensureImages } from '../images/image-builder.js';
 import { createLogger } from '../logging.js';
 import { createDirectoryImageFileReader, createDockerImageFileReader, type ImageFileReader } from '../pipeline/audit/image-files.js';
 import { BuildFailedError, buildSuite, createDefaultStages, type BuildProgress, type PipelineStages } from '../pipeline/build-suite.js';
+import { checkRepositorySource } from '../pipeline/ingest/ingest-repository.js';
 import { recordCandidates } from '../pipeline/record/record-candidates.js';
 import { formatFunnelSummary } from '../pipeline/report/funnel-report.js';
 import { createSandboxProvider } from '../sandbox/create-sandbox-provider.js';
@@ -52,6 +53,8 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
   if (!SUITE_NAME.test(options.suite)) {
     throw new CliError(`'${options.suite}' is not a valid suite name`, 'use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit', 2);
   }
+  // A path that is not there fails now, before any image is built or container started.
+  await checkRepositorySource(repo);
   const logger = createLogger({ level: verbose ? 'debug' : 'warn' });
   const say = (line: string): void => void process.stderr.write(`${line}\n`);
   const controller = new AbortController();

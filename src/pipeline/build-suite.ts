@@ -18,7 +18,7 @@ import { createLeakAuditor, type LeakAuditResult } from './audit/audit-leaks.js'
 import type { ImageFileReader } from './audit/image-files.js';
 import { DEFAULT_GATE_OPTIONS, runGates, type GateOptions, type GateReport } from './gate/run-gates.js';
 import { maskWorkspace, type MaskedWorkspace } from './mask/mask-workspace.js';
-import { createSuiteStaging, writeFileTree } from './package/suite-staging.js';
+import { createSuiteStaging, reclaimStaleStaging, writeFileAtomic, writeFileTree } from './package/suite-staging.js';
 import { countDrops, sortDrops, type AcceptedTask, type BuildTimings, type FunnelReport } from './report/funnel-report.js';
 import type { Candidate, Drop, DropStage, Recording, RepoSnapshot, Unit } from './types.js';
 import { renderTaskFile, repoLabel, type GatesSummary } from './write/render-task-file.js';
@@ -127,9 +127,12 @@ interface TaskOutcome {
 /**
  * `codemidas build`: repository → suite of gated task packages. ingest → analyze → select → record →
  * write → mask → audit → gate → package. Every unit that does not make it is a drop with a stage,
- * code and reason; only bad input as a whole (not a folder, no Python) throws. The suite is written
- * to a temporary folder beside its target and renamed into place only when at least one task was
- * accepted; the same repository and seed give byte-identical packages.
+ * code and reason; bad input as a whole (not a folder, no Python) throws `InvalidArgumentError`, and a
+ * build left with nothing (no unit, no candidate, nothing recorded, nothing gated) stops there with a
+ * `BuildFailedError` saying which, its funnel written to `<out>/<suite>.funnel.json`. The suite is
+ * written to a temporary folder beside its target and renamed into place only when at least one task
+ * was accepted (what a build killed outright leaves is cleared by the next build of the suite); the
+ * same repository and seed give byte-identical packages.
  */
 export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuiteResult> {
   const started = performance.now();
@@ -151,22 +154,67 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
   const workRoot = options.workRoot ?? (await mkdtemp(join(tmpdir(), 'codemidas-build-')));
   const drops: Drop[] = [];
   void (options.inputProposer ?? noopInputProposer); // consumed by the record stage once it takes proposals
+  const funnelFile = join(options.outDir, `${suite}.funnel.json`);
 
   try {
+    // Leftovers of builds of this suite that were killed outright (their process is gone).
+    try {
+      for (const r of await reclaimStaleStaging(options.outDir, suite)) {
+        logger.warn({ folder: join(options.outDir, r.name), action: r.action }, r.action === 'restored' ? 'put back a suite a killed build had set aside' : 'removed what a killed build left behind');
+      }
+    } catch (err) {
+      logger.warn({ err, outDir: options.outDir }, 'could not clear what a killed build left behind; carrying on');
+    }
     progress({ stage: 'ingest', done: 0, total: 1 });
     const snapshot = await timed('ingest', () => stages.ingest(options.source, { workRoot, ...signalOption }));
     for (const s of snapshot.skipped ?? []) {
-      if (s.path.endsWith('.py')) drops.push({ unitId: s.path, stage: 'ingest', code: `skipped:${s.reason}`, reason: `${s.path} left out of the snapshot (${s.reason})` });
+      if (s.path.endsWith('.py')) drops.push({ unitId: s.path, stage: 'ingest', code: `skipped:${s.reason}`, reason: `${s.path} left out of the snapshot (${SKIP_REASONS[s.reason] ?? s.reason})` });
     }
     progress({ stage: 'analyze', done: 0, total: snapshot.files.length });
     const analysis = await timed('analyze', () => stages.analyze(snapshot, signalOption));
-    for (const p of analysis.problems) drops.push({ unitId: p.file, stage: 'analyze', code: 'parse-error', reason: p.message });
+    for (const p of analysis.problems) drops.push({ unitId: p.file, stage: 'analyze', code: p.code ?? 'parse-error', reason: p.message });
     const units = [...analysis.units].sort((a, b) => compareStrings(a.id, b.id));
     progress({ stage: 'analyze', done: units.length, total: units.length, message: `${units.length} units` });
+
+    /** The funnel so far, written beside the suite; then the build stops with `BuildFailedError`. */
+    const fail = async (message: string, counts: Partial<Omit<FunnelReport['funnel'], 'drops' | 'units'>> = {}): Promise<never> => {
+      const sortedDrops = sortDrops(drops);
+      const report: FunnelReport = {
+        schemaVersion: 1,
+        suite,
+        source: { repo: repoLabel(snapshot.origin), revision: snapshot.revision },
+        seed,
+        funnel: { units: units.length, candidates: 0, recorded: 0, written: 0, gated: 0, ...counts, drops: sortedDrops },
+        dropCounts: countDrops(sortedDrops),
+        tasks: [],
+      };
+      const totalMs = Math.round(performance.now() - started);
+      const timings: BuildTimings = { totalMs, stageMs, tasksPerMinute: 0 };
+      await writeFileAtomic(funnelFile, Buffer.from(stableJson({ ...report, timings })));
+      throw new BuildFailedError(`${message}; the funnel is in ${funnelFile}`, report, timings);
+    };
+    /** `3 too-small, 1 impure:clock` (one stage) or `2 gate:mutation-score, 1 audit:leak` (several). */
+    const countsOf = (...stagesOf: DropStage[]): string => {
+      const counts = countDrops(drops.filter((d) => stagesOf.includes(d.stage)));
+      const label = (key: string): string => (stagesOf.length === 1 ? key.slice(key.indexOf(':') + 1) : key);
+      return Object.entries(counts).sort((a, b) => b[1] - a[1] || compareStrings(a[0], b[0])).map(([k, n]) => `${n} ${label(k)}`).join(', ') || 'no drops';
+    };
+    if (units.length === 0) {
+      const python = snapshot.files.filter((f) => f.endsWith('.py')).length;
+      const skipped = analysis.problems.length;
+      await fail(
+        `found no function or method to build a task from in ${options.source}: ${python} Python files` +
+          (skipped ? `, ${skipped} of them skipped (${countsOf('analyze')})` : '') +
+          '; tests, examples, docs and tooling are not library code',
+      );
+    }
 
     const selected = await timed('select', () => stages.select(units, { snapshot, seed }));
     drops.push(...selected.drops);
     const candidates = [...selected.candidates].sort((a, b) => compareStrings(a.unit.id, b.unit.id));
+    if (candidates.length === 0) {
+      await fail(`none of the ${units.length} definitions found in ${options.source} is a candidate for a task (${countsOf('select')})`);
+    }
     // Record more than the cap needs, since some candidates fail later stages.
     const recordCap = options.maxTasks === undefined ? candidates.length : Math.min(candidates.length, options.maxTasks * 2 + 2);
     for (const c of candidates.slice(recordCap)) {
@@ -195,6 +243,9 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
     const unitsById = new Map(units.map((u) => [u.id, u]));
     const recordings = [...recorded.recordings].filter((r) => unitsById.has(r.unitId)).sort((a, b) => compareStrings(a.unitId, b.unitId));
     const names = assignTaskNames(recordings.map((r) => unitsById.get(r.unitId) as Unit));
+    if (recordings.length === 0) {
+      await fail(`none of the ${toRecord.length} candidates of ${options.source} could be recorded (${countsOf('record')})`, { candidates: candidates.length });
+    }
 
     const files = await readSnapshotFiles(snapshot);
     const libraryName = libraryNameOf(units);
@@ -321,10 +372,9 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
       };
       const totalMs = Math.round(performance.now() - started);
       const timings: BuildTimings = { totalMs, stageMs, tasksPerMinute: totalMs > 0 ? (accepted.length * 60_000) / totalMs : 0 };
-      const funnelFile = join(options.outDir, `${suite}.funnel.json`);
-      await writeFileTree(options.outDir, new Map([[`${suite}.funnel.json`, Buffer.from(stableJson({ ...report, timings }))]]));
       if (accepted.length === 0) {
-        throw new BuildFailedError(`no task of ${options.source} passed the gates; the funnel is in ${funnelFile}`, report, timings);
+        await writeFileAtomic(funnelFile, Buffer.from(stableJson({ ...report, timings })));
+        throw new BuildFailedError(`none of the ${recordings.length} recorded candidates of ${options.source} passed the gates (${countsOf('write', 'mask', 'audit', 'gate')}); the funnel is in ${funnelFile}`, report, timings);
       }
       progress({ stage: 'package', done: 0, total: 1 });
       await writeFileTree(
@@ -335,6 +385,8 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
         ]),
       );
       await staging.commit();
+      // Beside the suite, after it: the funnel of the suite on disk (with the timings of its build).
+      await writeFileAtomic(funnelFile, Buffer.from(stableJson({ ...report, timings })));
       progress({ stage: 'package', done: 1, total: 1 });
       logger.info({ gated: accepted.length, totalMs }, 'suite built');
       return { suiteDir: staging.target, report, timings, funnelFile };
@@ -380,6 +432,15 @@ function libraryNameOf(units: readonly Unit[]): string {
   const tops = [...new Set(units.map((u) => u.module.split('.')[0] ?? u.module))].sort(compareStrings);
   return tops.length === 1 ? `the Python package \`${tops[0]}\`` : `a Python codebase (${tops.slice(0, 5).map((t) => `\`${t}\``).join(', ')})`;
 }
+
+/** Why ingest left a `.py` file out, for people. */
+const SKIP_REASONS: Record<string, string> = {
+  'ignored-folder': 'in a cache, VCS, virtual-environment or build-output folder',
+  bytecode: 'compiled bytecode',
+  'too-large': 'over 1 MiB: generated data, not code worth a task',
+  symlink: 'a symbolic link: only regular files are copied',
+  'not-a-regular-file': 'not a regular file',
+};
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

@@ -108,8 +108,8 @@ describe('names defined more than once', () => {
     expect(result.units.filter((u) => u.qualname === 'Box.size').map((u) => u.decorators)).toEqual([['property']]);
     expect(result.units.some((u) => u.qualname === 'sep' || u.qualname.startsWith('Twice'))).toBe(false);
     expect(result.problems).toEqual([
-      { file: 'pkg/mod.py', message: "'sep' is defined 2 times (lines 51, 54); which one runs depends on the code path, so none is a unit" },
-      { file: 'pkg/mod.py', message: "'Twice' is defined 2 times (lines 76, 81); which one runs depends on the code path, so none is a unit" },
+      { file: 'pkg/mod.py', code: 'redefined', message: "'sep' is defined 2 times (lines 51, 54); which one runs depends on the code path, so none is a unit" },
+      { file: 'pkg/mod.py', code: 'redefined', message: "'Twice' is defined 2 times (lines 76, 81); which one runs depends on the code path, so none is a unit" },
     ]);
   });
 });

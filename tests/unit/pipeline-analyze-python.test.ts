@@ -33,7 +33,7 @@ function unit(result: ParseResult, id: string): Unit {
 
 describe('parsePythonUnits on a package with tests, examples and a broken file', () => {
   it('reports the file with a syntax error as a problem and goes on with the rest', () => {
-    expect(pylibResult.problems).toEqual([{ file: 'shapekit/broken.py', message: 'syntax error at line 5; file skipped' }]);
+    expect(pylibResult.problems).toEqual([{ file: 'shapekit/broken.py', code: 'syntax-error', message: 'syntax error at line 5; file skipped' }]);
     expect(pylibResult.units.some((u) => u.file === 'shapekit/broken.py')).toBe(false);
   });
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -5,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../src/logging.js';
 import { createDirectoryImageFileReader } from '../../src/pipeline/audit/image-files.js';
 import { BuildFailedError, buildSuite, type PipelineStages } from '../../src/pipeline/build-suite.js';
-import { createSuiteStaging } from '../../src/pipeline/package/suite-staging.js';
+import { createSuiteStaging, hostTag, reclaimStaleStaging, writeFileAtomic } from '../../src/pipeline/package/suite-staging.js';
 import type { Recording, RepoSnapshot, Unit } from '../../src/pipeline/types.js';
 import { createMemorySandboxProvider } from '../../src/sandbox/memory/memory-sandbox-provider.js';
 import type { Scorer } from '../../src/scoring/types.js';
@@ -213,6 +214,92 @@ describe('buildSuite with fake stages and scorer', () => {
     const noneGated: PipelineStages = { ...fakeStages(repo), select: (units) => ({ candidates: units.filter((u) => u.qualname === 'weak').map((u) => ({ unit: u, reasons: [] })), drops: [] }) };
     await expect(build(noneGated)).rejects.toBeInstanceOf(BuildFailedError);
     expect(await treeOf(join(out, 'mini'))).toEqual(before);
+  });
+
+  it('stops before recording when no unit is a candidate, saying why, with the funnel beside the suite', async () => {
+    let recorded = false;
+    const stages: PipelineStages = {
+      ...fakeStages(repo),
+      select: (units) => ({ candidates: [], drops: units.map((u) => ({ unitId: u.id, stage: 'select', code: 'too-small', reason: '2 statement(s), fewer than 3' })) }),
+      record: async () => {
+        recorded = true;
+        return { recordings: [], drops: [] };
+      },
+    };
+    const failure = await build(stages).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(BuildFailedError);
+    expect((failure as Error).message).toContain('none of the 3 definitions found in examples/mini is a candidate for a task (3 too-small)');
+    expect(recorded).toBe(false);
+    expect((await readdir(out)).sort()).toEqual(['mini.funnel.json']);
+    expect(JSON.parse(await readFile(join(out, 'mini.funnel.json'), 'utf8')).funnel).toMatchObject({ units: 3, candidates: 0, gated: 0 });
+  });
+
+  it('stops with a clear message when no file gives a unit', async () => {
+    const stages: PipelineStages = { ...fakeStages(repo), analyze: async () => ({ units: [], problems: [{ file: 'mini/core.py', code: 'syntax-error', message: 'syntax error at line 2; file skipped' }] }) };
+    await expect(build(stages)).rejects.toThrow('found no function or method to build a task from in examples/mini: 3 Python files, 1 of them skipped (1 syntax-error)');
+  });
+
+  it('clears what a killed build of the suite left behind before it starts', async () => {
+    await build(fakeStages(repo));
+    const before = await treeOf(join(out, 'mini'));
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    await mkdir(join(out, `.mini.building-${hostTag()}-${dead}-0123abcd`, 'clamp'), { recursive: true });
+    await build(fakeStages(repo));
+    expect((await readdir(out)).sort()).toEqual(['mini', 'mini.funnel.json']);
+    expect(await treeOf(join(out, 'mini'))).toEqual(before);
+  });
+});
+
+describe('reclaimStaleStaging', () => {
+  it('removes the folders of killed builds, puts back a suite set aside, and leaves live builds, other hosts and other suites alone', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'codemidas-reclaim-'));
+    try {
+      const host = hostTag();
+      const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+      const names = {
+        halfBuilt: `.s.building-${host}-${dead}-00000001`,
+        setAside: `.s.replaced-${host}-${dead}-00000002`,
+        funnelTemp: `.s.funnel.json.tmp-${host}-${dead}-00000003`,
+        live: `.s.building-${host}-${process.pid}-00000004`,
+        otherHost: `.s.building-${host}x-${dead}-00000005`,
+        otherSuite: `.sx.building-${host}-${dead}-00000006`,
+      };
+      for (const [key, name] of Object.entries(names)) {
+        if (key === 'funnelTemp') await writeFile(join(out, name), '{"part');
+        else {
+          await mkdir(join(out, name));
+          await writeFile(join(out, name, 'mark.txt'), key);
+        }
+      }
+      // killed between the two renames of commit: no suite in place, the old one set aside
+      expect(await reclaimStaleStaging(out, 's')).toEqual([
+        { name: names.halfBuilt, action: 'removed' },
+        { name: names.funnelTemp, action: 'removed' },
+        { name: names.setAside, action: 'restored' },
+      ]);
+      expect(await readFile(join(out, 's/mark.txt'), 'utf8')).toBe('setAside');
+      expect((await readdir(out)).sort()).toEqual([names.live, names.otherHost, names.otherSuite, 's'].sort());
+
+      // killed after the new suite was renamed in: the set-aside copy is only removed
+      await mkdir(join(out, names.setAside));
+      expect(await reclaimStaleStaging(out, 's')).toEqual([{ name: names.setAside, action: 'removed' }]);
+      expect(await readFile(join(out, 's/mark.txt'), 'utf8')).toBe('setAside');
+      expect(await reclaimStaleStaging(join(out, 'missing'), 's')).toEqual([]);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  });
+
+  it('writeFileAtomic replaces a file in one step and leaves no temporary file', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'codemidas-atomic-'));
+    try {
+      await writeFileAtomic(join(out, 'a/f.json'), Buffer.from('one'));
+      await writeFileAtomic(join(out, 'a/f.json'), Buffer.from('two'));
+      expect(await readdir(join(out, 'a'))).toEqual(['f.json']);
+      expect(await readFile(join(out, 'a/f.json'), 'utf8')).toBe('two');
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
   });
 });
 

@@ -14,8 +14,16 @@ export interface DetectResult {
 /** A file the adapter could not use; the rest of the repository goes on. */
 export interface ParseProblem {
   file: string;
+  /**
+   * The funnel's drop code: `syntax-error` (Python would refuse to import the file), `not-utf8`,
+   * `not-importable` (no module name from an import root), `redefined` (a name defined twice, so
+   * none of its copies is a unit). Absent: `parse-error`.
+   */
+  code?: ParseProblemCode;
   message: string;
 }
+
+export type ParseProblemCode = 'syntax-error' | 'not-utf8' | 'not-importable' | 'redefined' | 'parse-error';
 
 export interface ParseResult {
   /** Units sorted by (file, startLine, qualname), each with its call sites across the repository. */

@@ -35,15 +35,27 @@ export async function ingestRepository(source: string, options: IngestOptions): 
   await mkdir(options.workRoot, { recursive: true });
   if (GIT_URL.test(source)) return ingestClone(source, source, options);
 
-  const path = resolve(source);
-  const info = await stat(path).catch(() => null);
-  if (info === null) throw new InvalidArgumentError('repository', `'${source}' does not exist; ${WHAT_TO_PASS}`);
-  if (!info.isDirectory()) throw new InvalidArgumentError('repository', `'${source}' is not a directory; ${WHAT_TO_PASS}`);
+  const path = await checkRepositorySource(source);
   if (existsSync(join(path, '.git'))) return ingestClone(pathToFileURL(path).href, source, options);
 
   const dir = await mkdtemp(join(options.workRoot, 'snapshot-'));
   const copied = await removeOnFailure(dir, copyFilteredTree(path, dir, { exclude: options.workRoot, ...(signal === undefined ? {} : { signal }) }));
   return { dir, origin: source, revision: 'working-tree', files: copied.files, skipped: copied.skipped };
+}
+
+/**
+ * Checks what can be checked of `source` without copying it: a local path must be an existing
+ * directory (`InvalidArgumentError('repository', ...)` saying which problem). Returns the absolute
+ * path; a git URL is returned as it is (only cloning can tell). The CLI calls it before it starts
+ * any container, so a typo fails at once.
+ */
+export async function checkRepositorySource(source: string): Promise<string> {
+  if (GIT_URL.test(source)) return source;
+  const path = resolve(source);
+  const info = await stat(path).catch(() => null);
+  if (info === null) throw new InvalidArgumentError('repository', `'${source}' does not exist; ${WHAT_TO_PASS}`);
+  if (!info.isDirectory()) throw new InvalidArgumentError('repository', `'${source}' is not a directory; ${WHAT_TO_PASS}`);
+  return path;
 }
 
 /** A half-copied snapshot is never left behind. */

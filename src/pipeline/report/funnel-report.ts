@@ -57,10 +57,14 @@ export function formatFunnelSummary(report: FunnelReport, timings: BuildTimings 
   const counts = Object.entries(report.dropCounts).sort((a, b) => b[1] - a[1] || compareStrings(a[0], b[0]));
   if (counts.length) lines.push(`drops: ${counts.map(([k, n]) => `${k} ${n}`).join(', ')}`);
   const max = options.maxDropLines ?? 40;
-  const shown = f.drops.filter((d) => d.stage !== 'select' && d.stage !== 'analyze').slice(0, max);
-  for (const d of shown) lines.push(`  dropped ${d.unitId} at ${d.stage} (${d.code}): ${d.reason}`);
-  const hidden = f.drops.length - shown.length;
-  if (hidden > 0) lines.push(`  … ${hidden} more drops (select/analyze and beyond ${max}) in the funnel JSON`);
+  // select drops are many and expected (too small, private, impure): counted above, listed in the JSON
+  const listed = f.drops.filter((d) => d.stage !== 'select');
+  const shown = listed.slice(0, max);
+  for (const d of shown) lines.push(`  ${d.stage === 'ingest' || d.stage === 'analyze' ? 'skipped' : 'dropped'} ${d.unitId} at ${d.stage} (${d.code}): ${d.reason}`);
+  const selectDrops = f.drops.length - listed.length;
+  const beyond = listed.length - shown.length;
+  const hidden = [selectDrops ? `${selectDrops} select drop${selectDrops === 1 ? '' : 's'}` : '', beyond ? `${beyond} more beyond the first ${max}` : ''].filter(Boolean);
+  if (hidden.length) lines.push(`  … ${hidden.join(' and ')}: see the funnel JSON`);
   if (report.tasks.length) {
     const scores = report.tasks.map((t) => t.mutationScore).sort((a, b) => a - b);
     const median = scores[Math.floor((scores.length - 1) / 2)] ?? 0;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Node, Parser } from 'web-tree-sitter';
 import { createParser } from '../../analyze/tree-sitter-grammar.js';
 import type { CallSite, RepoSnapshot, Unit } from '../../types.js';
-import type { ParseOptions, ParseProblem, ParseResult } from '../language-adapter.js';
+import type { ParseOptions, ParseProblem, ParseProblemCode, ParseResult } from '../language-adapter.js';
 import { type RawCall, readCalls } from './parse-call-sites.js';
 import { readDefinitions } from './parse-definitions.js';
 import { type ImportTable, readImports, resolveThroughImports } from './parse-imports.js';
@@ -37,11 +37,11 @@ export async function parsePythonUnits(snapshot: RepoSnapshot, options: ParseOpt
       options.signal?.throwIfAborted();
       const result = await parseOneFile(parser, snapshot.dir, file, fileSet);
       if ('problem' in result) {
-        problems.push({ file, message: result.problem });
+        problems.push({ file, code: result.code, message: result.problem });
         continue;
       }
       units.push(...result.units);
-      if (result.unitProblem !== null) problems.push({ file, message: result.unitProblem });
+      if (result.unitProblem !== null) problems.push({ file, code: 'not-importable', message: result.unitProblem });
       parsed.push(result.parsed);
     }
   } finally {
@@ -83,6 +83,7 @@ function dropRedefinitions(units: Unit[], problems: ParseProblem[]): Unit[] {
     ambiguous.push(id);
     problems.push({
       file: first.file,
+      code: 'redefined',
       message: `'${first.qualname}' is defined ${group.length} times (lines ${group.map((u) => u.startLine).join(', ')}); which one runs depends on the code path, so none is a unit`,
     });
   }
@@ -94,20 +95,20 @@ function insideAny(id: string, parents: readonly string[]): boolean {
   return parents.some((parent) => id.startsWith(`${parent}.`));
 }
 
-type FileResult = { problem: string } | { units: Unit[]; parsed: ParsedFile; unitProblem: string | null };
+type FileResult = { problem: string; code: ParseProblemCode } | { units: Unit[]; parsed: ParsedFile; unitProblem: string | null };
 
 async function parseOneFile(parser: Parser, dir: string, file: string, fileSet: ReadonlySet<string>): Promise<FileResult> {
   let source: string;
   try {
     source = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(join(dir, file)));
   } catch {
-    return { problem: 'not valid UTF-8 text; skipped' };
+    return { code: 'not-utf8', problem: 'not valid UTF-8 text (only UTF-8 source is read, whatever a coding line says; re-save it as UTF-8 to include it); file skipped' };
   }
   const tree = parser.parse(source);
-  if (tree === null) return { problem: 'the parser gave no tree; skipped' };
+  if (tree === null) return { code: 'parse-error', problem: 'the parser gave no tree; file skipped' };
   try {
     const root = tree.rootNode;
-    if (root.hasError) return { problem: `syntax error at line ${firstErrorLine(root)}; file skipped` };
+    if (root.hasError) return { code: 'syntax-error', problem: `syntax error at line ${firstErrorLine(root)}; file skipped` };
     const location = pythonModuleLocation(file, fileSet);
     const isPackage = file === '__init__.py' || file.endsWith('/__init__.py');
     const imports = readImports(root, location.module, isPackage);
