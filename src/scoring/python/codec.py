@@ -4,6 +4,7 @@ Shared by the recorder, the judge and the subject. Comparison of two encoded val
 equality of their canonical JSON: no __eq__ of any object is ever called.
 """
 import base64
+import enum
 import json
 import math
 
@@ -49,6 +50,20 @@ def encode(value, _depth=0, _seen=None):
         return {"t": t.__name__, "v": items}
     if t is dict:
         return {"t": "dict", "v": [[encode(k, _depth + 1, _seen), encode(v, _depth + 1, _seen)] for k, v in value.items()]}
+    if isinstance(value, enum.Enum):
+        return _object(t, {"name": value._name_}, _depth, _seen)
+    base = _builtin_base(t)
+    if base is not None:
+        # A subclass of a builtin value type (namedtuple, OrderedDict, Counter, IntEnum-like): its
+        # content by the builtin's own C methods (never an override), plus any instance attributes.
+        content = {"value": _BASE_CONTENT[base](value)}
+        extra = getattr(value, "__dict__", None)
+        if isinstance(extra, dict) and extra:
+            content["attrs"] = dict(extra)
+        slots = _slot_state(value)
+        if slots:
+            content["slots"] = slots
+        return _object(t, content, _depth, _seen)
     state = getattr(value, "__dict__", None)
     if isinstance(state, dict) and not callable(value):
         return {
@@ -62,6 +77,30 @@ def encode(value, _depth=0, _seen=None):
             "v": {"type": t.__module__ + "." + t.__qualname__, "state": encode(slots, _depth + 1, _seen)},
         }
     raise EncodeError("cannot serialise a value of type %s.%s" % (t.__module__, t.__qualname__))
+
+
+_BASE_CONTENT = {
+    tuple: lambda v: tuple.__getitem__(v, slice(None)),
+    list: lambda v: list.__getitem__(v, slice(None)),
+    dict: lambda v: dict(dict.items(v)),
+    set: lambda v: set(set.__iter__(v)),
+    frozenset: lambda v: frozenset(frozenset.__iter__(v)),
+    str: lambda v: str.__getitem__(v, slice(None)),
+    bytes: lambda v: bytes.__getitem__(v, slice(None)),
+    int: lambda v: int.__add__(v, 0),
+    float: lambda v: float.__float__(v),
+}
+
+
+def _builtin_base(t):
+    for klass in t.__mro__[1:]:
+        if klass in _BASE_CONTENT:
+            return klass
+    return None
+
+
+def _object(t, state, depth, seen):
+    return {"t": "object", "v": {"type": t.__module__ + "." + t.__qualname__, "state": encode(state, depth + 1, seen)}}
 
 
 def _slot_state(value):

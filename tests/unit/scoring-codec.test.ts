@@ -1,0 +1,59 @@
+/**
+ * The scoring codec on subclasses of builtin value types: a namedtuple, an OrderedDict, a Counter
+ * and enum members encode exactly (type and content), so a result of one of those types can be a
+ * recorded expectation, and two such values with different content never compare equal.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/project-root.js';
+
+const CODEC_DIR = join(projectRoot(), 'src', 'scoring', 'python');
+
+function python(script: string): unknown {
+  const run = spawnSync('/usr/bin/python3', ['-I', '-c', `import sys; sys.path.insert(0, ${JSON.stringify(CODEC_DIR)})\n${script}`], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(run.stderr);
+  return JSON.parse(run.stdout);
+}
+
+describe('codec: subclasses of builtin value types', () => {
+  it('keeps type and content, and tells apart what differs in either', () => {
+    const out = python(`
+import codec, collections, enum, json
+P = collections.namedtuple("P", "x y")
+class Colour(enum.Enum):
+    RED = 1
+    BLUE = 2
+class Level(enum.IntEnum):
+    LOW = 1
+class Tagged(list):
+    pass
+t = Tagged([1]); t.note = "n"
+e = codec.encode
+print(json.dumps({
+  "namedtuple": e(P(1, 2)),
+  "namedtupleVsTuple": codec.same(e(P(1, 2)), e((1, 2))),
+  "namedtupleContent": codec.same(e(P(1, 2)), e(P(1, 3))),
+  "orderedDictContent": codec.same(e(collections.OrderedDict(a=1)), e(collections.OrderedDict())),
+  "counterVsDict": codec.same(e(collections.Counter("ab")), e({"a": 1, "b": 1})),
+  "enumMembers": codec.same(e(Colour.RED), e(Colour.BLUE)),
+  "intEnumVsInt": codec.same(e(Level.LOW), e(1)),
+  "attrs": e(t)["v"]["state"],
+  "describe": codec.describe(e(P(1, 2))),
+}))
+`) as Record<string, unknown>;
+    expect(out.namedtuple).toEqual({
+      t: 'object',
+      v: { type: '__main__.P', state: { t: 'dict', v: [[{ t: 'str', v: 'value' }, { t: 'tuple', v: [{ t: 'int', v: '1' }, { t: 'int', v: '2' }] }]] } },
+    });
+    expect(out).toMatchObject({ namedtupleVsTuple: false, namedtupleContent: false, orderedDictContent: false, counterVsDict: false, enumMembers: false, intEnumVsInt: false });
+    expect(out.attrs).toEqual({
+      t: 'dict',
+      v: [
+        [{ t: 'str', v: 'value' }, { t: 'list', v: [{ t: 'int', v: '1' }] }],
+        [{ t: 'str', v: 'attrs' }, { t: 'dict', v: [[{ t: 'str', v: 'note' }, { t: 'str', v: 'n' }]] }],
+      ],
+    });
+    expect(out.describe).toBe("<__main__.P {'value': (1, 2)}>");
+  });
+});
