@@ -99,7 +99,7 @@ def collect(config, target, traced, desc, rng, sources, rejected):
             parsed = variations.parse_call_site(site.get("argumentTexts", []))
             if parsed is not None:
                 inits.append({"args": parsed[0], "kwargs": parsed[1]})
-        inits = traced_inits + inits
+        inits = traced_inits + list(desc.get("inits") or []) + inits
         init_params = desc.get("initParams") or []
         generated = variations.generate(init_params, desc.get("initLiterals") or {}, _seen_by_param(init_params, inits), rng, 12)
         inits += [{"args": g["args"], "kwargs": g["kwargs"]} for g in generated]
@@ -111,7 +111,8 @@ def collect(config, target, traced, desc, rng, sources, rejected):
         out = []
         for k, case_input in enumerate(case_inputs):
             if k == 0:
-                out.extend(dict(case_input, init=init) for init in inits[:6])
+                # every init for a method with few inputs (`__str__`, `next_version(part)`), six otherwise
+                out.extend(dict(case_input, init=init) for init in inits[: 6 if len(case_inputs) > 6 else 12])
             else:
                 out.append(dict(case_input, init=inits[k % len(inits)]))
         return out

@@ -521,7 +521,77 @@ def _describe():
         init_params = _describe_callable(klass.__init__, True) if "__init__" in vars(klass) else []
         answer["initParams"] = init_params or []
         answer["initLiterals"] = _literals(_def_node(None, STATE["qualname"].rsplit(".", 1)[0] + ".__init__"))
+        strings = list(found.get("regexStr") or []) + list(found.get("docStr") or []) + list(found.get("str") or [])
+        try:
+            answer["inits"] = _factory_inits(klass, strings)
+        except Exception:  # noqa: BLE001 - never lose the description
+            answer["inits"] = []
     return answer
+
+
+_FACTORY_NAME = ("parse", "from", "make", "create", "build", "load", "new", "of")
+
+
+def _factory_inits(klass, strings, limit=8):
+    """Init arguments of instances the codebase's own factories build from its strings: the class's
+    class/static methods and the module's parse/from/make-style functions that take one argument,
+    called with regex matches, docstring examples and module literals (`VersionInfo.parse('1.2.3-rc.1')`).
+    An instance counts when its repr is a call of the class with literal arguments and those
+    arguments build an equal instance again; the arguments are then a method case's `init`."""
+    module = sys.modules.get(klass.__module__)
+    factories = [getattr(klass, n) for n, a in vars(klass).items() if isinstance(a, (classmethod, staticmethod))]
+    if module is not None:
+        for name, obj in sorted(vars(module).items()):
+            if inspect.isfunction(obj) and obj.__module__ == module.__name__ and name.lstrip("_").startswith(_FACTORY_NAME):
+                factories.append(obj)
+    out, seen = [], set()
+    for fn in factories[:12]:
+        try:
+            params = list(inspect.signature(fn).parameters.values())
+        except (TypeError, ValueError):
+            continue
+        required = [p for p in params if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        if len(required) != 1:
+            continue
+        for text in strings[:24]:
+            try:
+                obj = _with_alarm(0.5, functools.partial(fn, text))
+            except BaseException:  # noqa: BLE001 - factories reject most strings
+                continue
+            if type(obj) is not klass:
+                continue
+            init = _init_from_repr(obj, klass)
+            if init is None:
+                continue
+            key = codec.canonical({"t": "list", "v": [{"t": "list", "v": init["args"]}, {"t": "dict", "v": sorted(([codec.encode(k), v] for k, v in init["kwargs"].items()), key=codec.canonical)}]})
+            if key not in seen:
+                seen.add(key)
+                out.append(init)
+            if len(out) >= limit:
+                return out
+    return out
+
+
+def _init_from_repr(obj, klass):
+    try:
+        text = repr(obj)
+        call = ast.parse(text, mode="eval").body
+    except BaseException:  # noqa: BLE001
+        return None
+    if not isinstance(call, ast.Call) or any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", None)
+    if name != klass.__name__:
+        return None
+    try:
+        args = [ast.literal_eval(a) for a in call.args]
+        kwargs = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+        rebuilt = _with_alarm(0.5, functools.partial(klass, *args, **kwargs))
+        if not values.equal(obj, rebuilt) and repr(rebuilt) != text:
+            return None
+        return {"args": [values.to_input(a) for a in args], "kwargs": {k: values.to_input(v) for k, v in kwargs.items()}}
+    except BaseException:  # noqa: BLE001 - not literal, or the class rejects its own repr
+        return None
 
 
 # ----------------------------------------------------------------------------- running cases
