@@ -110,6 +110,7 @@ const TARGETS = [
   target('unique', 'recfix.dicts'),
   target('iterate', 'recfix.dicts'),
   target('apply_twice', 'recfix.hinted'),
+  target('Release.label', 'recfix.releases'),
 ];
 
 beforeAll(() => {
@@ -121,6 +122,19 @@ beforeAll(() => {
 }, 300_000);
 
 const returning = (id: string): any[] => byId.get(id).cases.filter((c: any) => 'returns' in c.expect);
+
+describe('record.py instances for methods', () => {
+  it("builds instances with the class's own parser and keeps the constructor arguments its repr shows", () => {
+    const cases = returning('recfix.releases:Release.label');
+    // keyword inits come from `Release.parse(<regex match>)` and its repr `Release(major=.., minor=.., pre=..)`
+    const fromFactory = cases.filter((c: any) => c.init && 'pre' in (c.init.kwargs ?? {}) && c.init.kwargs.pre.t === 'str');
+    expect(fromFactory.length).toBeGreaterThan(0);
+    const labels = cases.map((c: any) => c.expect.returns.v as string);
+    expect(labels.some((l) => l.includes('(final)'))).toBe(true);
+    expect(labels.some((l) => /\((alpha|beta|release candidate) [1-9]\)/.test(l))).toBe(true);
+    expect(mutated.get('recfix.releases:Release.label').mutation.score).toBeGreaterThanOrEqual(0.8);
+  });
+});
 
 describe('record.py inputs without useful type hints', () => {
   it('reaches the valid branch of a parser guarded by a module-level regex', () => {
