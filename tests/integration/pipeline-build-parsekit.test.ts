@@ -114,7 +114,8 @@ describe('codemidas build on examples/parsekit (docker)', () => {
     expect(differing).toEqual([]);
   }, 900_000);
 
-  it('scores every accepted task: the reference 1.0 and the untouched workspace 0.0, over gRPC', async () => {
+  /** Over gRPC: each task's reference solution scores 1.0 and its untouched workspace 0.0. */
+  const scoresOracleAndNull = async (catalog: TaskCatalog, taskIds: string[]): Promise<void> => {
     if (!provider) throw new Error('no provider');
     const manager = createEpisodeManager({
       provider,
@@ -132,7 +133,9 @@ describe('codemidas build on examples/parsekit (docker)', () => {
       client = createEnvironmentClient(server.address, { deadlineMs: 180_000 });
       const c = client;
       await Promise.all(
-        [...catalog.tasks.values()].map(async (task) => {
+        taskIds.map(async (id) => {
+          const task = catalog.tasks.get(id);
+          if (!task) throw new Error(`no task ${id}`);
           const oracle = (await c.call('Reset', { task_id: task.id }))['episode_id'];
           let step = 0;
           for (const path of task.file.source.path ? [task.file.source.path] : []) {
@@ -157,7 +160,19 @@ describe('codemidas build on examples/parsekit (docker)', () => {
       if (server) await server.close({ graceMs: 1_000 });
       else await manager.shutdown({ graceMs: 1_000 });
     }
+  };
+
+  it('scores every accepted task of the fresh build: the reference 1.0 and the untouched workspace 0.0, over gRPC', async () => {
+    await scoresOracleAndNull(catalog, [...catalog.tasks.keys()]);
   });
+
+  it('scores every task of the suite committed to environments/parsekit the same way', async () => {
+    const committed = await loadCatalog(join(root, 'environments'));
+    expect(committed.problems).toEqual([]);
+    const ids = [...committed.tasks.keys()].filter((id) => id.startsWith('parsekit/'));
+    expect(ids.length).toBeGreaterThanOrEqual(13);
+    await scoresOracleAndNull(committed, ids);
+  }, 900_000);
 
   it('fails the leak audit when the runtime image carries a distro copy of the library', async () => {
     const base = (await ensureImages({ docker, logger, languages: ['python'] })).tags.python;

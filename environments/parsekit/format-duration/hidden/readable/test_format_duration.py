@@ -88,185 +88,186 @@ def test_format_duration_1():
 
 
 def test_format_duration_2():
-    _raises(lambda: _target()(-1, -1), 'builtins.ValueError')
-
-
-def test_format_duration_3():
-    _raises(lambda: _target()(-1, 1), 'builtins.ValueError')
-
-
-def test_format_duration_4():
     _raises(lambda: _target()(-1, 2), 'builtins.ValueError')
 
 
-def test_format_duration_5():
+def test_format_duration_3():
+    _raises(lambda: _target()(-1, 3600), 'builtins.ValueError')
+
+
+def test_format_duration_4():
     result = _target()(0)
     assert _same(result, '0s')
 
 
-def test_format_duration_6():
+def test_format_duration_5():
     _raises(lambda: _target()(0, -1), 'builtins.ValueError')
 
 
-def test_format_duration_7():
+def test_format_duration_6():
     _raises(lambda: _target()(0, 0), 'builtins.ValueError')
 
 
-def test_format_duration_8():
+def test_format_duration_7():
     result = _target()(0, 1)
     assert _same(result, '0s')
 
 
-def test_format_duration_9():
+def test_format_duration_8():
     result = _target()(0, 10)
     assert _same(result, '0s')
 
 
-def test_format_duration_10():
+def test_format_duration_9():
     result = _target()(0, 2)
     assert _same(result, '0s')
 
 
-def test_format_duration_11():
+def test_format_duration_10():
     result = _target()(0, 3)
     assert _same(result, '0s')
 
 
+def test_format_duration_11():
+    result = _target()(0, 3600)
+    assert _same(result, '0s')
+
+
 def test_format_duration_12():
+    result = _target()(0, 60)
+    assert _same(result, '0s')
+
+
+def test_format_duration_13():
+    result = _target()(0, 86400)
+    assert _same(result, '0s')
+
+
+def test_format_duration_14():
     result = _target()(1)
     assert _same(result, '1s')
 
 
-def test_format_duration_13():
-    result = _target()(1, 1)
-    assert _same(result, '1s')
-
-
-def test_format_duration_14():
-    result = _target()(1, 10)
-    assert _same(result, '1s')
-
-
 def test_format_duration_15():
-    result = _target()(1, 2)
-    assert _same(result, '1s')
-
-
-def test_format_duration_16():
     result = _target()(10)
     assert _same(result, '10s')
 
 
+def test_format_duration_16():
+    result = _target()(10, 10)
+    assert _same(result, '10s')
+
+
 def test_format_duration_17():
-    result = _target()(10, 1)
-    assert _same(result, '10s')
-
-
-def test_format_duration_18():
-    result = _target()(10, 2)
-    assert _same(result, '10s')
-
-
-def test_format_duration_19():
-    result = _target()(10, 3)
-    assert _same(result, '10s')
-
-
-def test_format_duration_20():
     result = _target()(2)
     assert _same(result, '2s')
 
 
-def test_format_duration_21():
+def test_format_duration_18():
     result = _target()(2, 1)
     assert _same(result, '2s')
 
 
-def test_format_duration_22():
-    result = _target()(2, 2)
-    assert _same(result, '2s')
-
-
-def test_format_duration_23():
+def test_format_duration_19():
     result = _target()(3)
     assert _same(result, '3s')
 
 
-def test_format_duration_24():
-    _raises(lambda: _target()(3, -1), 'builtins.ValueError')
+def test_format_duration_20():
+    _raises(lambda: _target()(3, 0), 'builtins.ValueError')
 
 
-def test_format_duration_25():
-    result = _target()(3, 3)
+def test_format_duration_21():
+    result = _target()(3, 86400)
     assert _same(result, '3s')
 
 
-def test_format_duration_26():
+def test_format_duration_22():
+    result = _target()(3600)
+    assert _same(result, '1h')
+
+
+def test_format_duration_23():
     result = _target()(3661, parts=3)
     assert _same(result, '1h 1m 1s')
 
 
-def test_format_duration_27():
+def test_format_duration_24():
     result = _target()(3661)
     assert _same(result, '1h 1m')
 
 
-def test_format_duration_28():
-    result = _target()(3661, 10)
-    assert _same(result, '1h 1m 1s')
-
-
-def test_format_duration_29():
+def test_format_duration_25():
     result = _target()(3661, 2)
     assert _same(result, '1h 1m')
 
 
-def test_format_duration_30():
+def test_format_duration_26():
     result = _target()(3661, 3)
     assert _same(result, '1h 1m 1s')
 
 
-def test_format_duration_31():
+def test_format_duration_27():
     result = _target()(5400)
     assert _same(result, '1h 30m')
 
 
-def test_format_duration_32():
-    _raises(lambda: _target()(5400, -1), 'builtins.ValueError')
+def test_format_duration_28():
+    _raises(lambda: _target()(5400, 0), 'builtins.ValueError')
 
 
-def test_format_duration_33():
-    result = _target()(5400, 1)
-    assert _same(result, '1h')
-
-
-def test_format_duration_34():
-    result = _target()(5400, 10)
-    assert _same(result, '1h 30m')
-
-
-def test_format_duration_35():
+def test_format_duration_29():
     result = _target()(5400, 2)
     assert _same(result, '1h 30m')
 
 
+def test_format_duration_30():
+    result = _target()(5400, 3600)
+    assert _same(result, '1h 30m')
+
+
+def test_format_duration_31():
+    result = _target()(60)
+    assert _same(result, '1m')
+
+
+def test_format_duration_32():
+    result = _target()(60, 1)
+    assert _same(result, '1m')
+
+
+def test_format_duration_33():
+    result = _target()(60, 60)
+    assert _same(result, '1m')
+
+
+def test_format_duration_34():
+    result = _target()(86400)
+    assert _same(result, '1d')
+
+
+def test_format_duration_35():
+    _raises(lambda: _target()(86400, 0), 'builtins.ValueError')
+
+
 def test_format_duration_36():
+    result = _target()(86400, 1)
+    assert _same(result, '1d')
+
+
+def test_format_duration_37():
+    result = _target()(86400, 60)
+    assert _same(result, '1d')
+
+
+def test_format_duration_38():
     result = _target()(90061)
     assert _same(result, '1d 1h')
 
 
-def test_format_duration_37():
-    _raises(lambda: _target()(90061, -1), 'builtins.ValueError')
-
-
-def test_format_duration_38():
+def test_format_duration_39():
     result = _target()(90061, 1)
     assert _same(result, '1d')
-
-
-def test_format_duration_39():
-    result = _target()(90061, 10)
-    assert _same(result, '1d 1h 1m 1s')
 
 
 def test_format_duration_40():

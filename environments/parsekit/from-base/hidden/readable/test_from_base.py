@@ -80,16 +80,15 @@ def _raises(call, type_name):
     assert _qualified(type(info.value)) == type_name, "raised %s, expected %s" % (_qualified(type(info.value)), type_name)
 
 
-# ---- cases (43) ----
+# ---- cases (42) ----
 
 
 def test_from_base_1():
-    result = _target()(' 0', 2)
-    assert _same(result, 0)
+    _raises(lambda: _target()('', 2), 'builtins.ValueError')
 
 
 def test_from_base_2():
-    _raises(lambda: _target()('', 2), 'builtins.ValueError')
+    _raises(lambda: _target()('-', 2), 'builtins.ValueError')
 
 
 def test_from_base_3():
@@ -138,30 +137,31 @@ def test_from_base_11():
 
 
 def test_from_base_12():
-    _raises(lambda: _target()('0', 0), 'builtins.ValueError')
+    result = _target()('0 ', 36)
+    assert _same(result, 0)
 
 
 def test_from_base_13():
-    _raises(lambda: _target()('0', 1), 'builtins.ValueError')
+    _raises(lambda: _target()('0', 0), 'builtins.ValueError')
 
 
 def test_from_base_14():
+    _raises(lambda: _target()('0', 1), 'builtins.ValueError')
+
+
+def test_from_base_15():
     result = _target()('0', 16)
     assert _same(result, 0)
 
 
-def test_from_base_15():
+def test_from_base_16():
     result = _target()('0', 2)
     assert _same(result, 0)
 
 
-def test_from_base_16():
+def test_from_base_17():
     result = _target()('0', 36)
     assert _same(result, 0)
-
-
-def test_from_base_17():
-    _raises(lambda: _target()('0', 37), 'builtins.ValueError')
 
 
 def test_from_base_18():
@@ -170,81 +170,81 @@ def test_from_base_18():
 
 
 def test_from_base_19():
+    _raises(lambda: _target()('0123456789abcdefghijklmnopqrstuvwxyz', 2), 'builtins.ValueError')
+
+
+def test_from_base_20():
     result = _target()('1', 16)
     assert _same(result, 1)
 
 
-def test_from_base_20():
+def test_from_base_21():
     result = _target()('1', 2)
     assert _same(result, 1)
 
 
-def test_from_base_21():
+def test_from_base_22():
     result = _target()('1', 36)
     assert _same(result, 1)
 
 
-def test_from_base_22():
+def test_from_base_23():
     result = _target()('1', 8)
     assert _same(result, 1)
 
 
-def test_from_base_23():
+def test_from_base_24():
     result = _target()('10', 36)
     assert _same(result, 36)
 
 
-def test_from_base_24():
+def test_from_base_25():
     result = _target()('100011', 2)
     assert _same(result, 35)
 
 
-def test_from_base_25():
+def test_from_base_26():
     result = _target()('100100', 2)
     assert _same(result, 36)
 
 
-def test_from_base_26():
+def test_from_base_27():
     result = _target()('10100001111', 2)
     assert _same(result, 1295)
 
 
-def test_from_base_27():
+def test_from_base_28():
     result = _target()('23', 16)
     assert _same(result, 35)
 
 
-def test_from_base_28():
+def test_from_base_29():
     result = _target()('24', 16)
     assert _same(result, 36)
 
 
-def test_from_base_29():
+def test_from_base_30():
     result = _target()('2417', 8)
     assert _same(result, 1295)
 
 
-def test_from_base_30():
+def test_from_base_31():
     result = _target()('43', 8)
     assert _same(result, 35)
 
 
-def test_from_base_31():
+def test_from_base_32():
     result = _target()('44', 8)
     assert _same(result, 36)
 
 
-def test_from_base_32():
+def test_from_base_33():
     result = _target()('50f', 16)
     assert _same(result, 1295)
 
 
-def test_from_base_33():
-    _raises(lambda: _target()('A-b c', 2), 'builtins.ValueError')
-
-
 def test_from_base_34():
-    _raises(lambda: _target()('_', 2), 'builtins.ValueError')
+    _raises(lambda: _target()('"1_000"', 2), 'builtins.ValueError')
 
 
 def test_from_base_35():
@@ -260,7 +260,7 @@ def test_from_base_37():
 
 
 def test_from_base_38():
-    _raises(lambda: _target()('base must be in 2..36', 2), 'builtins.ValueError')
+    _raises(lambda: _target()('base', 2), 'builtins.ValueError')
 
 
 def test_from_base_39():
@@ -269,18 +269,14 @@ def test_from_base_39():
 
 
 def test_from_base_40():
-    _raises(lambda: _target()('hello world', 2), 'builtins.ValueError')
-
-
-def test_from_base_41():
     _raises(lambda: _target()('z', 35), 'builtins.ValueError')
 
 
-def test_from_base_42():
+def test_from_base_41():
     result = _target()('z', 36)
     assert _same(result, 35)
 
 
-def test_from_base_43():
+def test_from_base_42():
     result = _target()('zz', 36)
     assert _same(result, 1295)

@@ -98,94 +98,94 @@ def test_histogram_add_2():
 
 
 def test_histogram_add_3():
-    args = [[0, 1, 3, 4]]
-    result = _target(([0, 10], {}))(*args)
-    assert _same(result, _obj('parsekit.histogram.Histogram', {'low': 0, 'high': 10, 'bins': 10, 'buckets': [1, 1, 0, 1, 1, 0, 0, 0, 0, 0], 'outside': 0}))
-    assert _same(args[0], [0, 1, 3, 4])
-
-
-def test_histogram_add_4():
     args = [[0, 1, 3, 4, 9]]
     result = _target(([0, 10, 5], {}))(*args)
     assert _same(result, _obj('parsekit.histogram.Histogram', {'low': 0, 'high': 10, 'bins': 5, 'buckets': [2, 1, 1, 0, 1], 'outside': 0}))
     assert _same(args[0], [0, 1, 3, 4, 9])
 
 
-def test_histogram_add_5():
+def test_histogram_add_4():
     args = [[0, 1, 3, 4, 9]]
     result = _target(([0, 4, 2], {}))(*args)
     assert _same(result, _obj('parsekit.histogram.Histogram', {'low': 0, 'high': 4, 'bins': 2, 'buckets': [2, 2], 'outside': 1}))
     assert _same(args[0], [0, 1, 3, 4, 9])
 
 
-def test_histogram_add_6():
+def test_histogram_add_5():
     args = [[0, 1, 3, 4, 9, 9]]
     result = _target(([0, 4, 2], {}))(*args)
     assert _same(result, _obj('parsekit.histogram.Histogram', {'low': 0, 'high': 4, 'bins': 2, 'buckets': [2, 2], 'outside': 2}))
     assert _same(args[0], [0, 1, 3, 4, 9, 9])
 
 
-def test_histogram_add_7():
+def test_histogram_add_6():
     args = [[1, 1, 3, 4, 9]]
     result = _target(([-1, 4], {}))(*args)
     assert _same(result, _obj('parsekit.histogram.Histogram', {'low': -1, 'high': 4, 'bins': 10, 'buckets': [0, 0, 0, 0, 2, 0, 0, 0, 1, 1], 'outside': 1}))
     assert _same(args[0], [1, 1, 3, 4, 9])
 
 
-def test_histogram_add_8():
+def test_histogram_add_7():
     args = [[1, 2]]
     result = _target(([0, 4], {}))(*args)
     assert _same(result, _obj('parsekit.histogram.Histogram', {'low': 0, 'high': 4, 'bins': 10, 'buckets': [0, 0, 1, 0, 1, 0, 0, 0, 0, 0], 'outside': 0}))
     assert _same(args[0], [1, 2])
 
 
-def test_histogram_add_9():
+def test_histogram_add_8():
     args = [[1, 2, 11]]
     result = _target(([-1, 4], {}))(*args)
     assert _same(result, _obj('parsekit.histogram.Histogram', {'low': -1, 'high': 4, 'bins': 10, 'buckets': [0, 0, 0, 0, 1, 0, 1, 0, 0, 0], 'outside': 1}))
     assert _same(args[0], [1, 2, 11])
 
 
-def test_histogram_add_10():
+def test_histogram_add_9():
     args = [[1, 2, 11]]
     result = _target(([0, 10, 5], {}))(*args)
     assert _same(result, _obj('parsekit.histogram.Histogram', {'low': 0, 'high': 10, 'bins': 5, 'buckets': [1, 1, 0, 0, 0], 'outside': 1}))
     assert _same(args[0], [1, 2, 11])
 
 
-def test_histogram_add_11():
+def test_histogram_add_10():
     args = [[1, 2, 11]]
     result = _target(([0, 4], {}))(*args)
     assert _same(result, _obj('parsekit.histogram.Histogram', {'low': 0, 'high': 4, 'bins': 10, 'buckets': [0, 0, 1, 0, 1, 0, 0, 0, 0, 0], 'outside': 1}))
     assert _same(args[0], [1, 2, 11])
 
 
-def test_histogram_add_12():
+def test_histogram_add_11():
     args = [[1, 2, 11]]
     result = _target(([0, 4, 2], {}))(*args)
     assert _same(result, _obj('parsekit.histogram.Histogram', {'low': 0, 'high': 4, 'bins': 2, 'buckets': [1, 1], 'outside': 1}))
     assert _same(args[0], [1, 2, 11])
 
 
-def test_histogram_add_13():
+def test_histogram_add_12():
     args = [[1, 2, 11]]
     result = _target(([1, 4], {}))(*args)
     assert _same(result, _obj('parsekit.histogram.Histogram', {'low': 1, 'high': 4, 'bins': 10, 'buckets': [1, 0, 0, 1, 0, 0, 0, 0, 0, 0], 'outside': 1}))
     assert _same(args[0], [1, 2, 11])
 
 
-def test_histogram_add_14():
+def test_histogram_add_13():
     args = [[1, 2, 11]]
     result = _target(([2, 4], {}))(*args)
     assert _same(result, _obj('parsekit.histogram.Histogram', {'low': 2, 'high': 4, 'bins': 10, 'buckets': [1, 0, 0, 0, 0, 0, 0, 0, 0, 0], 'outside': 2}))
     assert _same(args[0], [1, 2, 11])
 
 
-def test_histogram_add_15():
+def test_histogram_add_14():
     args = [[1, 2, 11, 11]]
     result = _target(([2, 4], {}))(*args)
     assert _same(result, _obj('parsekit.histogram.Histogram', {'low': 2, 'high': 4, 'bins': 10, 'buckets': [1, 0, 0, 0, 0, 0, 0, 0, 0, 0], 'outside': 3}))
     assert _same(args[0], [1, 2, 11, 11])
+
+
+def test_histogram_add_15():
+    args = [[1, 3, 4, 9]]
+    result = _target(([0, 10], {}))(*args)
+    assert _same(result, _obj('parsekit.histogram.Histogram', {'low': 0, 'high': 10, 'bins': 10, 'buckets': [0, 1, 0, 1, 1, 0, 0, 0, 0, 1], 'outside': 0}))
+    assert _same(args[0], [1, 3, 4, 9])
 
 
 def test_histogram_add_16():

@@ -80,7 +80,7 @@ def _raises(call, type_name):
     assert _qualified(type(info.value)) == type_name, "raised %s, expected %s" % (_qualified(type(info.value)), type_name)
 
 
-# ---- cases (22) ----
+# ---- cases (23) ----
 
 
 def test_histogram_bucket_of_1():
@@ -189,5 +189,10 @@ def test_histogram_bucket_of_21():
 
 
 def test_histogram_bucket_of_22():
+    result = _target(([9, 10], {}))(6)
+    assert _same(result, None)
+
+
+def test_histogram_bucket_of_23():
     result = _target(([0, 4, 2], {}))(9)
     assert _same(result, None)

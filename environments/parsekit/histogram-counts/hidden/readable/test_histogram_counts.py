@@ -80,7 +80,7 @@ def _raises(call, type_name):
     assert _qualified(type(info.value)) == type_name, "raised %s, expected %s" % (_qualified(type(info.value)), type_name)
 
 
-# ---- cases (7) ----
+# ---- cases (9) ----
 
 
 def test_histogram_counts_1():
@@ -89,30 +89,40 @@ def test_histogram_counts_1():
 
 
 def test_histogram_counts_2():
+    result = _target(([0, 10], {}))()
+    assert _same(result, ((0.0, 1.0, 0), (1.0, 2.0, 0), (2.0, 3.0, 0), (3.0, 4.0, 0), (4.0, 5.0, 0), (5.0, 6.0, 0), (6.0, 7.0, 0), (7.0, 8.0, 0), (8.0, 9.0, 0), (9.0, 10.0, 0)))
+
+
+def test_histogram_counts_3():
     result = _target(([0, 10, 3], {}))()
     assert _same(result, ((0.0, 3.333333, 0), (3.333333, 6.666667, 0), (6.666667, 10.0, 0)))
 
 
-def test_histogram_counts_3():
+def test_histogram_counts_4():
     result = _target(([0, 10, 5], {}))()
     assert _same(result, ((0.0, 2.0, 0), (2.0, 4.0, 0), (4.0, 6.0, 0), (6.0, 8.0, 0), (8.0, 10.0, 0)))
 
 
-def test_histogram_counts_4():
+def test_histogram_counts_5():
     result = _target(([0, 4], {}))()
     assert _same(result, ((0.0, 0.4, 0), (0.4, 0.8, 0), (0.8, 1.2, 0), (1.2, 1.6, 0), (1.6, 2.0, 0), (2.0, 2.4, 0), (2.4, 2.8, 0), (2.8, 3.2, 0), (3.2, 3.6, 0), (3.6, 4.0, 0)))
 
 
-def test_histogram_counts_5():
+def test_histogram_counts_6():
     result = _target(([0, 4, 2], {}))()
     assert _same(result, ((0.0, 2.0, 0), (2.0, 4.0, 0)))
 
 
-def test_histogram_counts_6():
+def test_histogram_counts_7():
     result = _target(([1, 4], {}))()
     assert _same(result, ((1.0, 1.3, 0), (1.3, 1.6, 0), (1.6, 1.9, 0), (1.9, 2.2, 0), (2.2, 2.5, 0), (2.5, 2.8, 0), (2.8, 3.1, 0), (3.1, 3.4, 0), (3.4, 3.7, 0), (3.7, 4.0, 0)))
 
 
-def test_histogram_counts_7():
+def test_histogram_counts_8():
     result = _target(([2, 4], {}))()
     assert _same(result, ((2.0, 2.2, 0), (2.2, 2.4, 0), (2.4, 2.6, 0), (2.6, 2.8, 0), (2.8, 3.0, 0), (3.0, 3.2, 0), (3.2, 3.4, 0), (3.4, 3.6, 0), (3.6, 3.8, 0), (3.8, 4.0, 0)))
+
+
+def test_histogram_counts_9():
+    result = _target(([3, 4], {}))()
+    assert _same(result, ((3.0, 3.1, 0), (3.1, 3.2, 0), (3.2, 3.3, 0), (3.3, 3.4, 0), (3.4, 3.5, 0), (3.5, 3.6, 0), (3.6, 3.7, 0), (3.7, 3.8, 0), (3.8, 3.9, 0), (3.9, 4.0, 0)))

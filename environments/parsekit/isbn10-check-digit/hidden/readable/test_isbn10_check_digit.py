@@ -80,58 +80,82 @@ def _raises(call, type_name):
     assert _qualified(type(info.value)) == type_name, "raised %s, expected %s" % (_qualified(type(info.value)), type_name)
 
 
-# ---- cases (13) ----
+# ---- cases (19) ----
 
 
 def test_isbn10_check_digit_1():
-    _raises(lambda: _target()(''), 'builtins.ValueError')
+    _raises(lambda: _target()(' '), 'builtins.ValueError')
 
 
 def test_isbn10_check_digit_2():
+    _raises(lambda: _target()(''), 'builtins.ValueError')
+
+
+def test_isbn10_check_digit_3():
+    _raises(lambda: _target()('-'), 'builtins.ValueError')
+
+
+def test_isbn10_check_digit_4():
     result = _target()('0-8044-2957')
     assert _same(result, 'X')
 
 
-def test_isbn10_check_digit_3():
+def test_isbn10_check_digit_5():
     result = _target()('030640615')
     assert _same(result, '2')
 
 
-def test_isbn10_check_digit_4():
-    _raises(lambda: _target()('0306406155'), 'builtins.ValueError')
-
-
-def test_isbn10_check_digit_5():
-    _raises(lambda: _target()('A-b c'), 'builtins.ValueError')
-
-
 def test_isbn10_check_digit_6():
-    _raises(lambda: _target()('X'), 'builtins.ValueError')
+    _raises(lambda: _target()('2'), 'builtins.ValueError')
 
 
 def test_isbn10_check_digit_7():
-    _raises(lambda: _target()('Xx'), 'builtins.ValueError')
+    _raises(lambda: _target()('A-b c'), 'builtins.ValueError')
 
 
 def test_isbn10_check_digit_8():
-    _raises(lambda: _target()('a'), 'builtins.ValueError')
+    _raises(lambda: _target()('X'), 'builtins.ValueError')
 
 
 def test_isbn10_check_digit_9():
-    _raises(lambda: _target()('ab'), 'builtins.ValueError')
+    _raises(lambda: _target()('Xx'), 'builtins.ValueError')
 
 
 def test_isbn10_check_digit_10():
-    _raises(lambda: _target()('abc'), 'builtins.ValueError')
+    _raises(lambda: _target()('"0"'), 'builtins.ValueError')
 
 
 def test_isbn10_check_digit_11():
-    _raises(lambda: _target()('an ISBN-10 payload has nine digits'), 'builtins.ValueError')
+    _raises(lambda: _target()('"9"'), 'builtins.ValueError')
 
 
 def test_isbn10_check_digit_12():
-    _raises(lambda: _target()('an ISBN-10 payload has nine digitsx'), 'builtins.ValueError')
+    _raises(lambda: _target()('"X"'), 'builtins.ValueError')
 
 
 def test_isbn10_check_digit_13():
+    _raises(lambda: _target()('a'), 'builtins.ValueError')
+
+
+def test_isbn10_check_digit_14():
+    _raises(lambda: _target()('ab'), 'builtins.ValueError')
+
+
+def test_isbn10_check_digit_15():
+    _raises(lambda: _target()('abc'), 'builtins.ValueError')
+
+
+def test_isbn10_check_digit_16():
+    _raises(lambda: _target()('an ISBN-10 payload has nine digits'), 'builtins.ValueError')
+
+
+def test_isbn10_check_digit_17():
+    _raises(lambda: _target()('an ISBN-10 payload has nine digitsx'), 'builtins.ValueError')
+
+
+def test_isbn10_check_digit_18():
     _raises(lambda: _target()('hello world'), 'builtins.ValueError')
+
+
+def test_isbn10_check_digit_19():
+    _raises(lambda: _target()('not a digit string: %r'), 'builtins.ValueError')

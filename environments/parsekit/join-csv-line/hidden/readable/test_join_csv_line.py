@@ -84,20 +84,13 @@ def _raises(call, type_name):
 
 
 def test_join_csv_line_1():
-    args = [[3, 'b,c', 'a'], '\rx']
-    _raises(lambda: _target()(*args), 'builtins.ValueError')
-    assert _same(args[0], [3, 'b,c', 'a'])
-    assert _same(args[1], '\rx')
-
-
-def test_join_csv_line_2():
     args = [[' padded', 'quote"d', 'with,comma', 'plain']]
     result = _target()(*args)
     assert _same(result, '" padded","quote""d","with,comma",plain')
     assert _same(args[0], [' padded', 'quote"d', 'with,comma', 'plain'])
 
 
-def test_join_csv_line_3():
+def test_join_csv_line_2():
     args = [[' padded', 'quote"d', 'with,comma', 'plain'], ',']
     result = _target()(*args)
     assert _same(result, '" padded","quote""d","with,comma",plain')
@@ -105,73 +98,50 @@ def test_join_csv_line_3():
     assert _same(args[1], ',')
 
 
+def test_join_csv_line_3():
+    args = [['', 'b,c', 3], ',x']
+    _raises(lambda: _target()(*args), 'builtins.ValueError')
+    assert _same(args[0], ['', 'b,c', 3])
+    assert _same(args[1], ',x')
+
+
 def test_join_csv_line_4():
-    args = [[' padded', 'quote"d', 'with,comma', 'plain'], 'a']
-    result = _target()(*args)
-    assert _same(result, '" padded"a"quote""d"a"with,comma"a"plain"')
-    assert _same(args[0], [' padded', 'quote"d', 'with,comma', 'plain'])
-    assert _same(args[1], 'a')
-
-
-def test_join_csv_line_5():
-    args = [['', 'b,c', 3], ' x']
-    _raises(lambda: _target()(*args), 'builtins.ValueError')
-    assert _same(args[0], ['', 'b,c', 3])
-    assert _same(args[1], ' x')
-
-
-def test_join_csv_line_6():
-    args = [['', 'b,c', 3], '""']
-    _raises(lambda: _target()(*args), 'builtins.ValueError')
-    assert _same(args[0], ['', 'b,c', 3])
-    assert _same(args[1], '""')
-
-
-def test_join_csv_line_7():
-    args = [['', 'b,c', 3], '\rx']
-    _raises(lambda: _target()(*args), 'builtins.ValueError')
-    assert _same(args[0], ['', 'b,c', 3])
-    assert _same(args[1], '\rx')
-
-
-def test_join_csv_line_8():
-    args = [['', 'with,comma', 'quote"d', ' padded'], ',']
-    result = _target()(*args)
-    assert _same(result, ',"with,comma","quote""d"," padded"')
-    assert _same(args[0], ['', 'with,comma', 'quote"d', ' padded'])
-    assert _same(args[1], ',')
-
-
-def test_join_csv_line_9():
-    args = [['a ', 'b,c', 3], ',']
+    args = [['a ', 'b,c', 3]]
     result = _target()(*args)
     assert _same(result, '"a ","b,c",3')
     assert _same(args[0], ['a ', 'b,c', 3])
-    assert _same(args[1], ',')
 
 
-def test_join_csv_line_10():
-    args = [['a'], '\nx']
+def test_join_csv_line_5():
+    args = [['a'], 'hello world']
     _raises(lambda: _target()(*args), 'builtins.ValueError')
     assert _same(args[0], ['a'])
-    assert _same(args[1], '\nx')
+    assert _same(args[1], 'hello world')
 
 
-def test_join_csv_line_11():
+def test_join_csv_line_6():
     args = [['a', 'b,c']]
     result = _target()(*args)
     assert _same(result, 'a,"b,c"')
     assert _same(args[0], ['a', 'b,c'])
 
 
-def test_join_csv_line_12():
+def test_join_csv_line_7():
+    args = [['a', 'b,c'], '\n']
+    result = _target()(*args)
+    assert _same(result, 'a\nb,c')
+    assert _same(args[0], ['a', 'b,c'])
+    assert _same(args[1], '\n')
+
+
+def test_join_csv_line_8():
     args = [['a', 'b,c', 3]]
     result = _target()(*args)
     assert _same(result, 'a,"b,c",3')
     assert _same(args[0], ['a', 'b,c', 3])
 
 
-def test_join_csv_line_13():
+def test_join_csv_line_9():
     args = [['a', 'b,c', 3], ',']
     result = _target()(*args)
     assert _same(result, 'a,"b,c",3')
@@ -179,102 +149,106 @@ def test_join_csv_line_13():
     assert _same(args[1], ',')
 
 
-def test_join_csv_line_14():
-    args = [['a', 'b,c', 3], '\r']
-    result = _target()(*args)
-    assert _same(result, 'a\rb,c\r3')
-    assert _same(args[0], ['a', 'b,c', 3])
-    assert _same(args[1], '\r')
-
-
-def test_join_csv_line_15():
-    args = [['a', 'b,c', 3, 3], ' x']
+def test_join_csv_line_10():
+    args = [['a', 'b,c', 3, 3], 'b,c']
     _raises(lambda: _target()(*args), 'builtins.ValueError')
     assert _same(args[0], ['a', 'b,c', 3, 3])
-    assert _same(args[1], ' x')
+    assert _same(args[1], 'b,c')
 
 
-def test_join_csv_line_16():
+def test_join_csv_line_11():
+    args = [['aa', 'b,c', 3], 'a,"b,c",3']
+    _raises(lambda: _target()(*args), 'builtins.ValueError')
+    assert _same(args[0], ['aa', 'b,c', 3])
+    assert _same(args[1], 'a,"b,c",3')
+
+
+def test_join_csv_line_12():
     args = [['b,c', 3]]
     result = _target()(*args)
     assert _same(result, '"b,c",3')
     assert _same(args[0], ['b,c', 3])
 
 
-def test_join_csv_line_17():
+def test_join_csv_line_13():
     args = [['lain', 'with,comma', 'quote"d', ' padded']]
     result = _target()(*args)
     assert _same(result, 'lain,"with,comma","quote""d"," padded"')
     assert _same(args[0], ['lain', 'with,comma', 'quote"d', ' padded'])
 
 
-def test_join_csv_line_18():
-    args = [['lain', 'with,comma', 'quote"d', ' padded'], '\n']
-    result = _target()(*args)
-    assert _same(result, 'lain\nwith,comma\n"quote""d"\n" padded"')
+def test_join_csv_line_14():
+    args = [['lain', 'with,comma', 'quote"d', ' padded'], 'unterminated quote']
+    _raises(lambda: _target()(*args), 'builtins.ValueError')
     assert _same(args[0], ['lain', 'with,comma', 'quote"d', ' padded'])
-    assert _same(args[1], '\n')
+    assert _same(args[1], 'unterminated quote')
 
 
-def test_join_csv_line_19():
-    args = [['lain', 'with,comma', 'quote"d', ' padded'], 'a']
-    result = _target()(*args)
-    assert _same(result, '"lain"a"with,comma"a"quote""d"a" padded"')
-    assert _same(args[0], ['lain', 'with,comma', 'quote"d', ' padded'])
-    assert _same(args[1], 'a')
-
-
-def test_join_csv_line_20():
+def test_join_csv_line_15():
     args = [['plai', 'with,comma', 'quote"d', ' padded']]
     result = _target()(*args)
     assert _same(result, 'plai,"with,comma","quote""d"," padded"')
     assert _same(args[0], ['plai', 'with,comma', 'quote"d', ' padded'])
 
 
-def test_join_csv_line_21():
-    args = [['plai', 'with,comma', 'quote"d', ' padded'], 'abc']
+def test_join_csv_line_16():
+    args = [['plai', 'with,comma', 'quote"d', ' padded'], '\rx']
     _raises(lambda: _target()(*args), 'builtins.ValueError')
     assert _same(args[0], ['plai', 'with,comma', 'quote"d', ' padded'])
-    assert _same(args[1], 'abc')
+    assert _same(args[1], '\rx')
 
 
-def test_join_csv_line_22():
+def test_join_csv_line_17():
     args = [['plain']]
     result = _target()(*args)
     assert _same(result, 'plain')
     assert _same(args[0], ['plain'])
 
 
-def test_join_csv_line_23():
-    args = [['plain'], ' ']
+def test_join_csv_line_18():
+    args = [['plain', '', 'quote"d', ' padded']]
     result = _target()(*args)
-    assert _same(result, 'plain')
-    assert _same(args[0], ['plain'])
-    assert _same(args[1], ' ')
+    assert _same(result, 'plain,,"quote""d"," padded"')
+    assert _same(args[0], ['plain', '', 'quote"d', ' padded'])
 
 
-def test_join_csv_line_24():
-    args = [['plain'], 'abc']
-    _raises(lambda: _target()(*args), 'builtins.ValueError')
-    assert _same(args[0], ['plain'])
-    assert _same(args[1], 'abc')
-
-
-def test_join_csv_line_25():
+def test_join_csv_line_19():
     args = [['plain', 'with,comma', 'quote"d']]
     result = _target()(*args)
     assert _same(result, 'plain,"with,comma","quote""d"')
     assert _same(args[0], ['plain', 'with,comma', 'quote"d'])
 
 
-def test_join_csv_line_26():
+def test_join_csv_line_20():
+    args = [['plain', 'with,comma', 'quote"d'], '']
+    _raises(lambda: _target()(*args), 'builtins.ValueError')
+    assert _same(args[0], ['plain', 'with,comma', 'quote"d'])
+    assert _same(args[1], '')
+
+
+def test_join_csv_line_21():
+    args = [['plain', 'with,comma', 'quote"d'], ',']
+    result = _target()(*args)
+    assert _same(result, 'plain,"with,comma","quote""d"')
+    assert _same(args[0], ['plain', 'with,comma', 'quote"d'])
+    assert _same(args[1], ',')
+
+
+def test_join_csv_line_22():
+    args = [['plain', 'with,comma', 'quote"d'], '"']
+    _raises(lambda: _target()(*args), 'builtins.ValueError')
+    assert _same(args[0], ['plain', 'with,comma', 'quote"d'])
+    assert _same(args[1], '"')
+
+
+def test_join_csv_line_23():
     args = [['plain', 'with,comma', 'quote"d', ' padded']]
     result = _target()(*args)
     assert _same(result, 'plain,"with,comma","quote""d"," padded"')
     assert _same(args[0], ['plain', 'with,comma', 'quote"d', ' padded'])
 
 
-def test_join_csv_line_27():
+def test_join_csv_line_24():
     args = [['plain', 'with,comma', 'quote"d', ' padded'], ' ']
     result = _target()(*args)
     assert _same(result, 'plain with,comma "quote""d" " padded"')
@@ -282,14 +256,14 @@ def test_join_csv_line_27():
     assert _same(args[1], ' ')
 
 
-def test_join_csv_line_28():
+def test_join_csv_line_25():
     args = [['plain', 'with,comma', 'quote"d', ' padded'], '']
     _raises(lambda: _target()(*args), 'builtins.ValueError')
     assert _same(args[0], ['plain', 'with,comma', 'quote"d', ' padded'])
     assert _same(args[1], '')
 
 
-def test_join_csv_line_29():
+def test_join_csv_line_26():
     args = [['plain', 'with,comma', 'quote"d', ' padded'], ',']
     result = _target()(*args)
     assert _same(result, 'plain,"with,comma","quote""d"," padded"')
@@ -297,28 +271,14 @@ def test_join_csv_line_29():
     assert _same(args[1], ',')
 
 
-def test_join_csv_line_30():
-    args = [['plain', 'with,comma', 'quote"d', ' padded'], 'A-b c']
-    _raises(lambda: _target()(*args), 'builtins.ValueError')
-    assert _same(args[0], ['plain', 'with,comma', 'quote"d', ' padded'])
-    assert _same(args[1], 'A-b c')
-
-
-def test_join_csv_line_31():
+def test_join_csv_line_27():
     args = [['plain', 'with,comma', 'quote"d', ' padded'], '"']
     _raises(lambda: _target()(*args), 'builtins.ValueError')
     assert _same(args[0], ['plain', 'with,comma', 'quote"d', ' padded'])
     assert _same(args[1], '"')
 
 
-def test_join_csv_line_32():
-    args = [['plain', 'with,comma', 'quote"d', ' padded'], '""']
-    _raises(lambda: _target()(*args), 'builtins.ValueError')
-    assert _same(args[0], ['plain', 'with,comma', 'quote"d', ' padded'])
-    assert _same(args[1], '""')
-
-
-def test_join_csv_line_33():
+def test_join_csv_line_28():
     args = [['plain', 'with,comma', 'quote"d', ' padded'], '\n']
     result = _target()(*args)
     assert _same(result, 'plain\nwith,comma\n"quote""d"\n" padded"')
@@ -326,7 +286,7 @@ def test_join_csv_line_33():
     assert _same(args[1], '\n')
 
 
-def test_join_csv_line_34():
+def test_join_csv_line_29():
     args = [['plain', 'with,comma', 'quote"d', ' padded'], '\r']
     result = _target()(*args)
     assert _same(result, 'plain\rwith,comma\r"quote""d"\r" padded"')
@@ -334,7 +294,14 @@ def test_join_csv_line_34():
     assert _same(args[1], '\r')
 
 
-def test_join_csv_line_35():
+def test_join_csv_line_30():
+    args = [['plain', 'with,comma', 'quote"d', ' padded'], '\rx']
+    _raises(lambda: _target()(*args), 'builtins.ValueError')
+    assert _same(args[0], ['plain', 'with,comma', 'quote"d', ' padded'])
+    assert _same(args[1], '\rx')
+
+
+def test_join_csv_line_31():
     args = [['plain', 'with,comma', 'quote"d', ' padded'], 'a']
     result = _target()(*args)
     assert _same(result, '"plain"a"with,comma"a"quote""d"a" padded"')
@@ -342,51 +309,79 @@ def test_join_csv_line_35():
     assert _same(args[1], 'a')
 
 
-def test_join_csv_line_36():
+def test_join_csv_line_32():
     args = [['plain', 'with,comma', 'quote"d', ' padded'], 'ab']
     _raises(lambda: _target()(*args), 'builtins.ValueError')
     assert _same(args[0], ['plain', 'with,comma', 'quote"d', ' padded'])
     assert _same(args[1], 'ab')
 
 
-def test_join_csv_line_37():
+def test_join_csv_line_33():
     args = [['plain', 'with,comma', 'quote"d', ' padded'], 'abc']
     _raises(lambda: _target()(*args), 'builtins.ValueError')
     assert _same(args[0], ['plain', 'with,comma', 'quote"d', ' padded'])
     assert _same(args[1], 'abc')
 
 
-def test_join_csv_line_38():
-    args = [['plain', 'with,comma', 'quote"d', ' padded'], 'hello world']
+def test_join_csv_line_34():
+    args = [['plain', 'with,comma', 'quote"d', ' padded'], 'sep']
     _raises(lambda: _target()(*args), 'builtins.ValueError')
     assert _same(args[0], ['plain', 'with,comma', 'quote"d', ' padded'])
-    assert _same(args[1], 'hello world')
+    assert _same(args[1], 'sep')
 
 
-def test_join_csv_line_39():
+def test_join_csv_line_35():
+    args = [['plain', 'with,comma', 'quote"d', ' padded'], 'str()']
+    _raises(lambda: _target()(*args), 'builtins.ValueError')
+    assert _same(args[0], ['plain', 'with,comma', 'quote"d', ' padded'])
+    assert _same(args[1], 'str()')
+
+
+def test_join_csv_line_36():
+    args = [['plain', 'with,comma', 'quote"d', ' padded'], 'unterminated quote']
+    _raises(lambda: _target()(*args), 'builtins.ValueError')
+    assert _same(args[0], ['plain', 'with,comma', 'quote"d', ' padded'])
+    assert _same(args[1], 'unterminated quote')
+
+
+def test_join_csv_line_37():
     args = [['plain', 'with,comma', 'quote"d', ' padded', ' padded']]
     result = _target()(*args)
     assert _same(result, 'plain,"with,comma","quote""d"," padded"," padded"')
     assert _same(args[0], ['plain', 'with,comma', 'quote"d', ' padded', ' padded'])
 
 
-def test_join_csv_line_40():
+def test_join_csv_line_38():
     args = [['with,comma', 'quote"d', ' padded']]
     result = _target()(*args)
     assert _same(result, '"with,comma","quote""d"," padded"')
     assert _same(args[0], ['with,comma', 'quote"d', ' padded'])
 
 
-def test_join_csv_line_41():
-    args = [['with,comma', 'quote"d', ' padded'], ',']
-    result = _target()(*args)
-    assert _same(result, '"with,comma","quote""d"," padded"')
+def test_join_csv_line_39():
+    args = [['with,comma', 'quote"d', ' padded'], ' x']
+    _raises(lambda: _target()(*args), 'builtins.ValueError')
     assert _same(args[0], ['with,comma', 'quote"d', ' padded'])
-    assert _same(args[1], ',')
+    assert _same(args[1], ' x')
 
 
-def test_join_csv_line_42():
+def test_join_csv_line_40():
+    args = [['with,comma', 'quote"d', ' padded'], '\n']
+    result = _target()(*args)
+    assert _same(result, 'with,comma\n"quote""d"\n" padded"')
+    assert _same(args[0], ['with,comma', 'quote"d', ' padded'])
+    assert _same(args[1], '\n')
+
+
+def test_join_csv_line_41():
     args = [[]]
     result = _target()(*args)
     assert _same(result, '')
     assert _same(args[0], [])
+
+
+def test_join_csv_line_42():
+    args = [[], 'a,"b,c",3']
+    _raises(lambda: _target()(*args), 'builtins.ValueError')
+    assert _same(args[0], [])
+    assert _same(args[1], 'a,"b,c",3')

@@ -80,43 +80,72 @@ def _raises(call, type_name):
     assert _qualified(type(info.value)) == type_name, "raised %s, expected %s" % (_qualified(type(info.value)), type_name)
 
 
-# ---- cases (9) ----
+# ---- cases (16) ----
 
 
 def test_luhn_check_digit_1():
-    _raises(lambda: _target()(''), 'builtins.ValueError')
+    _raises(lambda: _target()(' '), 'builtins.ValueError')
 
 
 def test_luhn_check_digit_2():
+    _raises(lambda: _target()(''), 'builtins.ValueError')
+
+
+def test_luhn_check_digit_3():
+    _raises(lambda: _target()('-'), 'builtins.ValueError')
+
+
+def test_luhn_check_digit_4():
+    result = _target()('45391488034364')
+    assert _same(result, 9)
+
+
+def test_luhn_check_digit_5():
     result = _target()('453914880343646')
     assert _same(result, 7)
 
 
-def test_luhn_check_digit_3():
-    result = _target()('4539148803436466')
-    assert _same(result, 0)
-
-
-def test_luhn_check_digit_4():
+def test_luhn_check_digit_6():
     result = _target()('7992739871')
     assert _same(result, 3)
 
 
-def test_luhn_check_digit_5():
-    _raises(lambda: _target()('A-b c'), 'builtins.ValueError')
-
-
-def test_luhn_check_digit_6():
-    _raises(lambda: _target()('a'), 'builtins.ValueError')
-
-
 def test_luhn_check_digit_7():
-    _raises(lambda: _target()('ab'), 'builtins.ValueError')
+    result = _target()('7992739871799273987179927398717992739871799273987179927398717992739871799273987179927398717992739871')
+    assert _same(result, 0)
 
 
 def test_luhn_check_digit_8():
-    _raises(lambda: _target()('abc'), 'builtins.ValueError')
+    _raises(lambda: _target()('A-b c'), 'builtins.ValueError')
 
 
 def test_luhn_check_digit_9():
+    _raises(lambda: _target()('X'), 'builtins.ValueError')
+
+
+def test_luhn_check_digit_10():
+    _raises(lambda: _target()('a'), 'builtins.ValueError')
+
+
+def test_luhn_check_digit_11():
+    _raises(lambda: _target()('ab'), 'builtins.ValueError')
+
+
+def test_luhn_check_digit_12():
+    _raises(lambda: _target()('abc'), 'builtins.ValueError')
+
+
+def test_luhn_check_digit_13():
+    _raises(lambda: _target()('an ISBN-10 payload has nine digits'), 'builtins.ValueError')
+
+
+def test_luhn_check_digit_14():
     _raises(lambda: _target()('hello world'), 'builtins.ValueError')
+
+
+def test_luhn_check_digit_15():
+    _raises(lambda: _target()('not a digit string: %r'), 'builtins.ValueError')
+
+
+def test_luhn_check_digit_16():
+    _raises(lambda: _target()('payload'), 'builtins.ValueError')

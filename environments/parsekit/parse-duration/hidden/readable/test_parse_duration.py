@@ -102,7 +102,8 @@ def test_parse_duration_4():
 
 
 def test_parse_duration_5():
-    _raises(lambda: _target()('0x'), 'builtins.ValueError')
+    result = _target()('0s')
+    assert _same(result, 0)
 
 
 def test_parse_duration_6():
@@ -132,64 +133,64 @@ def test_parse_duration_11():
 
 
 def test_parse_duration_12():
-    _raises(lambda: _target()('A-b c'), 'builtins.ValueError')
+    _raises(lambda: _target()('<number><unit>'), 'builtins.ValueError')
 
 
 def test_parse_duration_13():
-    _raises(lambda: _target()('a'), 'builtins.ValueError')
+    _raises(lambda: _target()('A-b c'), 'builtins.ValueError')
 
 
 def test_parse_duration_14():
-    _raises(lambda: _target()('ab'), 'builtins.ValueError')
+    _raises(lambda: _target()('"1h30m"'), 'builtins.ValueError')
 
 
 def test_parse_duration_15():
-    _raises(lambda: _target()('abc'), 'builtins.ValueError')
+    _raises(lambda: _target()('a'), 'builtins.ValueError')
 
 
 def test_parse_duration_16():
-    _raises(lambda: _target()('duration must be a str'), 'builtins.ValueError')
+    _raises(lambda: _target()('ab'), 'builtins.ValueError')
 
 
 def test_parse_duration_17():
-    _raises(lambda: _target()('duration must be a strx'), 'builtins.ValueError')
+    _raises(lambda: _target()('abc'), 'builtins.ValueError')
 
 
 def test_parse_duration_18():
-    _raises(lambda: _target()('empty duration'), 'builtins.ValueError')
+    _raises(lambda: _target()('d'), 'builtins.ValueError')
 
 
 def test_parse_duration_19():
-    _raises(lambda: _target()('empty durationx'), 'builtins.ValueError')
+    _raises(lambda: _target()('dhms'), 'builtins.ValueError')
 
 
 def test_parse_duration_20():
-    _raises(lambda: _target()('h'), 'builtins.ValueError')
+    _raises(lambda: _target()('duration must be a str'), 'builtins.ValueError')
 
 
 def test_parse_duration_21():
-    _raises(lambda: _target()('hello world'), 'builtins.ValueError')
+    _raises(lambda: _target()('empty duration'), 'builtins.ValueError')
 
 
 def test_parse_duration_22():
-    _raises(lambda: _target()('number without a unit'), 'builtins.ValueError')
+    _raises(lambda: _target()('h'), 'builtins.ValueError')
 
 
 def test_parse_duration_23():
-    _raises(lambda: _target()('number without a unitx'), 'builtins.ValueError')
+    _raises(lambda: _target()('hello world'), 'builtins.ValueError')
 
 
 def test_parse_duration_24():
-    _raises(lambda: _target()('unit %r without a number'), 'builtins.ValueError')
+    _raises(lambda: _target()('m'), 'builtins.ValueError')
 
 
 def test_parse_duration_25():
-    _raises(lambda: _target()('units out of order or repeated'), 'builtins.ValueError')
+    _raises(lambda: _target()('number without a unit'), 'builtins.ValueError')
 
 
 def test_parse_duration_26():
-    _raises(lambda: _target()('units out of order or repeatedx'), 'builtins.ValueError')
+    _raises(lambda: _target()('s'), 'builtins.ValueError')
 
 
 def test_parse_duration_27():
-    _raises(lambda: _target()('unknown unit %r'), 'builtins.ValueError')
+    _raises(lambda: _target()('units out of order or repeated'), 'builtins.ValueError')

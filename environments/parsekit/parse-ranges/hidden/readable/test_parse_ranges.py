@@ -80,7 +80,7 @@ def _raises(call, type_name):
     assert _qualified(type(info.value)) == type_name, "raised %s, expected %s" % (_qualified(type(info.value)), type_name)
 
 
-# ---- cases (21) ----
+# ---- cases (25) ----
 
 
 def test_parse_ranges_1():
@@ -89,85 +89,101 @@ def test_parse_ranges_1():
 
 
 def test_parse_ranges_2():
+    _raises(lambda: _target()('%d-%d'), 'builtins.ValueError')
+
+
+def test_parse_ranges_3():
     result = _target()(',')
     assert _same(result, [])
 
 
-def test_parse_ranges_3():
+def test_parse_ranges_4():
     _raises(lambda: _target()(',x'), 'builtins.ValueError')
 
 
-def test_parse_ranges_4():
+def test_parse_ranges_5():
     _raises(lambda: _target()('-'), 'builtins.ValueError')
 
 
-def test_parse_ranges_5():
+def test_parse_ranges_6():
     _raises(lambda: _target()('-x'), 'builtins.ValueError')
 
 
-def test_parse_ranges_6():
-    result = _target()('1- 3,7')
+def test_parse_ranges_7():
+    result = _target()('1 -3,7')
     assert _same(result, [1, 2, 3, 7])
 
 
-def test_parse_ranges_7():
+def test_parse_ranges_8():
     result = _target()('1-3,5,8-10')
     assert _same(result, [1, 2, 3, 5, 8, 9, 10])
 
 
-def test_parse_ranges_8():
+def test_parse_ranges_9():
     result = _target()('1-3,7')
     assert _same(result, [1, 2, 3, 7])
 
 
-def test_parse_ranges_9():
+def test_parse_ranges_10():
     _raises(lambda: _target()('3-1'), 'builtins.ValueError')
 
 
-def test_parse_ranges_10():
+def test_parse_ranges_11():
     result = _target()('5, 3-4, 4')
     assert _same(result, [3, 4, 5])
 
 
-def test_parse_ranges_11():
+def test_parse_ranges_12():
     _raises(lambda: _target()('A-b c'), 'builtins.ValueError')
 
 
-def test_parse_ranges_12():
-    _raises(lambda: _target()('a'), 'builtins.ValueError')
-
-
 def test_parse_ranges_13():
-    _raises(lambda: _target()('ab'), 'builtins.ValueError')
+    _raises(lambda: _target()('"1-3,7"'), 'builtins.ValueError')
 
 
 def test_parse_ranges_14():
-    _raises(lambda: _target()('abc'), 'builtins.ValueError')
+    _raises(lambda: _target()('a'), 'builtins.ValueError')
 
 
 def test_parse_ranges_15():
-    _raises(lambda: _target()('hello world'), 'builtins.ValueError')
+    _raises(lambda: _target()('a-b'), 'builtins.ValueError')
 
 
 def test_parse_ranges_16():
-    _raises(lambda: _target()('malformed number %r'), 'builtins.ValueError')
+    _raises(lambda: _target()('ab'), 'builtins.ValueError')
 
 
 def test_parse_ranges_17():
-    _raises(lambda: _target()('malformed number %rx'), 'builtins.ValueError')
+    _raises(lambda: _target()('abc'), 'builtins.ValueError')
 
 
 def test_parse_ranges_18():
-    _raises(lambda: _target()('malformed range %r'), 'builtins.ValueError')
+    _raises(lambda: _target()('hello world'), 'builtins.ValueError')
 
 
 def test_parse_ranges_19():
-    _raises(lambda: _target()('malformed range %rx'), 'builtins.ValueError')
+    _raises(lambda: _target()('malformed number %r'), 'builtins.ValueError')
 
 
 def test_parse_ranges_20():
-    _raises(lambda: _target()('reversed range %r'), 'builtins.ValueError')
+    _raises(lambda: _target()('malformed number %rx'), 'builtins.ValueError')
 
 
 def test_parse_ranges_21():
+    _raises(lambda: _target()('malformed range %r'), 'builtins.ValueError')
+
+
+def test_parse_ranges_22():
+    _raises(lambda: _target()('malformed range %rx'), 'builtins.ValueError')
+
+
+def test_parse_ranges_23():
+    _raises(lambda: _target()('min_run must be at least 2'), 'builtins.ValueError')
+
+
+def test_parse_ranges_24():
+    _raises(lambda: _target()('reversed range %r'), 'builtins.ValueError')
+
+
+def test_parse_ranges_25():
     _raises(lambda: _target()('reversed range %rx'), 'builtins.ValueError')
