@@ -6,7 +6,7 @@
  * `list(itertools.islice(<call>, 100))`, which the real judge (src/scoring/python/judge.py) passes on
  * the original module and fails on a wrong one; a call that raises at call time stays a plain case.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedCase, Unit } from '../../src/pipeline/types.js';
 import { renderPrompt } from '../../src/pipeline/write/render-prompt.js';
 import { renderReadableTest } from '../../src/pipeline/write/render-readable-test.js';
-import { parseJudgeOutput } from '../../src/scoring/python-scorer.js';
+import { runJudgeProcess } from '../fixtures/scoring-fixtures.js';
 import { FIXTURE, PYTHON, root, runHarness, target } from './pipeline-harness-helpers.js';
 
 const MODULE = 'recfix.lazy';
@@ -76,17 +76,7 @@ async function runJudge(cases: RecordedCase[], lazySource: string): Promise<Reco
     workspace, hiddenDir: hidden, cases: 'cases.json', scripts: [], caseTimeoutMs: 5000, pytestTimeoutMs: 10_000,
     budgetMs: 60_000, uid: process.getuid?.() ?? 1000, gid: process.getgid?.() ?? 1000, dropPrivileges: false, nonce,
   };
-  const run = await new Promise<{ stdout: string; stderr: string; status: number }>((resolve, reject) => {
-    const child = spawn(PYTHON, ['-I', join(root, 'src', 'scoring', 'python', 'judge.py')], { stdio: ['pipe', 'pipe', 'pipe'], timeout: 90_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ stdout, stderr, status: code ?? -1 }));
-    child.stdin.end(JSON.stringify(config));
-  });
-  const out = parseJudgeOutput(run.stdout, nonce, run.status, run.stderr);
+  const out = await runJudgeProcess(config);
   return Object.fromEntries(out.tests.map((t) => [t.name.replace(/^case:/, ''), t.status]));
 }
 

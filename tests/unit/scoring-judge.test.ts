@@ -5,19 +5,16 @@
  * first. As root, the judge drops to an otherwise unused uid (so its process sweep touches nothing
  * else on the machine); otherwise it runs without dropping privileges.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src/sandbox/types.js';
-import { parseJudgeOutput } from '../../src/scoring/python-scorer.js';
 import type { TestOutcome } from '../../src/scoring/types.js';
-import { loadFixtureTask, loadRewardHacks, maskedReadout, overlay, solvedReadout, type RewardHack } from '../fixtures/scoring-fixtures.js';
+import { loadFixtureTask, loadRewardHacks, maskedReadout, overlay, runJudgeProcess, solvedReadout, type RewardHack } from '../fixtures/scoring-fixtures.js';
 
-const JUDGE = join(import.meta.dirname, '../../src/scoring/python/judge.py');
-const PYTHON = '/usr/bin/python3';
 const IS_ROOT = process.getuid?.() === 0;
 // Ids no account on this machine uses, one per judge run: a run's sweep kills only its own processes.
 let nextUid = 64_000 + Math.floor(Math.random() * 1000) * 10;
@@ -66,17 +63,7 @@ async function runJudge(workspace: FileEntry[], overrides: Record<string, unknow
     nonce,
     ...overrides,
   };
-  const run = await new Promise<{ stdout: string; stderr: string; status: number }>((resolve, reject) => {
-    const child = spawn(PYTHON, ['-I', JUDGE], { stdio: ['pipe', 'pipe', 'pipe'], timeout: 90_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ stdout, stderr, status: code ?? -1 }));
-    child.stdin.end(JSON.stringify(config));
-  });
-  const out = parseJudgeOutput(run.stdout, nonce, run.status, run.stderr);
+  const out = await runJudgeProcess(config);
   return { ...out, passed: out.tests.filter((t) => t.status === 'passed').length };
 }
 
