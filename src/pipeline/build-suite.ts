@@ -176,18 +176,22 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
     const units = [...analysis.units].sort((a, b) => compareStrings(a.id, b.id));
     progress({ stage: 'analyze', done: units.length, total: units.length, message: `${units.length} units` });
 
-    /** The funnel so far, written beside the suite; then the build stops with `BuildFailedError`. */
-    const fail = async (message: string, counts: Partial<Omit<FunnelReport['funnel'], 'drops' | 'units'>> = {}): Promise<never> => {
+    /** The funnel report of the drops so far, with these counts and accepted tasks. */
+    const funnelReport = (counts: Partial<Omit<FunnelReport['funnel'], 'drops' | 'units'>>, tasks: FunnelReport['tasks']): FunnelReport => {
       const sortedDrops = sortDrops(drops);
-      const report: FunnelReport = {
+      return {
         schemaVersion: 1,
         suite,
         source: { repo: repoLabel(snapshot.origin), revision: snapshot.revision },
         seed,
         funnel: { units: units.length, candidates: 0, recorded: 0, written: 0, gated: 0, ...counts, drops: sortedDrops },
         dropCounts: countDrops(sortedDrops),
-        tasks: [],
+        tasks,
       };
+    };
+    /** The funnel so far, written beside the suite; then the build stops with `BuildFailedError`. */
+    const fail = async (message: string, counts: Partial<Omit<FunnelReport['funnel'], 'drops' | 'units'>> = {}): Promise<never> => {
+      const report = funnelReport(counts, []);
       const totalMs = Math.round(performance.now() - started);
       const timings: BuildTimings = { totalMs, stageMs, tasksPerMinute: 0 };
       await writeFileAtomic(funnelFile, Buffer.from(stableJson({ ...report, timings })));
@@ -353,23 +357,10 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
       for (const o of outcomes) if (o.drop) drops.push(o.drop);
 
       const accepted = outcomes.flatMap((o) => (o.accepted ? [o.accepted] : []));
-      const sortedDrops = sortDrops(drops);
-      const report: FunnelReport = {
-        schemaVersion: 1,
-        suite,
-        source: { repo: repoLabel(snapshot.origin), revision: snapshot.revision },
-        seed,
-        funnel: {
-          units: units.length,
-          candidates: candidates.length,
-          recorded: recordings.length,
-          written: outcomes.filter((o) => o.written).length,
-          gated: accepted.length,
-          drops: sortedDrops,
-        },
-        dropCounts: countDrops(sortedDrops),
-        tasks: accepted,
-      };
+      const report = funnelReport(
+        { candidates: candidates.length, recorded: recordings.length, written: outcomes.filter((o) => o.written).length, gated: accepted.length },
+        accepted,
+      );
       const totalMs = Math.round(performance.now() - started);
       const timings: BuildTimings = { totalMs, stageMs, tasksPerMinute: totalMs > 0 ? (accepted.length * 60_000) / totalMs : 0 };
       if (accepted.length === 0) {
