@@ -185,16 +185,16 @@ def _from_seen(seen, literals, depth, name=None):
 
 # ----------------------------------------------------------------------------- names and callables
 
-# Callables as `repr` inputs (the subject evaluates the expression): (source, imports, arity).
+# Callables as `repr` inputs (the subject evaluates the expression): (source, imports).
 # Unary ones first, type-agnostic before arithmetic; then binary and variadic ones.
-CALLABLES_UNARY = [("str", [], 1), ("len", [], 1), ("lambda x: x + 1", [], 1), ("lambda x: x * 2", [], 1),
-                   ("lambda x: x % 2 == 0", [], 1), ("abs", [], 1), ("bool", [], 1), ("str.upper", [], 1),
-                   ("max", [], 1), ("min", [], 1), ("lambda x: -x", [], 1), ("sorted", [], 1)]
-CALLABLES_PREDICATE = [("bool", [], 1), ("lambda x: x % 2 == 0", [], 1), ("lambda x: 'a' in str(x)", [], 1),
-                       ("lambda x: len(str(x)) % 2 == 0", [], 1), ("callable", [], 1), ("lambda x: not x", [], 1)]
-CALLABLES_BINARY = [("lambda x, y: x + y", [], 2), ("operator.add", ["operator"], 2), ("max", [], 2), ("min", [], 2),
-                    ("operator.mul", ["operator"], 2), ("lambda *a: a", [], None)]
-CALLABLE_SOURCES = {src for src, _, _ in CALLABLES_UNARY + CALLABLES_PREDICATE + CALLABLES_BINARY}
+CALLABLES_UNARY = [("str", []), ("len", []), ("lambda x: x + 1", []), ("lambda x: x * 2", []),
+                   ("lambda x: x % 2 == 0", []), ("abs", []), ("bool", []), ("str.upper", []),
+                   ("max", []), ("min", []), ("lambda x: -x", []), ("sorted", [])]
+CALLABLES_PREDICATE = [("bool", []), ("lambda x: x % 2 == 0", []), ("lambda x: 'a' in str(x)", []),
+                       ("lambda x: len(str(x)) % 2 == 0", []), ("callable", []), ("lambda x: not x", [])]
+CALLABLES_BINARY = [("lambda x, y: x + y", []), ("operator.add", ["operator"]), ("max", []), ("min", []),
+                    ("operator.mul", ["operator"]), ("lambda *a: a", [])]
+CALLABLE_SOURCES = {src for src, _ in CALLABLES_UNARY + CALLABLES_PREDICATE + CALLABLES_BINARY}
 
 
 def _callable_tag(source, imports):
@@ -210,7 +210,7 @@ def callable_pool(binary=False, predicate=False, arity=None):
         groups = [CALLABLES_PREDICATE, CALLABLES_UNARY, CALLABLES_BINARY]
     else:
         groups = [CALLABLES_UNARY, CALLABLES_PREDICATE, CALLABLES_BINARY]
-    out = [_callable_tag(src, imports) for group in groups for src, imports, _ in group]
+    out = [_callable_tag(src, imports) for group in groups for src, imports in group]
     return _dedupe(out)
 
 

@@ -11,11 +11,13 @@ Ops: setup {sysPath, module, qualname, kind} · describe {} · run {case, timeou
 · batch {cases, timeoutMs, trace, mutant} · mutants {maxMutants} · quit.
 """
 import ast
+import collections.abc
 import functools
 import inspect
 import itertools
 import json
 import os
+import re
 import select
 import signal
 import sys
@@ -186,6 +188,7 @@ def op_setup(req):
     STATE.update(module=module, owner=owner, name=parts[-1], qualname=qualname, raw=raw, klass=klass,
                  filename=filename, first=first, last=last, method=kind == "method" and klass is not None,
                  generator=generator)
+    _module_tree()  # parsed once here, before the forks: describe and every mutant read it
     return {"ok": True, "file": filename, "firstLine": first, "lastLine": last, "needsInstance": STATE["method"],
             "freevars": list(raw.__code__.co_freevars), "generator": generator,
             "bound": kind == "method" and klass is None and isinstance(attr, classmethod)}
@@ -242,14 +245,29 @@ def _literals(fn_source_node):
     return found
 
 
+_TREE = {}
+
+
+def _module_tree():
+    """The parsed source of the target's file (cached: the file does not change while the worker
+    lives), or None when it cannot be read or parsed. Callers never mutate it (mutants deep-copy)."""
+    filename = STATE["filename"]
+    if filename not in _TREE:
+        try:
+            with open(filename, encoding="utf-8") as handle:
+                _TREE[filename] = ast.parse(handle.read())
+        except (OSError, SyntaxError, UnicodeDecodeError, TypeError, ValueError):
+            _TREE[filename] = None
+    return _TREE[filename]
+
+
 def _module_literals(limit=24):
     """Short str/int/float constants of the whole module (not docstrings), spread evenly over the
     file: the values a library passes around (`'#f0f8ff'`, `'aliceblue'`, `'1.2.3-rc.1'`) that a
     function's own body seldom spells out."""
     found = {"int": [], "float": [], "str": []}
-    try:
-        tree = ast.parse(open(STATE["filename"], encoding="utf-8").read())
-    except (OSError, SyntaxError, UnicodeDecodeError, TypeError, ValueError):
+    tree = _module_tree()
+    if tree is None:
         return found
     docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
     for node in ast.walk(tree):
@@ -268,7 +286,9 @@ def _module_literals(limit=24):
 
 
 _RE_CALLS = ("compile", "match", "fullmatch", "search", "findall", "finditer", "split", "sub", "subn")
-_QUOTED = None
+# a quoted example in prose: ``x``, 'x' or "x", the quote not preceded by a word character (the
+# apostrophe in "it's" opens nothing)
+_QUOTED = re.compile(r"``([^`\n]{1,40})``" + r"|(?<!\w)'([^'\n\\]{1,40})'(?!\w)" + r'|(?<!\w)"([^"\n\\]{1,40})"(?!\w)')
 
 
 def _called_names(node, max_depth=3):
@@ -276,13 +296,9 @@ def _called_names(node, max_depth=3):
     and methods of its module that it names (`parse` → `VersionInfo.parse` → `_REGEX`), to max_depth;
     and [(depth, pattern text)] of the string patterns passed to `re.*` calls along the way."""
     defs = {}
-    try:
-        tree = ast.parse(open(STATE["filename"], encoding="utf-8").read())
-        for sub in ast.walk(tree):
-            if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                defs.setdefault(sub.name, []).append(sub)
-    except (OSError, SyntaxError, UnicodeDecodeError, TypeError, ValueError):
-        pass
+    for sub in ast.walk(_module_tree() or ast.Module(body=[], type_ignores=[])):
+        if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defs.setdefault(sub.name, []).append(sub)
     depth_of, literals, frontier, done = {}, [], [node] if node is not None else [], set()
     for depth in range(max_depth + 1):
         following = []
@@ -307,7 +323,6 @@ def _target_patterns(node, limit=12):
     its body (`re.match(r'...', s)`) or held by module globals and class attributes it names
     (`VersionInfo._REGEX`), then those the module functions it calls use (to depth 3), then the
     module's other patterns, then those of the package's other imported modules."""
-    import re
     import types as _types
 
     module = STATE["module"]
@@ -368,12 +383,6 @@ def _regex_strings(node, per_pattern=6, limit=24):
 def _doc_strings(limit=16):
     """Quoted literals in the target's docstring, its class's and its module's (and the package's):
     the example values prose and doctests show (`'1.2.3'`, `"#fff"`, ``` ``aliceblue`` ```)."""
-    import re
-
-    global _QUOTED
-    if _QUOTED is None:
-        # a quote not preceded by a word character (an apostrophe in "it's" opens nothing)
-        _QUOTED = re.compile(r"``([^`\n]{1,40})``" + r"|(?<!\w)'([^'\n\\]{1,40})'(?!\w)" + r'|(?<!\w)"([^"\n\\]{1,40})"(?!\w)')
     module = STATE["module"]
     docs = [getattr(STATE["raw"], "__doc__", None)]
     if STATE.get("klass") is not None or STATE["owner"] is not module:
@@ -409,11 +418,8 @@ def _args_after(args):
 
 
 def _def_node(raw, qualname):
-    try:
-        source = open(STATE["filename"], encoding="utf-8").read()
-        return mutants_mod.find_function(ast.parse(source), qualname)
-    except (OSError, SyntaxError, UnicodeDecodeError, TypeError):
-        return None
+    tree = _module_tree()
+    return mutants_mod.find_function(tree, qualname) if tree is not None else None
 
 
 def _describe_callable(fn, skip_self):
@@ -563,7 +569,7 @@ def _factory_inits(klass, strings, limit=8):
             init = _init_from_repr(obj, klass)
             if init is None:
                 continue
-            key = codec.canonical({"t": "list", "v": [{"t": "list", "v": init["args"]}, {"t": "dict", "v": sorted(([codec.encode(k), v] for k, v in init["kwargs"].items()), key=codec.canonical)}]})
+            key = json.dumps(init, sort_keys=True)
             if key not in seen:
                 seen.add(key)
                 out.append(init)
@@ -622,9 +628,7 @@ def _line_tracer(lines):
 def _is_lazy(value):
     """A result judged on its first items: any iterator (generator objects, map, filter, zip,
     itertools objects, iterator classes), never a str/bytes/list or other plain container."""
-    import collections.abc as abc
-
-    return isinstance(value, abc.Iterator)
+    return isinstance(value, collections.abc.Iterator)
 
 
 def run_case(case, trace=False):
