@@ -9,7 +9,7 @@ import type { SandboxProvider } from '../sandbox/types.js';
 import { createPythonScorer } from '../scoring/python-scorer.js';
 import { listWorkspaceFiles } from '../tasks/list-workspace-files.js';
 import { formatTaskLoadProblem, loadCatalog } from '../tasks/load-catalog.js';
-import type { TaskCatalog } from '../tasks/types.js';
+import type { LoadedTask, TaskCatalog } from '../tasks/types.js';
 import { CliError } from './cli-error.js';
 
 export type SandboxKind = 'auto' | 'docker' | 'local' | 'memory';
@@ -37,6 +37,27 @@ export interface Runtime {
 /** The image a task language runs on. */
 export function imageLanguageOf(language: string): ImageLanguage {
   return language === 'javascript' || language === 'typescript' ? 'node' : 'python';
+}
+
+/**
+ * Builds ahead the derived images of tasks whose runtime scrubs copies of their library out of the
+ * language image, so no Reset waits for one.
+ */
+async function prepareScrubbedImages(provider: SandboxProvider, tasks: readonly LoadedTask[], say: (line: string) => void, signal?: AbortSignal): Promise<void> {
+  const wanted = new Map<string, { image: string; scrub: readonly string[]; tasks: number }>();
+  for (const task of tasks) {
+    if (task.file.runtime.scrub.length === 0) continue;
+    const image = provider.imageFor(task.file.language);
+    const key = JSON.stringify([image, task.file.runtime.scrub]);
+    const entry = wanted.get(key) ?? { image, scrub: task.file.runtime.scrub, tasks: 0 };
+    entry.tasks++;
+    wanted.set(key, entry);
+  }
+  for (const { image, scrub, tasks: count } of wanted.values()) {
+    const started = performance.now();
+    const tag = await provider.prepareImage(image, scrub, signal ? { signal } : {});
+    say(`image ${tag} (${image} without ${scrub.join(', ')}) for ${count} task${count === 1 ? '' : 's'}: ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
 }
 
 /**
@@ -68,6 +89,7 @@ export async function composeRuntime(options: RuntimeOptions): Promise<Runtime> 
       const tasks = options.onlyTaskIds ? options.onlyTaskIds.flatMap((id) => catalog.get(id) ?? []) : [...catalog.tasks.values()];
       const languages = [...new Set(tasks.map((t) => imageLanguageOf(t.file.language)))];
       await ensureImages({ docker, logger, languages, onProgress: printProgress(say) });
+      await prepareScrubbedImages(provider, tasks, say, options.signal);
     }
     const scorer = createPythonScorer({ provider, logger });
     const manager = createEpisodeManager({

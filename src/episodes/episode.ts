@@ -99,6 +99,7 @@ export class Episode {
         ...(this.groupId ? { 'codemidas.group': this.groupId } : {}),
       },
       expiresAt: options.expiresAt,
+      ...(this.task.file.runtime.scrub.length > 0 ? { scrub: this.task.file.runtime.scrub } : {}),
     };
     const sandbox = await provider.create(spec, { signal });
     if (this.state === 'closed') {

@@ -191,6 +191,32 @@ function buildBase(root: string, tag: string, onLine: (line: string) => void): P
 /** The build context: the Dockerfile, relay.py, and the scoring scripts under scoring/. */
 export async function languageBuildContext(root: string, language: ImageLanguage): Promise<Buffer> {
   const inputs = languageInputs(root, language);
+  return packTar((pack) => {
+    const file = (name: string, content: Buffer): void => {
+      pack.entry({ name, type: 'file', mode: 0o644, uid: 0, gid: 0, size: content.length }, content);
+    };
+    file('Dockerfile', readFileSync(inputs.dockerfile));
+    file('relay.py', readFileSync(inputs.relay));
+    pack.entry({ name: 'scoring', type: 'directory', mode: 0o755, uid: 0, gid: 0 });
+    const scoringDir = join(root, 'src', 'scoring', 'python');
+    const dirs = new Set<string>();
+    for (const path of inputs.scoring) {
+      const rel = relative(scoringDir, path).split('\\').join('/');
+      const parts = rel.split('/');
+      for (let i = 1; i < parts.length; i++) {
+        const dir = `scoring/${parts.slice(0, i).join('/')}`;
+        if (!dirs.has(dir)) {
+          dirs.add(dir);
+          pack.entry({ name: dir, type: 'directory', mode: 0o755, uid: 0, gid: 0 });
+        }
+      }
+      file(`scoring/${rel}`, readFileSync(path));
+    }
+  });
+}
+
+/** A tar archive in memory, its entries added by `fill`. */
+function packTar(fill: (pack: tar.Pack) => void): Promise<Buffer> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -200,26 +226,7 @@ export async function languageBuildContext(root: string, language: ImageLanguage
     pack.on('end', () => resolve(Buffer.concat(chunks)));
     pack.on('error', reject);
   });
-  const file = (name: string, content: Buffer): void => {
-    pack.entry({ name, type: 'file', mode: 0o644, uid: 0, gid: 0, size: content.length }, content);
-  };
-  file('Dockerfile', readFileSync(inputs.dockerfile));
-  file('relay.py', readFileSync(inputs.relay));
-  pack.entry({ name: 'scoring', type: 'directory', mode: 0o755, uid: 0, gid: 0 });
-  const scoringDir = join(root, 'src', 'scoring', 'python');
-  const dirs = new Set<string>();
-  for (const path of inputs.scoring) {
-    const rel = relative(scoringDir, path).split('\\').join('/');
-    const parts = rel.split('/');
-    for (let i = 1; i < parts.length; i++) {
-      const dir = `scoring/${parts.slice(0, i).join('/')}`;
-      if (!dirs.has(dir)) {
-        dirs.add(dir);
-        pack.entry({ name: dir, type: 'directory', mode: 0o755, uid: 0, gid: 0 });
-      }
-    }
-    file(`scoring/${rel}`, readFileSync(path));
-  }
+  fill(pack);
   pack.finalize();
   return done;
 }
@@ -233,13 +240,18 @@ async function buildLanguage(
   onLine: (line: string) => void,
 ): Promise<void> {
   const context = await languageBuildContext(root, language);
-  const stream = await docker.buildImage(context as unknown as NodeJS.ReadableStream, {
-    t: tag,
-    buildargs: { BASE_IMAGE: baseTag },
-    labels: { 'codemidas.image': language },
-    rm: true,
-    forcerm: true,
-  });
+  await buildFromContext(docker, context, { t: tag, buildargs: { BASE_IMAGE: baseTag }, labels: { 'codemidas.image': language } }, onLine);
+}
+
+/** Runs the engine's build API on a tar context and waits for it; a failed step rejects with its message. */
+async function buildFromContext(
+  docker: Dockerode,
+  context: Buffer,
+  options: { t: string; buildargs?: Record<string, string>; labels: Record<string, string> },
+  onLine: (line: string) => void,
+): Promise<void> {
+  const tag = options.t;
+  const stream = await docker.buildImage(context as unknown as NodeJS.ReadableStream, { ...options, rm: true, forcerm: true });
   await new Promise<void>((resolve, reject) => {
     docker.modem.followProgress(
       stream,
@@ -255,4 +267,48 @@ async function buildLanguage(
       },
     );
   });
+}
+
+/**
+ * The tag of `image` with `scrub` deleted: `<repository of image>-scrubbed:<hash of image and paths>`.
+ * The paths must have passed `scrubPathProblem` (they are written into a shell command).
+ */
+export function scrubbedImageTag(image: string, scrub: readonly string[]): string {
+  const colon = image.lastIndexOf(':');
+  const repository = colon > image.lastIndexOf('/') ? image.slice(0, colon) : image;
+  return `${repository}-scrubbed:${shortHash([image, ...scrub])}`;
+}
+
+/**
+ * Builds (when missing) the derived image of `image` with the `scrub` paths deleted, one layer of
+ * whiteouts on top of it; returns its tag. Concurrent calls in one process share the build.
+ */
+export async function ensureScrubbedImage(options: {
+  docker: Dockerode;
+  image: string;
+  scrub: readonly string[];
+  logger: Logger;
+  onLine?: (line: string) => void;
+}): Promise<string> {
+  const tag = scrubbedImageTag(options.image, options.scrub);
+  if (await imageExists(options.docker, tag)) return tag;
+  let running = inFlight.get(tag);
+  if (!running) {
+    running = (async () => {
+      const started = performance.now();
+      const quoted = options.scrub.map((path) => `'${path}'`).join(' ');
+      // USER root: the language image may run as another user; every sandbox sets its user anyway.
+      const dockerfile = `FROM ${options.image}\nUSER root\nRUN rm -rf -- ${quoted}\n`;
+      await buildFromContext(
+        options.docker,
+        await packTar((pack) => pack.entry({ name: 'Dockerfile', type: 'file', mode: 0o644, uid: 0, gid: 0, size: Buffer.byteLength(dockerfile) }, dockerfile)),
+        { t: tag, labels: { 'codemidas.image': 'scrubbed', 'codemidas.scrubbed-from': options.image } },
+        options.onLine ?? (() => undefined),
+      );
+      options.logger.info({ image: tag, from: options.image, scrub: options.scrub, elapsedMs: Math.round(performance.now() - started) }, 'built the scrubbed image');
+    })().finally(() => inFlight.delete(tag));
+    inFlight.set(tag, running);
+  }
+  await running;
+  return tag;
 }

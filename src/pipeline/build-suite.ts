@@ -15,6 +15,7 @@ import { analyzeRepository } from './analyze/analyze-repository.js';
 import { ingestRepository } from './ingest/ingest-repository.js';
 import { selectCandidates } from './select/select-candidates.js';
 import { createLeakAuditor, type LeakAuditResult } from './audit/audit-leaks.js';
+import { findLibraryCopies } from './audit/library-copies.js';
 import type { ImageFileReader } from './audit/image-files.js';
 import { DEFAULT_GATE_OPTIONS, runGates, type GateOptions, type GateReport } from './gate/run-gates.js';
 import { maskWorkspace, type MaskedWorkspace } from './mask/mask-workspace.js';
@@ -257,7 +258,17 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
     try {
       const scorer = options.scorer ?? createPythonScorer({ provider, logger });
       const auditor = createLeakAuditor({ reader: options.imageReader, logger });
-      const image = provider.imageFor('python');
+      const languageImage = provider.imageFor('python');
+      // Copies of this library in the language image are scrubbed from the tasks' image (and their
+      // hits then do not count); anything else the audit finds still fails the task.
+      const scrub = await timed('audit', async () =>
+        findLibraryCopies(await auditor.imagePaths(languageImage, signal), { importNames: new Set(units.map((u) => u.module.split('.')[0] ?? u.module)), files: new Set(files.keys()) }),
+      );
+      const image = scrub.length === 0 ? languageImage : await timed('audit', () => provider.prepareImage(languageImage, scrub, signalOption));
+      if (scrub.length > 0) {
+        logger.info({ languageImage, image, scrub }, 'the language image carries copies of the library; its tasks run without them');
+        progress({ stage: 'audit', done: 0, total: recordings.length, message: `the runtime image carries copies of the library (${scrub.join(', ')}): the tasks run on ${image}, without them` });
+      }
       const concurrency = Math.max(1, options.concurrency ?? 2);
       const outcomes: TaskOutcome[] = [];
       let done = 0;
@@ -286,14 +297,14 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
           if (err instanceof MaskBodyError) return drop('mask', err.code, err.message);
           return drop('mask', 'mask-failed', messageOf(err));
         }
-        const leak: LeakAuditResult = await timed('audit', () => auditor.audit({ removedBody: masked.removedBody, workspace: masked.workspace, image, ...signalOption }));
+        const leak: LeakAuditResult = await timed('audit', () => auditor.audit({ removedBody: masked.removedBody, workspace: masked.workspace, image, scrub, ...signalOption }));
         if (!leak.clean) {
           const first = leak.hits[0];
           return drop('audit', 'leak', `runs of ${leak.runTokens} body tokens covering ${Math.round((first?.coverage ?? 0) * 100)}% of the body found in ${first?.where} file ${first?.path}:${first?.line}${leak.hits.length > 1 ? ` (+${leak.hits.length - 1} more files)` : ''}`);
         }
 
         const taskDir = join(staging.dir, name);
-        const taskFile = renderTaskFile({ suite, name, unit, snapshot, title: written.title, prompt: written.prompt, gates: null });
+        const taskFile = renderTaskFile({ suite, name, unit, snapshot, scrub, title: written.title, prompt: written.prompt, gates: null });
         await writePackage(taskDir, taskFile, written, masked, null);
         const task: LoadedTask = {
           id: `${suite}/${name}`,
@@ -313,13 +324,13 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
           return drop('gate', gates.failure?.code ?? 'gate-failed', gates.failure?.reason ?? 'a gate failed');
         }
         const summary = gatesSummary(written, gates, leak);
-        await writePackage(taskDir, renderTaskFile({ suite, name, unit, snapshot, title: written.title, prompt: written.prompt, gates: summary }), written, masked, {
+        await writePackage(taskDir, renderTaskFile({ suite, name, unit, snapshot, scrub, title: written.title, prompt: written.prompt, gates: summary }), written, masked, {
           schemaVersion: 1,
           task: `${suite}/${name}`,
           unit: unit.id,
           cases: { total: written.cases.length, sources: recording.sources, rejected: recording.rejected },
           gates: { ...gates, leakAudit: leak },
-          mask: { removedTests: masked.removedTests, scrubbed: masked.scrubbed, bodyLines: [unit.bodyStartLine, unit.bodyEndLine] },
+          mask: { removedTests: masked.removedTests, scrubbed: masked.scrubbed, ...(scrub.length > 0 ? { imageScrubbed: scrub } : {}), bodyLines: [unit.bodyStartLine, unit.bodyEndLine] },
         });
         return { unit, name, written: true, drop: null, accepted: { name, unitId: unit.id, cases: written.cases.length, mutationScore: recording.mutation.score } };
       };

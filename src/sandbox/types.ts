@@ -44,6 +44,12 @@ export interface SandboxSpec {
   labels: Record<string, string>;
   /** When the reaper may remove this sandbox even if its owner never did. */
   expiresAt: Date;
+  /**
+   * Absolute paths of the image this sandbox must not contain (task.json `runtime.scrub`: copies of
+   * the library under construction; see scrub-paths.ts). Docker runs the sandbox on a derived image
+   * with them deleted (`prepareImage`); the local adapter covers them with empty mounts.
+   */
+  scrub?: readonly string[];
 }
 
 export type Command = { argv: string[] } | { shell: string };
@@ -125,6 +131,12 @@ export interface SandboxProvider {
   reap(): Promise<number>;
   /** Image tag to use for a language (`python`, `node`), after `images build`. */
   imageFor(language: string): string;
+  /**
+   * The image that sandboxes of `image` with `scrub` run on, made ready: docker builds the derived
+   * image with those paths deleted once (cached by content, `<repository>-scrubbed:<hash>`); `create`
+   * calls it too, so calling it ahead only moves the cost. Returns `image` when `scrub` is empty.
+   */
+  prepareImage(image: string, scrub: readonly string[], options?: { signal?: AbortSignal }): Promise<string>;
   close(): Promise<void>;
 }
 

@@ -116,6 +116,7 @@ export function createPythonScorer(options: PythonScorerOptions): Scorer {
           resources: limits.resources,
           labels: { 'codemidas.task': task.id, 'codemidas.purpose': 'scoring' },
           expiresAt: new Date(Date.now() + timeoutMs + limits.judgeGraceMs + limits.sandboxExpiryMarginMs),
+          ...(task.file.runtime.scrub.length > 0 ? { scrub: task.file.runtime.scrub } : {}),
         },
         request.signal ? { signal: request.signal } : {},
       );

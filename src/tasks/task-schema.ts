@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { scrubPathProblem } from '../sandbox/scrub-paths.js';
 
 /**
  * `task.json`, version 1. A task folder holds task.json, workspace/ (the masked codebase, seen by
@@ -37,7 +38,21 @@ export const taskFileSchema = z
       .strict(),
     /** The behavioural spec, Markdown. The only part of the package the agent sees besides the workspace. */
     prompt: z.string().min(1),
-    runtime: z.object({ image: z.string().min(1) }).strict(),
+    runtime: z
+      .object({
+        image: z.string().min(1),
+        /**
+         * Absolute paths deleted from the language image for this task: the copies of the library
+         * under construction that the image carries (src/sandbox/scrub-paths.ts).
+         */
+        scrub: z
+          .array(z.string().superRefine((path, ctx) => {
+            const problem = scrubPathProblem(path);
+            if (problem) ctx.addIssue({ code: 'custom', message: problem });
+          }))
+          .default([]),
+      })
+      .strict(),
     workdir: z.string().startsWith('/').default('/workspace'),
     tests: z
       .object({

@@ -2,7 +2,8 @@
  * `codemidas build` on examples/parsekit against the real docker engine: the suite loads with no
  * problem, a rebuild with the same seed is byte-identical, every accepted task scores oracle 1.0 and
  * null 0.0 over gRPC, and the leak audit finds a copy of the library planted in a derived runtime
- * image as a distro package would ship it. Every container carries `codemidas.server=<SERVER_ID>`
+ * image as a distro package would ship it, while a build on that image scrubs the copy out of its
+ * tasks' image and their tasks still score over gRPC. Every container carries `codemidas.server=<SERVER_ID>`
  * (or is removed by the code that made it); afterAll removes leftovers, even when a test failed.
  */
 import { execFileSync } from 'node:child_process';
@@ -21,6 +22,7 @@ import { buildSuite, createDefaultStages, type BuildSuiteResult } from '../../sr
 import { recordCandidates } from '../../src/pipeline/record/record-candidates.js';
 import { projectRoot } from '../../src/project-root.js';
 import { createSandboxProvider } from '../../src/sandbox/create-sandbox-provider.js';
+import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
 import type { SandboxProvider } from '../../src/sandbox/types.js';
 import { createPythonScorer } from '../../src/scoring/python-scorer.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
@@ -60,15 +62,15 @@ describe('codemidas build on examples/parsekit (docker)', () => {
   let first: BuildSuiteResult;
   let catalog: TaskCatalog;
 
-  const build = (outDir: string): Promise<BuildSuiteResult> => {
-    if (!provider) throw new Error('no provider');
+  const build = (outDir: string, via: SandboxProvider | undefined = provider, maxTasks = MAX_TASKS): Promise<BuildSuiteResult> => {
+    if (!via) throw new Error('no provider');
     return buildSuite({
       source: LIBRARY,
       suite: 'parsekit',
       outDir,
       seed: 0,
-      maxTasks: MAX_TASKS,
-      provider,
+      maxTasks,
+      provider: via,
       logger,
       imageReader: createDockerImageFileReader(docker),
       stages: createDefaultStages({ record: (o) => recordCandidates(o) }),
@@ -115,12 +117,12 @@ describe('codemidas build on examples/parsekit (docker)', () => {
   }, 900_000);
 
   /** Over gRPC: each task's reference solution scores 1.0 and its untouched workspace 0.0. */
-  const scoresOracleAndNull = async (catalog: TaskCatalog, taskIds: string[]): Promise<void> => {
-    if (!provider) throw new Error('no provider');
+  const scoresOracleAndNull = async (catalog: TaskCatalog, taskIds: string[], via: SandboxProvider | undefined = provider): Promise<void> => {
+    if (!via) throw new Error('no provider');
     const manager = createEpisodeManager({
-      provider,
+      provider: via,
       catalog,
-      scorer: createPythonScorer({ provider, logger }),
+      scorer: createPythonScorer({ provider: via, logger }),
       logger,
       limits: resolveLimits({}),
       readWorkspace: (task) => listWorkspaceFiles(task),
@@ -174,14 +176,17 @@ describe('codemidas build on examples/parsekit (docker)', () => {
     await scoresOracleAndNull(committed, ids);
   }, 900_000);
 
-  it('fails the leak audit when the runtime image carries a distro copy of the library', async () => {
-    const base = (await ensureImages({ docker, logger, languages: ['python'] })).tags.python;
+  it('finds a distro copy of the library in the runtime image, and builds tasks that run on the image without it', async () => {
+    const tags = (await ensureImages({ docker, logger, languages: ['python'] })).tags;
+    const base = tags.python;
     const tag = `codemidas/leak-probe:${process.pid}`;
+    const copy = '/usr/lib/python3/dist-packages/parsekit';
     const context = await mkdtemp(join(tmpdir(), 'codemidas-leak-image-'));
+    const planted = createDockerSandboxProvider({ docker, logger, serverId: SERVER_ID, images: { ...tags, python: tag } });
     try {
       execFileSync('cp', ['-r', join(LIBRARY, 'parsekit'), join(context, 'parsekit')]);
       // as Debian's python3-<name> packages install a library
-      await writeFile(join(context, 'Dockerfile'), `FROM ${base}\nCOPY parsekit /usr/lib/python3/dist-packages/parsekit\n`);
+      await writeFile(join(context, 'Dockerfile'), `FROM ${base}\nCOPY parsekit ${copy}\n`);
       execFileSync('docker', ['build', '-q', '-t', tag, '--label', `codemidas.server=${SERVER_ID}`, context], { encoding: 'utf8' });
       const source = await readFile(join(LIBRARY, 'parsekit/checksums.py'), 'utf8');
       const lines = source.split('\n');
@@ -191,13 +196,47 @@ describe('codemidas build on examples/parsekit (docker)', () => {
       const auditor = createLeakAuditor({ reader: createDockerImageFileReader(docker), logger });
       const leaky = await auditor.audit({ removedBody: body, workspace: new Map(), image: tag });
       expect(leaky.clean).toBe(false);
-      expect(leaky.hits.map((h) => h.path)).toContain('/usr/lib/python3/dist-packages/parsekit/checksums.py');
+      expect(leaky.hits.map((h) => h.path)).toContain(`${copy}/checksums.py`);
       const clean = await auditor.audit({ removedBody: body, workspace: new Map(), image: base });
       expect(clean.clean).toBe(true);
       expect(clean.imageFiles).toBeGreaterThan(100);
+
+      // The derived image: the copy deleted, the rest (python3, pytest, the scoring scripts) intact.
+      const scrubbed = await planted.prepareImage(tag, [copy]);
+      expect(scrubbed).toMatch(/^codemidas\/leak-probe-scrubbed:[0-9a-f]{12}$/);
+      const after = await auditor.audit({ removedBody: body, workspace: new Map(), image: scrubbed });
+      expect(after).toMatchObject({ clean: true, hits: [] });
+      expect(after.imageFiles).toBeGreaterThan(100);
+      const sandbox = await planted.create({
+        image: tag,
+        scrub: [copy],
+        role: 'episode',
+        workdir: '/workspace',
+        resources: { memoryBytes: 512 * 1024 ** 2, cpus: 1, pids: 128 },
+        labels: {},
+        expiresAt: new Date(Date.now() + 300_000),
+      });
+      try {
+        const probe = await sandbox.exec({ shell: `test -e ${copy}; echo $?; python3 -c 'import pytest; print("pytest ok")'` }, { timeoutMs: 30_000, maxOutputBytes: 4096 });
+        expect(probe.stdout).toBe('1\npytest ok\n');
+      } finally {
+        await sandbox.destroy();
+      }
+
+      // A build on the planted image: the copy is scrubbed, not a leak; the tasks score over gRPC there.
+      const built = await build(join(work, 'planted'), planted, 1);
+      const plantedCatalog = await loadCatalog(join(work, 'planted'));
+      expect(plantedCatalog.problems).toEqual([]);
+      expect(built.report.funnel.gated).toBeGreaterThanOrEqual(1);
+      expect(built.report.funnel.drops.filter((d) => d.code === 'leak')).toEqual([]);
+      for (const task of plantedCatalog.tasks.values()) expect(task.file.runtime.scrub).toEqual([copy]);
+      await scoresOracleAndNull(plantedCatalog, [...plantedCatalog.tasks.keys()], planted);
     } finally {
+      await planted.close();
       execFileSync('docker', ['rmi', '-f', tag], { stdio: 'ignore' });
+      const derived = execFileSync('docker', ['images', '-q', '--filter', `label=codemidas.scrubbed-from=${tag}`], { encoding: 'utf8' }).split('\n').filter(Boolean);
+      if (derived.length) execFileSync('docker', ['rmi', '-f', ...derived], { stdio: 'ignore' });
       await rm(context, { recursive: true, force: true });
     }
-  });
+  }, 900_000);
 });

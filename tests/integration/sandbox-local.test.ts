@@ -68,6 +68,19 @@ describe.skipIf(!bwrapAvailable())('local (bubblewrap) sandbox', () => {
     ).rejects.toMatchObject({ reason: 'denied' });
   });
 
+  it('leaves scrubbed paths empty (a folder) or blank (a file), like the derived docker image', async () => {
+    const scrubbed = await provider.create({ ...spec(), scrub: ['/etc/apt', '/etc/hostname'] });
+    try {
+      const result = await scrubbed.exec({ shell: 'ls -A /etc/apt | wc -l; wc -c < /etc/hostname; test -r /etc/passwd && echo readable' }, OPTS);
+      expect(result.stdout).toBe('0\n0\nreadable\n');
+      const plain = await sandbox.exec({ shell: 'ls -A /etc/apt | wc -l' }, OPTS);
+      expect(Number(plain.stdout.trim())).toBeGreaterThan(0);
+      await expect(provider.create({ ...spec(), scrub: ['/usr'] })).rejects.toThrow(/would remove \/usr\/bin/);
+    } finally {
+      await scrubbed.destroy();
+    }
+  });
+
   it('destroys idempotently', async () => {
     const other = await provider.create(spec('scoring'));
     expect((await other.exec({ argv: ['id', '-u'] }, OPTS)).stdout).toBe('0\n');

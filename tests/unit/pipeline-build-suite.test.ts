@@ -191,6 +191,21 @@ describe('buildSuite with fake stages and scorer', () => {
     expect((await readdir(out)).filter((n) => n.startsWith('.'))).toEqual([]);
   });
 
+  it('scrubs a copy of the library itself out of the tasks\' image, and still drops a body copied anywhere else', async () => {
+    // Debian's python3-mini as it would sit in the runtime image: every body of mini/core.py.
+    await mkdir(join(image, 'usr/lib/python3/dist-packages/mini'), { recursive: true });
+    await writeFile(join(image, 'usr/lib/python3/dist-packages/mini/core.py'), SOURCE);
+    const result = await build(fakeStages(repo));
+    expect([...(await loadCatalog(out)).tasks.keys()]).toEqual(['mini/clamp']);
+    // copy.py is not the package `mini`: the leak stands
+    expect(result.report.funnel.drops.find((d) => d.code === 'leak')?.reason).toContain('/usr/lib/python3/dist-packages/copy.py');
+    const task = JSON.parse(await readFile(join(out, 'mini/clamp/task.json'), 'utf8'));
+    expect(task.runtime).toEqual({ image: 'python', scrub: ['/usr/lib/python3/dist-packages/mini'] });
+    const report = JSON.parse(await readFile(join(out, 'mini/clamp/report.json'), 'utf8'));
+    expect(report.mask.imageScrubbed).toEqual(['/usr/lib/python3/dist-packages/mini']);
+    expect(report.gates.leakAudit).toMatchObject({ clean: true, hits: [] });
+  });
+
   it('gives byte-identical packages on a rebuild with the same seed', async () => {
     await build(fakeStages(repo));
     const first = await treeOf(join(out, 'mini'));

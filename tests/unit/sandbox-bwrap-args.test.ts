@@ -33,4 +33,13 @@ describe('bwrapArgs', () => {
     const args = bwrapArgs({ ...layout, role: 'scoring' }, listDir);
     expect(args).not.toContain('--uid');
   });
+
+  it('covers scrubbed folders with an empty tmpfs and scrubbed files with an empty file; a missing path needs nothing', () => {
+    const args = bwrapArgs({ ...layout, role: 'episode', scrub: ['/etc', '/etc/hostname', '/no/such/path'], hostEmptyFile: '/h/empty' }, listDir).join(' ');
+    expect(args).toContain('--tmpfs /etc');
+    expect(args).toContain('--ro-bind /h/empty /etc/hostname');
+    expect(args).not.toContain('/no/such/path');
+    // after the mirror, so the cover wins over the read-only bind
+    expect(args.indexOf('--tmpfs /etc')).toBeGreaterThan(args.indexOf('--ro-bind-try /etc /etc'));
+  });
 });

@@ -121,6 +121,7 @@ describe('loadCatalog', () => {
       'missing-workspace',
       'unknown-field',
       'escaping-path',
+      'bad-scrub',
       'not-there',
     ];
     await writeSuite('mixed', names);
@@ -138,6 +139,7 @@ describe('loadCatalog', () => {
     const escaping = validTask('mixed/escaping-path');
     escaping['tests'] = { cases: '../task.json', scripts: [] };
     await writeTask('mixed', 'escaping-path', { json: escaping });
+    await writeTask('mixed', 'bad-scrub', { json: { ...validTask('mixed/bad-scrub'), runtime: { image: 'python', scrub: ['/usr/lib/python3/dist-packages/lib', '/usr'] } } });
 
     const catalog = await loadCatalog(root);
 
@@ -171,8 +173,12 @@ describe('loadCatalog', () => {
     expect(escapingProblem.field).toBe('tests.cases');
     expect(escapingProblem.message).toMatch(/inside hidden/);
 
+    const badScrub = problemFor(catalog.problems, path.join('bad-scrub', 'task.json'));
+    expect(badScrub.field).toBe('runtime.scrub.1');
+    expect(badScrub.message).toMatch(/would remove \/usr\/bin/);
+
     const missingFolder = problemFor(catalog.problems, path.join('mixed', 'suite.json'));
-    expect(missingFolder.field).toBe('tasks.9');
+    expect(missingFolder.field).toBe('tasks.10');
     expect(missingFolder.message).toContain('not-there');
 
     expect(catalog.problems).toHaveLength(names.length - 1);

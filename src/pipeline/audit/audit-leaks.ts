@@ -1,6 +1,7 @@
 import type { Logger } from '../../logging.js';
 import { buildLeakIndex, findRuns, type LeakHit, type LeakIndex, type SourceText } from './leak-index.js';
 import type { ImageFileReader } from './image-files.js';
+import { isUnderAny } from './library-copies.js';
 import { tokenizePython } from './python-tokens.js';
 
 /** Runs of this many consecutive body tokens are searched for (the whole body when it is shorter). */
@@ -35,7 +36,13 @@ export interface LeakAuditResult {
  * The image index is built once per image tag and shared by every task of a build.
  */
 export interface LeakAuditor {
-  audit(input: { removedBody: string; workspace: ReadonlyMap<string, Buffer>; image: string; signal?: AbortSignal }): Promise<LeakAuditResult>;
+  /**
+   * `scrub`: paths the task's sandboxes do not contain (task.json `runtime.scrub`); hits below them
+   * are not hits. A docker image given here should already be the derived image without them.
+   */
+  audit(input: { removedBody: string; workspace: ReadonlyMap<string, Buffer>; image: string; scrub?: readonly string[]; signal?: AbortSignal }): Promise<LeakAuditResult>;
+  /** The paths of the image's indexed `.py` files (the index is shared with `audit`). */
+  imagePaths(image: string, signal?: AbortSignal): Promise<string[]>;
 }
 
 export interface LeakAuditorOptions {
@@ -69,7 +76,10 @@ export function createLeakAuditor(options: LeakAuditorOptions): LeakAuditor {
   };
 
   return {
-    async audit({ removedBody, workspace, image, signal }) {
+    async imagePaths(image, signal) {
+      return (await imageIndex(image, signal)).files.map((file) => file.path);
+    },
+    async audit({ removedBody, workspace, image, scrub = [], signal }) {
       const body = tokenizePython(removedBody).tokens;
       const workspaceSources: SourceText[] = [];
       for (const [path, content] of workspace) {
@@ -78,14 +88,17 @@ export function createLeakAuditor(options: LeakAuditorOptions): LeakAuditor {
       }
       const inWorkspace = findRuns(buildLeakIndex(workspaceSources), body, runTokens, minCoverage).map((h) => ({ ...h, where: 'workspace' as const }));
       const index = await imageIndex(image, signal);
-      const inImage = findRuns(index, body, runTokens, minCoverage).map((h) => ({ ...h, where: 'image' as const }));
+      const inImage = findRuns(index, body, runTokens, minCoverage)
+        .filter((h) => !isUnderAny(h.path, scrub))
+        .map((h) => ({ ...h, where: 'image' as const }));
       const hits = [...inWorkspace, ...inImage];
+      const scrubbedFiles = scrub.length === 0 ? 0 : index.files.filter((file) => isUnderAny(file.path, scrub)).length;
       return {
         clean: hits.length === 0,
         bodyTokens: body.length,
         runTokens: Math.min(runTokens, body.length),
         minCoverage,
-        imageFiles: index.files.length,
+        imageFiles: index.files.length - scrubbedFiles,
         workspaceFiles: workspaceSources.length,
         hits,
       };

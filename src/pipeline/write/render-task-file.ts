@@ -36,6 +36,8 @@ export function renderTaskFile(input: {
   title: string;
   prompt: string;
   gates: GatesSummary | null;
+  /** Copies of the library deleted from the language image for this task (none: the key is left out). */
+  scrub?: readonly string[];
 }): Record<string, unknown> {
   return {
     schemaVersion: TASK_SCHEMA_VERSION,
@@ -44,7 +46,7 @@ export function renderTaskFile(input: {
     language: 'python',
     source: { repo: repoLabel(input.snapshot.origin), revision: input.snapshot.revision, path: input.unit.file, symbol: input.unit.qualname },
     prompt: input.prompt,
-    runtime: { image: 'python' },
+    runtime: { image: 'python', ...(input.scrub?.length ? { scrub: [...input.scrub] } : {}) },
     workdir: '/workspace',
     tests: { cases: 'cases.json', scripts: [], ...DEFAULT_TASK_TEST_LIMITS },
     protectedPaths: [],

@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
 import { posix } from 'node:path';
 
 /** Where the local adapter binds the host folders and scripts inside the sandbox. */
@@ -18,6 +18,13 @@ export interface BwrapLayout {
    * suites' hidden tests and solutions, must not be readable by agent code).
    */
   hiddenHostPaths?: string[];
+  /**
+   * Paths of the host's filesystem the sandbox must not contain (`SandboxSpec.scrub`): a folder is
+   * covered by an empty tmpfs, a file by `hostEmptyFile`; a path the host lacks needs nothing.
+   */
+  scrub?: readonly string[];
+  /** An empty regular host file, bound over scrubbed files (/dev/null would read as "permission denied"). */
+  hostEmptyFile?: string;
 }
 
 export const LOCAL_VAR_LIB = '/var/lib/codemidas';
@@ -44,6 +51,14 @@ export function bwrapArgs(layout: BwrapLayout, listDir: (dir: string) => string[
     '--dev', '/dev',
   );
   for (const hidden of layout.hiddenHostPaths ?? []) args.push('--tmpfs', hidden);
+  for (const path of layout.scrub ?? []) {
+    const stat = lstatOrNull(path);
+    if (stat?.isDirectory()) args.push('--tmpfs', path);
+    else if (stat) {
+      if (!layout.hostEmptyFile) throw new Error(`scrubbing the file ${path} needs hostEmptyFile`);
+      args.push('--ro-bind', layout.hostEmptyFile, path);
+    }
+  }
   if (layout.role === 'episode') args.push('--unshare-user', '--uid', '1000', '--gid', '1000', '--cap-drop', 'ALL');
   args.push('--chdir', workdir, '--setenv', 'CODEMIDAS_WORKDIR', workdir, '--setenv', 'HOME', workdir);
   return args;
@@ -77,5 +92,13 @@ function defaultListDir(dir: string): string[] {
     return readdirSync(dir).sort();
   } catch {
     return [];
+  }
+}
+
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
   }
 }

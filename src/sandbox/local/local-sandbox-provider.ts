@@ -4,10 +4,11 @@ import { promises as fs } from 'node:fs';
 import { homedir, hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../logging.js';
-import { SandboxAbortedError, UnavailableError } from '../../errors.js';
+import { InvalidArgumentError, SandboxAbortedError, UnavailableError } from '../../errors.js';
 import { projectRoot } from '../../project-root.js';
 import { processAlive } from '../docker/docker-sandbox-provider.js';
 import { RELAY_PATH_IN_SANDBOX, RelayClient } from '../relay/relay-client.js';
+import { normaliseScrubPaths, scrubPathProblem } from '../scrub-paths.js';
 import type { Sandbox, SandboxProvider, SandboxSpec } from '../types.js';
 import { bwrapArgs } from './bwrap-args.js';
 import { LocalSandbox } from './local-sandbox.js';
@@ -35,6 +36,8 @@ export interface LocalSandboxProviderOptions {
 
 const DIR_PREFIX = 'codemidas-sbx-';
 const OWNER_FILE = 'owner.json';
+/** Bound over scrubbed files of the host (`SandboxSpec.scrub`). */
+const EMPTY_FILE = 'empty';
 
 /** What to tell a user who has neither an engine nor bubblewrap. */
 export const BWRAP_FIX = "install bubblewrap ('apt-get install -y bubblewrap' as root, or run 'bash scripts/setup-engine.sh')";
@@ -96,11 +99,21 @@ class LocalSandboxProvider implements SandboxProvider {
     return `local/${language}`;
   }
 
+  /** Nothing to build: `create` covers the scrub paths of the host's filesystem with empty mounts. */
+  async prepareImage(image: string, scrub: readonly string[]): Promise<string> {
+    for (const path of scrub) {
+      const problem = scrubPathProblem(path);
+      if (problem) throw new InvalidArgumentError('scrub', `cannot remove ${problem}`);
+    }
+    return image;
+  }
+
   async create(spec: SandboxSpec, options: { signal?: AbortSignal } = {}): Promise<Sandbox> {
     options.signal?.throwIfAborted();
+    await this.prepareImage(spec.image, spec.scrub ?? []);
     const id = `local-${randomBytes(6).toString('hex')}`;
     const hostDir = await fs.mkdtemp(join(this.tmpRoot, DIR_PREFIX));
-    await Promise.all([fs.mkdir(join(hostDir, 'workspace')), fs.mkdir(join(hostDir, 'var-lib'))]);
+    await Promise.all([fs.mkdir(join(hostDir, 'workspace')), fs.mkdir(join(hostDir, 'var-lib')), fs.writeFile(join(hostDir, EMPTY_FILE), '', { mode: 0o444 })]);
     await fs.writeFile(
       join(hostDir, OWNER_FILE),
       JSON.stringify({ pid: process.pid, host: hostname(), serverId: this.options.serverId, expiresAt: spec.expiresAt.toISOString(), labels: spec.labels }),
@@ -112,6 +125,8 @@ class LocalSandboxProvider implements SandboxProvider {
       hostScoring: join(this.root, 'src', 'scoring', 'python'),
       workdir: spec.workdir,
       role: spec.role,
+      scrub: normaliseScrubPaths(spec.scrub ?? []),
+      hostEmptyFile: join(hostDir, EMPTY_FILE),
       hiddenHostPaths: this.options.hiddenHostPaths ?? [this.root, homedir()].filter((path) => path !== '/'),
     });
     const log = this.logger.child({ sandboxId: id });

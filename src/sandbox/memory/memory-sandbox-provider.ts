@@ -80,6 +80,11 @@ export class MemorySandboxProvider implements SandboxProvider {
     return `memory/${language}`;
   }
 
+  /** Nothing to build: the memory sandbox has no image filesystem (the spec's `scrub` is kept for tests to read). */
+  async prepareImage(image: string): Promise<string> {
+    return image;
+  }
+
   async create(spec: SandboxSpec, options: { signal?: AbortSignal } = {}): Promise<Sandbox> {
     options.signal?.throwIfAborted();
     const failure = this.createFailures.shift();

@@ -1,0 +1,37 @@
+import { normaliseScrubPaths, scrubPathProblem } from '../../sandbox/scrub-paths.js';
+
+/**
+ * The copies of the library under construction that a runtime image carries: a Debian python3-*
+ * package in dist-packages, a tool's vendored copy (`pkg_resources/_vendor/more_itertools`), a
+ * wheel left in site-packages. Such a copy hands every masked body back, so the task's sandboxes
+ * run on the image without it (task.json `runtime.scrub`; DESIGN.md, Construction: mask scrubs any
+ * installed copy of the package itself); the leak audit then searches what is left.
+ *
+ * A copy is a folder (or module file) of the image named like one of the library's top-level
+ * import names, below which sits a `.py` file at the same relative path as one of the library's
+ * own modules other than `__init__.py` (`more_itertools/more.py`). A package that only shares the
+ * name matches no module path and stays. Returned sorted; paths that no sandbox may lose
+ * (`scrubPathProblem`) are never returned.
+ */
+export function findLibraryCopies(imagePaths: readonly string[], library: { importNames: ReadonlySet<string>; files: ReadonlySet<string> }): string[] {
+  const modules = new Set([...library.files].filter((file) => file.endsWith('.py') && !file.endsWith('/__init__.py') && file !== '__init__.py'));
+  const copies: string[] = [];
+  for (const path of imagePaths) {
+    if (!path.endsWith('.py')) continue;
+    const parts = path.split('/').filter(Boolean);
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i] as string;
+      const name = part.endsWith('.py') ? part.slice(0, -3) : part;
+      if (!library.importNames.has(name) || !modules.has(parts.slice(i).join('/'))) continue;
+      const root = `/${parts.slice(0, i + 1).join('/')}`;
+      if (scrubPathProblem(root) === null) copies.push(root);
+      break;
+    }
+  }
+  return normaliseScrubPaths(copies);
+}
+
+/** True when `path` is one of `roots` or lies below one. */
+export function isUnderAny(path: string, roots: readonly string[]): boolean {
+  return roots.some((root) => path === root || path.startsWith(`${root}/`));
+}

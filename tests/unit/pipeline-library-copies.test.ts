@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { findLibraryCopies, isUnderAny } from '../../src/pipeline/audit/library-copies.js';
+import { normaliseScrubPaths, scrubPathProblem } from '../../src/sandbox/scrub-paths.js';
+
+const library = {
+  importNames: new Set(['more_itertools']),
+  files: new Set(['more_itertools/__init__.py', 'more_itertools/more.py', 'more_itertools/recipes.py', 'tests/test_more.py']),
+};
+
+describe('findLibraryCopies', () => {
+  it('finds a distro package and a vendored copy by import name and module path', () => {
+    const image = [
+      '/usr/lib/python3/dist-packages/more_itertools/__init__.py',
+      '/usr/lib/python3/dist-packages/more_itertools/more.py',
+      '/usr/lib/python3/dist-packages/more_itertools/recipes.py',
+      '/usr/lib/python3/dist-packages/pkg_resources/_vendor/more_itertools/more.py',
+      '/usr/lib/python3/dist-packages/pkg_resources/_vendor/packaging/version.py',
+      '/usr/lib/python3/dist-packages/_pytest/python.py',
+    ];
+    expect(findLibraryCopies(image, library)).toEqual([
+      '/usr/lib/python3/dist-packages/more_itertools',
+      '/usr/lib/python3/dist-packages/pkg_resources/_vendor/more_itertools',
+    ]);
+  });
+
+  it('leaves a package that only shares the name, or only an __init__.py', () => {
+    expect(findLibraryCopies(['/usr/lib/python3/dist-packages/more_itertools/other.py', '/usr/local/lib/more_itertools/__init__.py'], library)).toEqual([]);
+  });
+
+  it('finds a single-module library by its file name', () => {
+    const single = { importNames: new Set(['inflection']), files: new Set(['inflection.py']) };
+    expect(findLibraryCopies(['/usr/lib/python3/dist-packages/inflection.py', '/usr/lib/python3/dist-packages/inflection/__init__.py'], single)).toEqual([
+      '/usr/lib/python3/dist-packages/inflection.py',
+    ]);
+  });
+
+  it('never returns a folder every sandbox needs, even when a library is named like one', () => {
+    const scoring = { importNames: new Set(['scoring']), files: new Set(['scoring/judge.py']) };
+    expect(findLibraryCopies(['/opt/codemidas/scoring/judge.py'], scoring)).toEqual([]);
+  });
+});
+
+describe('scrub paths', () => {
+  it('accepts copies of a library and refuses what a sandbox needs, odd characters and relative parts', () => {
+    expect(scrubPathProblem('/usr/lib/python3/dist-packages/more_itertools')).toBeNull();
+    expect(scrubPathProblem('/usr/lib/python3/dist-packages/inflection.py')).toBeNull();
+    expect(scrubPathProblem('/usr')).toMatch(/would remove \/usr\/bin/);
+    expect(scrubPathProblem('/usr/lib/python3/dist-packages')).toMatch(/every sandbox needs/);
+    expect(scrubPathProblem('/opt/codemidas/scoring')).toMatch(/inside \/opt\/codemidas/);
+    expect(scrubPathProblem('/')).toMatch(/not an absolute path/);
+    expect(scrubPathProblem('relative/path')).toMatch(/not an absolute path/);
+    expect(scrubPathProblem("/x/it's")).toMatch(/not an absolute path/);
+    expect(scrubPathProblem('/x/../usr/bin')).toMatch(/not a normalised path/);
+    expect(scrubPathProblem('/tmp/x')).toMatch(/not part of an image/);
+  });
+
+  it('sorts, dedupes and drops paths below another', () => {
+    expect(normaliseScrubPaths(['/b/c', '/a', '/b', '/a', '/b/c/d'])).toEqual(['/a', '/b']);
+    expect(isUnderAny('/a/b.py', ['/a'])).toBe(true);
+    expect(isUnderAny('/ab/c.py', ['/a'])).toBe(false);
+  });
+});
