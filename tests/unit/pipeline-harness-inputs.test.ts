@@ -111,6 +111,8 @@ const TARGETS = [
   target('iterate', 'recfix.dicts'),
   target('apply_twice', 'recfix.hinted'),
   target('Release.label', 'recfix.releases'),
+  target('take_evens', 'recfix.iterables'),
+  target('count_until', 'recfix.iterables'),
 ];
 
 beforeAll(() => {
@@ -185,6 +187,22 @@ describe('record.py inputs without useful type hints', () => {
   it('passes callables to a typing.Callable parameter', () => {
     const valid = returning('recfix.hinted:apply_twice');
     expect(valid.some((c: any) => c.args[0].v === 'lambda x: x + 1' && c.expect.returns.v === String(Number(c.args[1].v) + 2))).toBe(true);
+  });
+
+  it('passes one-shot iterators where a name (`items`) or an Iterable hint allows them, not judged after the call', () => {
+    for (const id of ['recfix.iterables:take_evens', 'recfix.iterables:count_until']) {
+      const iterators = returning(id).filter((c: any) => c.args[0].t === 'repr' && /^iter\(\[.*\]\)$/.test(c.args[0].v));
+      expect(iterators.length, id).toBeGreaterThan(0);
+      for (const c of iterators) {
+        expect(c.argsAfter, id).toBeNull();
+        expect(c.source, id).toBe('type-hint');
+      }
+    }
+    // the lazy branch: an iterator stops at its first odd item, a list does not
+    const evens = returning('recfix.iterables:take_evens');
+    const stopped = evens.filter((c: any) => c.args[0].t === 'repr' && /^iter\(\[1, /.test(c.args[0].v));
+    expect(stopped.length, JSON.stringify(evens.map((c: any) => [c.args[0].v, c.expect]))).toBeGreaterThan(0);
+    for (const c of stopped) expect(c.expect.returns).toEqual({ t: 'list', v: [] });
   });
 
   it('kills at least 80% of the mutants with those cases', () => {

@@ -130,8 +130,8 @@ def collect(config, target, traced, desc, rng, sources, rejected):
     known = [x for group in by_source.values() for x in group]
     generated = variations.generate(params, desc.get("literals") or {}, _seen_by_param(params, known), rng, 80)
     for case_input in with_init(generated):
-        # built with the codebase's constructors; the generated callables (`len`, `lambda x: x + 1`) are type-hint values
-        uses_repr = any(a.get("t") == "repr" and a.get("v") not in variations.CALLABLE_SOURCES
+        # built with the codebase's constructors; the generated callables (`len`, `lambda x: x + 1`) and iterators are type-hint values
+        uses_repr = any(a.get("t") == "repr" and not variations.is_generated_repr(a)
                         for a in list(case_input["args"]) + list(case_input["kwargs"].values()))
         by_source["constructed" if uses_repr else "type-hint"].append(case_input)
 

@@ -130,6 +130,8 @@ def pool_for(hint, literals, seen, depth=0, name=None):
                 chosen = _dedupe(chosen)
                 chosen.sort(key=codec.canonical)
             out.append({"t": kind, "v": chosen})
+        if kind == "list" and hint.get("iterable"):
+            out = _with_iterators(out)
     elif kind == "tuple-fixed" and depth < 2:
         parts = [pool_for(h, literals, [], depth + 1)[:4] or [tag(None)] for h in hint.get("of", [])]
         out = [{"t": "tuple", "v": [p[min(k, len(p) - 1)] for p in parts]} for k in range(4)]
@@ -195,6 +197,32 @@ CALLABLES_PREDICATE = [("bool", []), ("lambda x: x % 2 == 0", []), ("lambda x: '
 CALLABLES_BINARY = [("lambda x, y: x + y", []), ("operator.add", ["operator"]), ("max", []), ("min", []),
                     ("operator.mul", ["operator"]), ("lambda *a: a", [])]
 CALLABLE_SOURCES = {src for src, _ in CALLABLES_UNARY + CALLABLES_PREDICATE + CALLABLES_BINARY}
+
+
+def iter_input(list_tagged):
+    """A one-shot iterator over a plain list's items, as a `repr` input (`iter([1, 2, 3])`): the
+    subject builds a fresh one per case, so code that treats an iterator unlike a list (consumes it
+    once, peeks, calls `next`) is reached."""
+    items = [repr(plain(x)) for x in list_tagged["v"]]
+    return {"t": "repr", "v": "iter([%s])" % ", ".join(items), "imports": []}
+
+
+def is_generated_repr(tagged):
+    """A `repr` input this module generated (a callable of the pools, an `iter([...])`), not a value
+    built with the codebase's own constructors."""
+    v = tagged.get("v")
+    return tagged.get("t") == "repr" and isinstance(v, str) and (v in CALLABLE_SOURCES or (v.startswith("iter([") and v.endswith("])")))
+
+
+def _with_iterators(lists):
+    """`lists` (tagged lists) with one-shot iterators over the first two non-empty ones after the
+    second value, and over an empty one at the end."""
+    nonempty = [x for x in lists if x.get("t") == "list" and x["v"]][:2]
+    try:
+        iters = [iter_input(x) for x in nonempty] + [iter_input({"t": "list", "v": []})]
+    except ValueError:
+        return lists
+    return lists[:2] + iters[:-1] + lists[2:] + iters[-1:]
 
 
 def _callable_tag(source, imports):
@@ -267,7 +295,7 @@ def name_pool(name, literals, star=False):
     elif kind == "seq":
         if plural and not star:  # `seqs`: a list of sequences
             return [tag(x) for x in ([[1, 2], [3]], [["a"], ["b", "c"]], [[]], [])]
-        return [tag(x) for x in SMALL_SEQS]
+        return _with_iterators([tag(x) for x in SMALL_SEQS])
     elif kind == "int":
         one = pool_for({"kind": "int"}, literals, [], 1)
     else:
@@ -408,6 +436,9 @@ def vary(tagged, constants, limit=40):
             out = []
         elif t == "repr" and tagged.get("v") in CALLABLE_SOURCES:
             out = callable_pool()  # another of the generated callables
+        elif is_generated_repr(tagged):  # an iterator: over variations of its items
+            items = tag(ast.literal_eval(tagged["v"][len("iter("):-1]))
+            out = [iter_input(x) for x in vary(items, constants, limit=limit) if x.get("t") == "list"]
     except (ValueError, TypeError, OverflowError, KeyError):
         out = []
     key = codec.canonical(tagged)

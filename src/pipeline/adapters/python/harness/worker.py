@@ -219,7 +219,7 @@ def _hint(tp, depth=0):
     if tp is abc.Callable or tp is typing.Callable or origin is abc.Callable:
         params = args[0] if args and isinstance(args[0], (list, tuple)) else None
         return {"kind": "callable", "arity": len(params) if params is not None else None}
-    seqs = {list: "list", abc.Sequence: "list", abc.MutableSequence: "list", abc.Iterable: "list", set: "set",
+    seqs = {list: "list", abc.Sequence: "list", abc.MutableSequence: "list", abc.Iterable: "list", abc.Iterator: "list", set: "set",
             frozenset: "frozenset", abc.Set: "set", tuple: "tuple", dict: "dict", abc.Mapping: "dict", abc.MutableMapping: "dict"}
     if origin in seqs or tp in seqs:
         kind = seqs.get(origin if origin is not None else tp)
@@ -227,7 +227,10 @@ def _hint(tp, depth=0):
             return {"kind": "tuple-fixed", "of": [_hint(a, depth + 1) for a in args]}
         if kind == "dict":
             return {"kind": "dict", "key": _hint(args[0], depth + 1) if args else {"kind": "any"}, "value": _hint(args[1], depth + 1) if len(args) > 1 else {"kind": "any"}}
-        return {"kind": kind, "item": _hint(args[0], depth + 1) if args else {"kind": "any"}}
+        out = {"kind": kind, "item": _hint(args[0], depth + 1) if args else {"kind": "any"}}
+        if (origin if origin is not None else tp) in (abc.Iterable, abc.Iterator):
+            out["iterable"] = True  # lists, and one-shot iterators over them
+        return out
     if inspect.isclass(tp) and not getattr(tp, "__module__", "builtins") == "builtins":
         return {"kind": "class", "values": _construct(tp)}
     return {"kind": "any"}
@@ -403,15 +406,16 @@ def _doc_strings(limit=16):
 
 
 def _args_after(args):
-    """The arguments after the call, encoded; None (not judged) when one is a callable that has no
-    tagged form (a generated `lambda`/`len` input): the subject could not read them back either.
-    Raises codec.EncodeError for any other value that cannot be encoded."""
+    """The arguments after the call, encoded; None (not judged) when one is a callable or an
+    iterator that has no tagged form (a generated `lambda`/`len`/`iter([...])` input): the subject
+    could not read them back either. Raises codec.EncodeError for any other value that cannot be
+    encoded."""
     after = []
     for a in args:
         try:
             after.append(codec.encode(a))
         except codec.EncodeError:
-            if callable(a):
+            if callable(a) or isinstance(a, collections.abc.Iterator):
                 return None
             raise
     return after
