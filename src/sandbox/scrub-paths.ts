@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { InvalidArgumentError } from '../errors.js';
 
 /**
  * Paths of a language image that a task's sandboxes must not contain: the copies of the library
@@ -26,4 +27,12 @@ export function scrubPathProblem(path: string): string | null {
 export function normaliseScrubPaths(paths: readonly string[]): string[] {
   const sorted = [...new Set(paths)].sort();
   return sorted.filter((path) => !sorted.some((other) => other !== path && path.startsWith(`${other}/`)));
+}
+
+/** Throws `InvalidArgumentError` naming the first path of `scrub` that is not a scrub path. */
+export function assertScrubPaths(scrub: readonly string[]): void {
+  for (const path of scrub) {
+    const problem = scrubPathProblem(path);
+    if (problem) throw new InvalidArgumentError('scrub', `cannot remove ${problem}`);
+  }
 }

@@ -10,7 +10,7 @@ import { InvalidArgumentError, SandboxAbortedError, UnavailableError } from '../
 import { ensureScrubbedImage, imageTags, type ImageTags } from '../../images/image-builder.js';
 import { projectRoot } from '../../project-root.js';
 import { RELAY_PATH_IN_SANDBOX, RelayClient } from '../relay/relay-client.js';
-import { normaliseScrubPaths, scrubPathProblem } from '../scrub-paths.js';
+import { assertScrubPaths, normaliseScrubPaths } from '../scrub-paths.js';
 import type { Sandbox, SandboxProvider, SandboxSpec } from '../types.js';
 import { DockerSandbox, statusOf } from './docker-sandbox.js';
 
@@ -91,10 +91,7 @@ class DockerSandboxProvider implements SandboxProvider {
 
   async prepareImage(image: string, scrub: readonly string[], options: { signal?: AbortSignal } = {}): Promise<string> {
     if (scrub.length === 0) return image;
-    for (const path of scrub) {
-      const problem = scrubPathProblem(path);
-      if (problem) throw new InvalidArgumentError('scrub', `cannot remove ${problem}`);
-    }
+    assertScrubPaths(scrub);
     options.signal?.throwIfAborted();
     return ensureScrubbedImage({ docker: this.docker, image, scrub: normaliseScrubPaths(scrub), logger: this.logger });
   }

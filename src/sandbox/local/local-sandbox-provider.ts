@@ -4,11 +4,11 @@ import { promises as fs } from 'node:fs';
 import { homedir, hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../logging.js';
-import { InvalidArgumentError, SandboxAbortedError, UnavailableError } from '../../errors.js';
+import { SandboxAbortedError, UnavailableError } from '../../errors.js';
 import { projectRoot } from '../../project-root.js';
 import { processAlive } from '../docker/docker-sandbox-provider.js';
 import { RELAY_PATH_IN_SANDBOX, RelayClient } from '../relay/relay-client.js';
-import { normaliseScrubPaths, scrubPathProblem } from '../scrub-paths.js';
+import { assertScrubPaths, normaliseScrubPaths } from '../scrub-paths.js';
 import type { Sandbox, SandboxProvider, SandboxSpec } from '../types.js';
 import { bwrapArgs } from './bwrap-args.js';
 import { LocalSandbox } from './local-sandbox.js';
@@ -101,10 +101,7 @@ class LocalSandboxProvider implements SandboxProvider {
 
   /** Nothing to build: `create` covers the scrub paths of the host's filesystem with empty mounts. */
   async prepareImage(image: string, scrub: readonly string[]): Promise<string> {
-    for (const path of scrub) {
-      const problem = scrubPathProblem(path);
-      if (problem) throw new InvalidArgumentError('scrub', `cannot remove ${problem}`);
-    }
+    assertScrubPaths(scrub);
     return image;
   }
 
