@@ -113,6 +113,7 @@ const TARGETS = [
   target('Release.label', 'recfix.releases'),
   target('take_evens', 'recfix.iterables'),
   target('count_until', 'recfix.iterables'),
+  target('make_scaler', 'recfix.closures'),
 ];
 
 beforeAll(() => {
@@ -205,6 +206,24 @@ describe('record.py inputs without useful type hints', () => {
     for (const c of stopped) expect(c.expect.returns).toEqual({ t: 'list', v: [] });
   });
 
+  it('judges a returned function by calling it on probe arguments, in the form the task evaluates', () => {
+    const recorded = byId.get('recfix.closures:make_scaler');
+    expect(recorded.drop).toBeNull();
+    const probed = recorded.cases.filter((c: any) => Array.isArray(c.probe));
+    expect(probed.length).toBeGreaterThanOrEqual(4);
+    expect(recorded.rejected['callable-result']).toBeGreaterThan(0);
+    // the task's form: list(<module>.make_scaler(<args>)(<probe>) for _ in (0,)), expecting [value]
+    const judged = mutated.get('recfix.closures:make_scaler').cases;
+    expect(judged.length).toBe(recorded.cases.length);
+    for (const c of judged) {
+      expect([c.module, c.target, c.args[0].t]).toEqual(['builtins', 'list', 'repr']);
+      expect(c.args[0].v).toMatch(/^\(recfix\.closures\.make_scaler\(.*\)\(.*\) for _ in \(0,\)\)$/);
+      expect('probe' in c).toBe(false);
+    }
+    const values = new Set(judged.filter((c: any) => 'returns' in c.expect).map((c: any) => JSON.stringify(c.expect.returns)));
+    expect(values.size).toBeGreaterThan(3);
+  });
+
   it('kills at least 80% of the mutants with those cases', () => {
     for (const t of TARGETS) {
       const m = mutated.get(t.unitId as string);
@@ -231,10 +250,12 @@ for case in json.loads(sys.stdin.read()):
 print(json.dumps(out))
 `;
 
-  it('decodes and passes in the subject and the judge, generator cases included', () => {
+  it('decodes and passes in the subject and the judge, generator and probed cases included', () => {
     const cases = ['recfix.dicts:valmap', 'recfix.dicts:merge_with', 'recfix.hinted:apply_twice'].flatMap((id) => byId.get(id).cases);
     const iterate = mutated.get('recfix.dicts:iterate').cases ?? [];
-    const all = [...cases, ...iterate];
+    const probed = mutated.get('recfix.closures:make_scaler').cases ?? [];
+    expect(probed.length).toBeGreaterThan(0);
+    const all = [...cases, ...iterate, ...probed];
     expect(all.some((c: any) => JSON.stringify(c.args).includes('lambda'))).toBe(true);
     const run = python(JUDGE_SCRIPT, JSON.stringify(all));
     expect(run.status, run.stderr).toBe(0);

@@ -156,3 +156,29 @@ describe('renderPrompt for a generator', () => {
     expect(prompt).not.toContain('pairs(itertools.islice');
   });
 });
+
+describe('renderPrompt for a function that returns a function', () => {
+  it('shows the returned function called on its probe and the value, not the list the task collects', async () => {
+    const { renderPrompt } = await import('../../src/pipeline/write/render-prompt.js');
+    const maker: Unit = { ...unit, id: 'geo.fn:scaler', kind: 'function', module: 'geo.fn', qualname: 'scaler' };
+    const probed = (id: string, expr: string, expect: RecordedCase['expect']): RecordedCase => ({
+      id,
+      module: 'builtins',
+      target: 'list',
+      init: null,
+      args: [{ t: 'repr', v: `(${expr} for _ in (0,))`, imports: ['geo.fn'] } as unknown],
+      kwargs: {},
+      expect,
+      argsAfter: null,
+      source: 'type-hint',
+    });
+    const prompt = renderPrompt({
+      unit: maker,
+      cases: [probed('s-1', 'geo.fn.scaler(2)(3)', { returns: t('list', [t('int', '6')]) }), probed('s-2', "geo.fn.scaler(2)('a', 'b')", { raises: 'builtins.TypeError' })],
+      libraryName: 'geo',
+    });
+    expect(prompt).toContain('>>> geo.fn.scaler(2)(3)\n6\n');
+    expect(prompt).toContain(">>> geo.fn.scaler(2)('a', 'b')\nTraceback (most recent call last):\nTypeError: ...");
+    expect(prompt).not.toContain('for _ in');
+  });
+});

@@ -21,6 +21,12 @@ const recordedCaseSchema = z.object({
    * case in that form and gives it back collected (list(islice(...))), without this mark.
    */
   lazy: z.boolean().optional(),
+  /**
+   * record.py only: the call returned a function, judged on what it returns for these arguments;
+   * mutate.py replays the case in that form and gives it back probed
+   * (`list(<call>(<probe>) for _ in (0,))`), without this field.
+   */
+  probe: z.array(tagged).optional(),
 });
 
 const dropSchema = z.object({ code: z.string(), reason: z.string() });
@@ -52,8 +58,9 @@ export const mutateResultSchema = z.object({
       mutation: mutationSchema,
       before: mutationSchema,
       /**
-       * Present for generator targets and targets with `lazy` cases: record.py's cases in the form
-       * the task judges them (list(islice(...)) where collected), without the `lazy` mark.
+       * Present for generator targets and targets with `lazy` or `probe` cases: record.py's cases in
+       * the form the task judges them (list(islice(...)) where collected, list(<call>(<probe>) for _
+       * in (0,)) where probed), without the `lazy` mark or the `probe`.
        */
       cases: z.array(recordedCaseSchema).optional(),
       newCases: z.array(recordedCaseSchema),

@@ -4,9 +4,28 @@ import { taggedToPython } from './python-literal.js';
 /** At most this many recorded examples appear in a prompt; the hidden tests hold the rest. */
 export const MAX_PROMPT_EXAMPLES = 3;
 
+/** A collected or probed case: builtins.list called on one `repr` input. */
+function isListOfExpression(c: RecordedCase): boolean {
+  return c.module === 'builtins' && c.target === 'list' && c.init === null && c.args.length === 1;
+}
+
+/**
+ * The call inside a probed case (a returned function called on a probe: `list(<call> for _ in
+ * (0,))`, expecting `[value]`), or null for any other case. The prompt shows that call and the value.
+ */
+function probedCall(c: RecordedCase): string | null {
+  if (!isListOfExpression(c)) return null;
+  const arg = c.args[0] as { t?: unknown; v?: unknown };
+  if (arg.t !== 'repr' || typeof arg.v !== 'string') return null;
+  const match = /^\((.*) for _ in \(0,\)\)$/s.exec(arg.v);
+  return match?.[1] ?? null;
+}
+
 function exampleCall(unit: Unit, c: RecordedCase): string {
+  const probed = probedCall(c);
+  if (probed !== null) return probed;
   // A generator's case calls builtins.list on `itertools.islice(<module>.<gen>(...), N)`: show that call.
-  if (c.module === 'builtins' && c.target === 'list' && c.init === null && c.args.length === 1) {
+  if (isListOfExpression(c)) {
     return `list(${taggedToPython(c.args[0])})`;
   }
   const name = unit.qualname.split('.').at(-1) ?? unit.qualname;
@@ -46,7 +65,10 @@ function exampleBlock(unit: Unit, c: RecordedCase): string {
     const type = c.expect.raises.startsWith('builtins.') ? c.expect.raises.slice('builtins.'.length) : c.expect.raises;
     return `${call}\nTraceback (most recent call last):\n${type}: ...`;
   }
-  const lines = [call, taggedToPython(c.expect.returns)];
+  const returns = c.expect.returns as { t?: unknown; v?: unknown };
+  // a probed case expects the list of the one value its call gives
+  const shown = probedCall(c) !== null && returns.t === 'list' && Array.isArray(returns.v) && returns.v.length === 1 ? returns.v[0] : c.expect.returns;
+  const lines = [call, taggedToPython(shown)];
   if (c.argsAfter) lines.push(`# afterwards the arguments are: ${c.argsAfter.map(taggedToPython).join(', ')}`);
   return lines.join('\n');
 }

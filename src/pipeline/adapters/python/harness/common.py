@@ -118,7 +118,12 @@ def run_batch(worker, cases, config, trace=False, mutant=None, timeout_ms=None):
 
 
 def input_of(case):
-    return {"init": case.get("init"), "args": case.get("args", []), "kwargs": case.get("kwargs") or {}}
+    """The input of a case: init, args, kwargs, and `probe` (the arguments the returned function is
+    called with, see probed_case) when it has one."""
+    out = {"init": case.get("init"), "args": case.get("args", []), "kwargs": case.get("kwargs") or {}}
+    if case.get("probe") is not None:
+        out["probe"] = case["probe"]
+    return out
 
 
 def judged_input(case):
@@ -175,12 +180,23 @@ def make_case(target, case_input, outcome, source, generator=False):
         case["expect"] = {"returns": outcome["value"]}
     else:
         case["expect"] = {"raises": outcome["type"]}
-    case["argsAfter"] = outcome.get("argsAfter") if needs_args_after(case) and not generator and not lazy else None
+    probe = case_input.get("probe")
+    if probe is not None:
+        case["probe"] = probe
+    collected = generator or lazy or probe is not None
+    case["argsAfter"] = outcome.get("argsAfter") if needs_args_after(case) and not collected else None
     case["source"] = source
     case["id"] = case_id(target["qualname"], case)
     if lazy:
         case["lazy"] = True
     return case
+
+
+def judged_elsewhere(case, generator=False):
+    """Whether the task judges the case in another form than the call itself: collected (a generator
+    target, a `lazy` case) or probed (the call returned a function). Such a case needs every input
+    as source."""
+    return bool(generator or case.get("lazy") or case.get("probe") is not None)
 
 
 # Kept equal to worker.GENERATOR_ITEMS: the recorder collects exactly what the task's case evaluates.
@@ -225,25 +241,49 @@ def collected_case(target, case, bound):
     while iterating. `bound`: the method is called on a built instance (case init), else on the
     module attribute path (functions, static and class methods). Raises ValueError when an input has
     no source form."""
-    imports = {target["module"], "itertools"}
-    module, qualname = target["module"], target["qualname"]
-    if bound:
-        owner, name = qualname.rsplit(".", 1)
-        init = case.get("init") or {"args": [], "kwargs": {}}
-        callee = "%s.%s(%s).%s" % (module, owner, _call_args(init, imports), name)
-    else:
-        callee = "%s.%s" % (module, qualname)
+    imports = {"itertools"}
+    callee = _callee(target, dict(case, _bound=bound), imports)
     expr = "itertools.islice(%s(%s), %d)" % (callee, _call_args(case, imports), GENERATOR_ITEMS)
     return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
             "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
             "expect": case["expect"], "argsAfter": None, "source": case["source"]}
 
 
+def _callee(target, case, imports):
+    """`<module>.<qualname>` (functions, static and class methods) or `<module>.<Owner>(<init>).<name>`
+    (a method called on a built instance)."""
+    module, qualname = target["module"], target["qualname"]
+    imports.add(module)
+    if case.get("_bound"):
+        owner, name = qualname.rsplit(".", 1)
+        init = case.get("init") or {"args": [], "kwargs": {}}
+        return "%s.%s(%s).%s" % (module, owner, _call_args(init, imports), name)
+    return "%s.%s" % (module, qualname)
+
+
+def probed_case(target, case, bound):
+    """A case whose call returned a function (a closure, a composed or curried function), as the
+    task judges it: the returned function called with the case's `probe` arguments, evaluated
+    lazily inside a call of builtins.list, `list(<callee>(<args>)(<probe>) for _ in (0,))`, so an
+    exception of either call is the case's `raises` (the subject only builds the generator while it
+    decodes the inputs). Expects the list of that one value (worker.run_case gives it in that form).
+    Raises ValueError when an input has no source form."""
+    imports = set()
+    callee = _callee(target, dict(case, _bound=bound), imports)
+    probe = {"args": case["probe"], "kwargs": {}}
+    expr = "(%s(%s)(%s) for _ in (0,))" % (callee, _call_args(case, imports), _call_args(probe, imports))
+    return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
+            "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
+            "expect": case["expect"], "argsAfter": None, "source": case["source"]}
+
+
 def has_source(case_input):
-    """Whether every input (init included) has a source form, as collected_case needs."""
+    """Whether every input (init and probe included) has a source form, as collected_case and
+    probed_case need."""
     try:
         _call_args(case_input, set())
         _call_args(case_input.get("init") or {}, set())
+        _call_args({"args": case_input.get("probe") or []}, set())
     except ValueError:
         return False
     return True
@@ -251,13 +291,14 @@ def has_source(case_input):
 
 def judged_cases(target, cases, generator, bound):
     """Cases in the form the task judges them: a generator target's cases and every `lazy` case
-    collected (collected_case), other cases as they are, without the `lazy` mark. Returns
-    (cases, dropped): a case to collect whose inputs have no source form is dropped and counted."""
+    collected (collected_case), every case with a `probe` probed (probed_case), other cases as they
+    are, without the `lazy` mark. Returns (cases, dropped): a case to collect or probe whose inputs
+    have no source form is dropped and counted."""
     out, dropped = [], 0
     for case in cases:
-        if generator or case.get("lazy"):
+        if judged_elsewhere(case, generator):
             try:
-                out.append(collected_case(target, case, bound))
+                out.append(probed_case(target, case, bound) if case.get("probe") is not None else collected_case(target, case, bound))
             except ValueError:
                 dropped += 1
         else:

@@ -20,9 +20,11 @@ count.
 
 Generators, and calls that return an iterator (`lazy` cases, judged per case): cases run on the
 collected first items (worker.GENERATOR_ITEMS), and every replay runs a case in the form the task
-judges it (worker.run_case `lazy`); the result's `cases` gives the recorded cases, and `newCases`
-the new ones, in that form (common.judged_cases, common.collected_case). A case to collect whose
-inputs have no source form is dropped (`rejected: {"no-source": n}`).
+judges it (worker.run_case `lazy`); calls that return a function (`probe` cases) run with the
+returned function called on the probe arguments. The result's `cases` gives the recorded cases, and
+`newCases` the new ones, in the form the task judges them (common.judged_cases, collected_case,
+probed_case). A case to collect or probe whose inputs have no source form is dropped
+(`rejected: {"no-source": n}`).
 """
 import json
 import random
@@ -123,7 +125,7 @@ def mutate_target(config, target):
                             + (module_literals.get("str") or [])[:8] if isinstance(v, str)]
         gen, bound = worker.info.get("generator", False), worker.info.get("needsInstance", False)
         # a case the task judges collected (generator target, `lazy` case) needs its inputs as source
-        collectable = [not (gen or c.get("lazy")) or common.has_source(common.input_of(c)) for c in cases]
+        collectable = [not common.judged_elsewhere(c, gen) or common.has_source(common.input_of(c)) for c in cases]
         if not all(collectable):
             result["rejected"] = {"no-source": collectable.count(False)}
             cases = [c for c, ok in zip(cases, collectable) if ok]
@@ -166,8 +168,8 @@ def mutate_target(config, target):
         if config.get("search", True):
             search(config, t, target, rng, valid, status, inputs, lines, result, expected)
         result["mutation"] = _score(valid, status)
-        if gen or any(c.get("lazy") for c in cases + result["newCases"]):
-            # generator targets and `lazy` cases: given back in the form the task judges them
+        if any(common.judged_elsewhere(c, gen) for c in cases + result["newCases"]):
+            # generator targets, `lazy` and `probe` cases: given back in the form the task judges them
             result["cases"], dropped = common.judged_cases(target, cases, gen, bound)
             result["newCases"], dropped_new = common.judged_cases(target, result["newCases"], gen, bound)
             if dropped + dropped_new:
@@ -256,15 +258,15 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
                 mut = [t.one(x, mutant=m["index"]) for x in judged]
             for x, o, mo in zip(chunk, orig, mut):
                 lazy = bool(o.get("lazy"))
-                aa = common.needs_args_after(x) and not gen and not lazy
+                aa = common.needs_args_after(x) and not common.judged_elsewhere(dict(x, lazy=lazy), gen)
                 vo = common.verdict(o, aa)
                 if vo is not None and o.get("kind") == "returns" and m["line"] in o.get("lines", ()):
                     reaching += 1
                     outcomes_seen.add(vo)
                 if vo is None or vo == common.verdict(mo, aa):
                     continue
-                if (gen or lazy) and not common.has_source(x):
-                    continue  # no collected case can be written for it (common.collected_case)
+                if common.judged_elsewhere(dict(x, lazy=lazy), gen) and not common.has_source(x):
+                    continue  # no collected or probed case can be written for it (common.judged_cases)
                 first = t.one(dict(x, lazy=lazy))
                 second = t.one(dict(x, lazy=lazy), second=True)
                 if common.verdict(first, aa) == vo and common.verdict(second, aa) == vo:

@@ -33,6 +33,10 @@ variations = _load.load("variations")
 codec = common.codec
 
 TRY_CAPS = {"repo-test": 80, "doctest": 60, "call-site": 40, "type-hint": 80, "constructed": 40}
+# Inputs whose call returned a function are tried again with the function called on probe arguments
+# (worker `callable-result`, common.probed_case): this many inputs, this many probes each.
+MAX_PROBED_INPUTS = 6
+MAX_PROBES = 7
 
 
 def run_tracer(config, mode, work_dir, timeout_ms):
@@ -181,7 +185,7 @@ def record_target(config, target, traced):
                                  regexStr=module_literals.get("regexStr", []), regexNear=module_literals.get("regexNear", False),
                                  docStr=module_literals.get("docStr", []))
         candidates = collect(config, target, traced, desc, rng, sources, rejected)
-        kept, impure, timeouts, tried = [], set(), 0, 0
+        kept, impure, timeouts, tried, probed = [], set(), 0, 0, 0
         deadline = time.monotonic() + config.get("targetBudgetMs", 90000) / 1000.0
         for src, case_input in candidates:
             if time.monotonic() > deadline:
@@ -197,6 +201,10 @@ def record_target(config, target, traced):
             if first["kind"] not in ("returns", "raises"):
                 reason = first.get("reason") or first["kind"]
                 rejected[reason] += 1
+                if reason == "callable-result" and probed < MAX_PROBED_INPUTS and case_input.get("probe") is None:
+                    # the call returned a function: judge what it returns on a few probe arguments
+                    probed += 1
+                    candidates.extend((src, dict(case_input, probe=p)) for p in (first.get("probes") or [])[:MAX_PROBES])
                 timeouts += reason == "timeout"
                 if reason.startswith("impure:"):
                     impure.add(reason)

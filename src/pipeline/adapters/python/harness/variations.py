@@ -447,29 +447,37 @@ def vary(tagged, constants, limit=40):
 
 def neighbours(case_input, constants, rng, limit):
     """Inputs near one input: each argument varied alone, adjacent positional arguments swapped,
-    every int argument set to the boundary constants, and the init arguments varied."""
+    every int argument set to the boundary constants, and the init arguments varied. An input that
+    calls the returned function (`probe`) keeps its probe, and its probe arguments are varied too."""
     out = []
     args, kwargs, init = case_input["args"], case_input.get("kwargs") or {}, case_input.get("init")
+    probe = case_input.get("probe")
+
+    def near(init=init, args=args, kwargs=kwargs, probe=probe):
+        return {"init": init, "args": args, "kwargs": kwargs, **({"probe": probe} if probe is not None else {})}
+
     for k, value in enumerate(args):
         for v in vary(value, constants):
-            out.append({"init": init, "args": args[:k] + [v] + args[k + 1:], "kwargs": kwargs})
+            out.append(near(args=args[:k] + [v] + args[k + 1:]))
     for name in sorted(kwargs):
         for v in vary(kwargs[name], constants):
-            out.append({"init": init, "args": args, "kwargs": dict(kwargs, **{name: v})})
+            out.append(near(kwargs=dict(kwargs, **{name: v})))
     for k in range(len(args) - 1):
         swapped = list(args)
         swapped[k], swapped[k + 1] = swapped[k + 1], swapped[k]
-        out.append({"init": init, "args": swapped, "kwargs": kwargs})
+        out.append(near(args=swapped))
     ints = [c for c in constants if type(c) is int]
     for c in ints:
         for d in (-1, 0, 1):
-            new = [tag(c + d) if a.get("t") == "int" else a for a in args]
-            out.append({"init": init, "args": new, "kwargs": kwargs})
+            out.append(near(args=[tag(c + d) if a.get("t") == "int" else a for a in args]))
     if init is not None:
         iargs = init.get("args", [])
         for k, value in enumerate(iargs):
             for v in vary(value, constants, limit=10):
-                out.append({"init": {"args": iargs[:k] + [v] + iargs[k + 1:], "kwargs": init.get("kwargs") or {}}, "args": args, "kwargs": kwargs})
+                out.append(near(init={"args": iargs[:k] + [v] + iargs[k + 1:], "kwargs": init.get("kwargs") or {}}))
+    for k, value in enumerate(probe or []):
+        for v in vary(value, constants, limit=10):
+            out.append(near(probe=probe[:k] + [v] + probe[k + 1:]))
     out = _dedupe(out)
     rng.shuffle(out)
     return out[:limit]

@@ -643,10 +643,15 @@ def run_case(case, trace=False):
     fixes the form a recorded case is judged in (mutate.py replays, record.py's second run): True,
     the result is collected whatever it is (list(islice(result, N)), as the collected case does);
     False, it never is (the plain case encodes the result itself); absent, an iterator is collected.
+    A call that returns a function it cannot encode is `unserialisable` with reason `callable-result`
+    and `probes` (argument lists to call it with); a case with `probe` calls the returned function on
+    it and gives `[value]`, as common.probed_case makes the task judge it.
     """
     try:
         args = [codec.decode(a) for a in case.get("args", [])]
         kwargs = {k: codec.decode(v) for k, v in (case.get("kwargs") or {}).items()}
+        probe = case.get("probe")
+        probe_args = None if probe is None else [codec.decode(a) for a in probe]
         init = case.get("init")
         if init is not None:
             init_args = [codec.decode(a) for a in init.get("args", [])]
@@ -683,6 +688,9 @@ def run_case(case, trace=False):
                 _ACTIVE[0] = False
                 return {"kind": "error", "reason": "bad-input", "message": _type_name(type(e))}
             result = list(itertools.islice(result, GENERATOR_ITEMS))
+        elif probe_args is not None:
+            # the returned function called on the probe: judged as list(<call>(<probe>) for _ in (0,))
+            result = [fn(*args, **kwargs)(*probe_args)]
         else:
             result = fn(*args, **kwargs)
             form = case.get("lazy")
@@ -713,8 +721,37 @@ def run_case(case, trace=False):
     try:
         out.update(kind="returns", value=codec.encode(result))
     except BaseException:  # noqa: BLE001
-        return {"kind": "unserialisable", "reason": "unserialisable", **{k: v for k, v in out.items() if k == "lines"}}
+        kept = {k: v for k, v in out.items() if k == "lines"}
+        if callable(result) and probe_args is None and not lazy:
+            # a function: the task can judge what it returns when called (common.probed_case)
+            return {"kind": "unserialisable", "reason": "callable-result", "probes": _probes_for(result), **kept}
+        return {"kind": "unserialisable", "reason": "unserialisable", **kept}
     return out
+
+
+def _probes_for(fn):
+    """Argument lists (tagged) to call a returned function with, by its signature's positional
+    parameters: a few ints, a string, a list and a dict for one; pairs for two; a few for more or
+    for *args. A signature that cannot be read counts as one parameter."""
+    required, variadic = 1, False
+    try:
+        params = inspect.signature(fn).parameters.values()
+        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        required = sum(1 for p in positional if p.default is p.empty)
+        variadic = any(p.kind == p.VAR_POSITIONAL for p in params)
+    except (TypeError, ValueError):
+        pass
+    ones = [[0], [1], [3], [-2], ["abc"], [[1, 2, 3]], [{"a": 1}]]
+    pairs = [[1, 2], [3, 4], [0, 5], ["a", "b"], [[1], [2]]]
+    if required == 0:
+        chosen = [[]] + (ones[:4] + pairs[:2] if variadic else [])
+    elif required == 1:
+        chosen = ones + (pairs[:2] if variadic else [])
+    elif required == 2:
+        chosen = pairs
+    else:
+        chosen = [list(range(1, required + 1)), [0] * required, list(range(required, 0, -1))]
+    return [[codec.encode(v) for v in probe] for probe in chosen]
 
 
 def _apply_mutant(index):
