@@ -41,23 +41,32 @@ export function imageLanguageOf(language: string): ImageLanguage {
 
 /**
  * Builds ahead the derived images of tasks whose runtime scrubs copies of their library out of the
- * language image, so no Reset waits for one.
+ * language image, so no Reset waits for one (`serve`, `episode`, `images build --environments`).
  */
-async function prepareScrubbedImages(provider: SandboxProvider, tasks: readonly LoadedTask[], say: (line: string) => void, signal?: AbortSignal): Promise<void> {
-  const wanted = new Map<string, { image: string; scrub: readonly string[]; tasks: number }>();
+export async function prepareScrubbedImages(
+  provider: SandboxProvider,
+  tasks: readonly LoadedTask[],
+  say: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<{ tag: string; taskIds: string[] }[]> {
+  const wanted = new Map<string, { image: string; scrub: readonly string[]; taskIds: string[] }>();
   for (const task of tasks) {
     if (task.file.runtime.scrub.length === 0) continue;
     const image = provider.imageFor(task.file.language);
     const key = JSON.stringify([image, task.file.runtime.scrub]);
-    const entry = wanted.get(key) ?? { image, scrub: task.file.runtime.scrub, tasks: 0 };
-    entry.tasks++;
+    const entry = wanted.get(key) ?? { image, scrub: task.file.runtime.scrub, taskIds: [] };
+    entry.taskIds.push(task.id);
     wanted.set(key, entry);
   }
-  for (const { image, scrub, tasks: count } of wanted.values()) {
+  const out: { tag: string; taskIds: string[] }[] = [];
+  for (const { image, scrub, taskIds } of wanted.values()) {
     const started = performance.now();
     const tag = await provider.prepareImage(image, scrub, signal ? { signal } : {});
+    const count = taskIds.length;
     say(`image ${tag} (${image} without ${scrub.join(', ')}) for ${count} task${count === 1 ? '' : 's'}: ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    out.push({ tag, taskIds });
   }
+  return out;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Dockerode from 'dockerode';
@@ -86,5 +87,29 @@ describe('ensureImages (real engine)', () => {
       'pytest-ok',
       '',
     ]);
+  });
+
+  it('images build --environments builds the task image of a suite whose tasks scrub a copy of their library', async () => {
+    const copy = '/usr/lib/python3/dist-packages/pkg_resources/_vendor/more_itertools';
+    const envs = join(scratch, 'environments');
+    const suite = JSON.parse(readFileSync(join(root, 'environments/parsekit/suite.json'), 'utf8'));
+    const name = suite.tasks[0] as string;
+    cpSync(join(root, 'environments/parsekit', name), join(envs, 'parsekit', name), { recursive: true });
+    writeFileSync(join(envs, 'parsekit/suite.json'), JSON.stringify({ ...suite, tasks: [name] }));
+    const taskFile = join(envs, 'parsekit', name, 'task.json');
+    const task = JSON.parse(readFileSync(taskFile, 'utf8'));
+    writeFileSync(taskFile, JSON.stringify({ ...task, runtime: { image: 'python', scrub: [copy] } }));
+
+    const run = spawnSync(process.execPath, [join(root, 'bin/codemidas.js'), 'images', 'build', '--languages', 'python', '--environments', envs], { encoding: 'utf8', timeout: 600_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const line = run.stdout.split('\n').find((l) => l.startsWith('task image\t'));
+    const [, tag, ids] = (line ?? '').split('\t');
+    expect(tag).toMatch(/^codemidas\/python-scrubbed:[0-9a-f]{12}$/);
+    expect(ids).toBe(`parsekit/${name}`);
+    try {
+      expect(await runIn(tag as string, `test -e ${copy}; echo $?; test -e /usr/lib/python3/dist-packages/more_itertools; echo $?`)).toBe('1\n0\n');
+    } finally {
+      await docker.getImage(tag as string).remove({ force: true }).catch(() => undefined);
+    }
   });
 });

@@ -64,6 +64,8 @@ class DockerSandboxProvider implements SandboxProvider {
   private readonly logger: Logger;
   private readonly live = new Set<DockerSandbox>();
   private images: ImageTags | undefined;
+  /** Derived images without scrubbed paths, by image and paths (`prepareImage`). */
+  private readonly prepared = new Map<string, Promise<string>>();
 
   constructor(private readonly options: DockerSandboxProviderOptions) {
     this.docker = options.docker ?? new Dockerode();
@@ -93,7 +95,16 @@ class DockerSandboxProvider implements SandboxProvider {
     if (scrub.length === 0) return image;
     assertScrubPaths(scrub);
     options.signal?.throwIfAborted();
-    return ensureScrubbedImage({ docker: this.docker, image, scrub: normaliseScrubPaths(scrub), logger: this.logger });
+    const paths = normaliseScrubPaths(scrub);
+    // once per provider: a Reset of a scrubbed task then costs no engine round trip for it
+    const key = JSON.stringify([image, paths]);
+    let prepared = this.prepared.get(key);
+    if (!prepared) {
+      prepared = ensureScrubbedImage({ docker: this.docker, image, scrub: paths, logger: this.logger });
+      this.prepared.set(key, prepared);
+      prepared.catch(() => this.prepared.delete(key));
+    }
+    return prepared;
   }
 
   async create(spec: SandboxSpec, options: { signal?: AbortSignal } = {}): Promise<Sandbox> {
