@@ -114,6 +114,7 @@ const TARGETS = [
   target('take_evens', 'recfix.iterables'),
   target('count_until', 'recfix.iterables'),
   target('make_scaler', 'recfix.closures'),
+  target('Span.count', 'recfix.spans'),
 ];
 
 beforeAll(() => {
@@ -222,6 +223,13 @@ describe('record.py inputs without useful type hints', () => {
     }
     const values = new Set(judged.filter((c: any) => 'returns' in c.expect).map((c: any) => JSON.stringify(c.expect.returns)));
     expect(values.size).toBeGreaterThan(3);
+  });
+
+  it('builds instances of a class whose constructor takes only *args from small ints', () => {
+    const cases = returning('recfix.spans:Span.count');
+    const sizes = new Set(cases.map((c: any) => c.init.args.length));
+    expect(sizes.has(1) && sizes.has(2)).toBe(true);
+    expect(new Set(cases.map((c: any) => c.expect.returns.v)).size).toBeGreaterThan(2);
   });
 
   it('kills at least 80% of the mutants with those cases', () => {

@@ -305,6 +305,11 @@ def name_pool(name, literals, star=False):
     return one
 
 
+# `*args` names that say nothing of the elements; when such a parameter is (with at most one other,
+# `self` having been removed) the whole interface, its elements are tried as small ints.
+GENERIC_STAR_NAMES = {"args", "argv", "values", "vals", "nums", "numbers"}
+
+
 def generate(params, literals, seen_by_param, rng, limit):
     """Inputs {args, kwargs} from per-parameter pools: a base, one parameter varied at a time, then
     random combinations; parameters with defaults are left out of the base. A *args parameter takes
@@ -316,6 +321,9 @@ def generate(params, literals, seen_by_param, rng, limit):
         if p["kind"] == "VAR_POSITIONAL":
             hint = p.get("hint") or {"kind": "any"}
             items = pool_for(hint, literals, [])[:6] if hint.get("kind", "any") != "any" else name_pool(p["name"], literals, star=True)[:6]
+            if not items and p["name"] in GENERIC_STAR_NAMES and len(params) <= 2:
+                # a bare `*args` that is the whole interface (`Span(*args)` like range): small ints
+                items = pool_for({"kind": "int"}, literals, [])[:6]
             if items:
                 usable.append(p)
                 pools.append(_star_pool(items))
