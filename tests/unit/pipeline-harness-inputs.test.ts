@@ -115,6 +115,7 @@ const TARGETS = [
   target('count_until', 'recfix.iterables'),
   target('make_scaler', 'recfix.closures'),
   target('Span.count', 'recfix.spans'),
+  target('bump_command', 'recfix.commands'),
 ];
 
 beforeAll(() => {
@@ -232,6 +233,17 @@ describe('record.py inputs without useful type hints', () => {
     expect(new Set(cases.map((c: any) => c.expect.returns.v)).size).toBeGreaterThan(2);
   });
 
+  it('passes an object with just the attributes the body reads to an untyped parameter (args.version, args.part)', () => {
+    const cases = returning('recfix.commands:bump_command');
+    const namespaces = cases.filter((c: any) => c.args[0].t === 'repr' && c.args[0].v.startsWith('types.SimpleNamespace('));
+    expect(namespaces.length).toBeGreaterThan(2);
+    expect(namespaces.every((c: any) => /part=/.test(c.args[0].v) && /version=/.test(c.args[0].v))).toBe(true);
+    expect(namespaces[0].source).toBe('type-hint');
+    // every part reached: a major, a minor and a patch bump
+    const bumped = namespaces.map((c: any) => c.expect.returns.v as string);
+    expect(bumped.some((v) => /^\d+\.0\.0$/.test(v)) && bumped.some((v) => /\.0$/.test(v))).toBe(true);
+  });
+
   it('kills at least 80% of the mutants with those cases', () => {
     for (const t of TARGETS) {
       const m = mutated.get(t.unitId as string);
@@ -258,13 +270,13 @@ for case in json.loads(sys.stdin.read()):
 print(json.dumps(out))
 `;
 
-  it('decodes and passes in the subject and the judge, generator and probed cases included', () => {
-    const cases = ['recfix.dicts:valmap', 'recfix.dicts:merge_with', 'recfix.hinted:apply_twice'].flatMap((id) => byId.get(id).cases);
+  it('decodes and passes in the subject and the judge: lambdas, iterators, namespaces, generator and probed cases', () => {
+    const cases = ['recfix.dicts:valmap', 'recfix.dicts:merge_with', 'recfix.hinted:apply_twice', 'recfix.commands:bump_command', 'recfix.iterables:take_evens'].flatMap((id) => byId.get(id).cases);
     const iterate = mutated.get('recfix.dicts:iterate').cases ?? [];
     const probed = mutated.get('recfix.closures:make_scaler').cases ?? [];
     expect(probed.length).toBeGreaterThan(0);
     const all = [...cases, ...iterate, ...probed];
-    expect(all.some((c: any) => JSON.stringify(c.args).includes('lambda'))).toBe(true);
+    for (const form of ['lambda', 'iter([', 'types.SimpleNamespace(']) expect(all.some((c: any) => JSON.stringify(c.args).includes(form)), form).toBe(true);
     const run = python(JUDGE_SCRIPT, JSON.stringify(all));
     expect(run.status, run.stderr).toBe(0);
     const verdicts = JSON.parse(run.stdout) as [boolean, string][];

@@ -208,10 +208,43 @@ def iter_input(list_tagged):
 
 
 def is_generated_repr(tagged):
-    """A `repr` input this module generated (a callable of the pools, an `iter([...])`), not a value
-    built with the codebase's own constructors."""
+    """A `repr` input this module generated (a callable of the pools, an `iter([...])`, a
+    `types.SimpleNamespace(...)`), not a value built with the codebase's own constructors."""
     v = tagged.get("v")
-    return tagged.get("t") == "repr" and isinstance(v, str) and (v in CALLABLE_SOURCES or (v.startswith("iter([") and v.endswith("])")))
+    return tagged.get("t") == "repr" and isinstance(v, str) and (
+        v in CALLABLE_SOURCES or (v.startswith("iter([") and v.endswith("])")) or v.startswith("types.SimpleNamespace("))
+
+
+def namespace_pool(attrs, literals, count=12):
+    """Objects with just the attributes a function reads from a parameter that has no type hint
+    (`args.version`, `args.part`: a parsed command line, an options object), as
+    `types.SimpleNamespace(...)` inputs; each attribute's values come from its name (name_pool),
+    else from the body's strings and ints, and vary from one object to the next."""
+    per_attr = []
+    for attr in attrs:
+        values = [x for x in name_pool(attr, literals) if x.get("t") != "repr"]
+        if not values:
+            values = [tag(v) for v in literals.get("str", [])[:6] + literals.get("int", [])[:4]] + [tag(v) for v in ("abc", 0, 1, None)]
+        per_attr.append([x for x in values if _is_plain(x)][:8] or [tag(None)])
+    # the first value of every attribute, then one attribute at a time through its other values
+    choices = [[0] * len(attrs)]
+    for index in range(1, max(len(v) for v in per_attr)):
+        for j, values in enumerate(per_attr):
+            if index < len(values):
+                choices.append([index if k == j else 0 for k in range(len(attrs))])
+    out = []
+    for choice in choices[:count]:
+        parts = ["%s=%r" % (attr, plain(values[i])) for attr, values, i in zip(attrs, per_attr, choice)]
+        out.append({"t": "repr", "v": "types.SimpleNamespace(%s)" % ", ".join(parts), "imports": ["types"]})
+    return _dedupe(out)
+
+
+def _is_plain(tagged):
+    try:
+        plain(tagged)
+    except ValueError:
+        return False
+    return True
 
 
 def _with_iterators(lists):
@@ -334,6 +367,8 @@ def generate(params, literals, seen_by_param, rng, limit):
         if default is not None and default.get("t") != "unavailable":
             seen.insert(0, default)
         pool = pool_for(p["hint"], literals, seen, name=p["name"])
+        if p.get("attrs"):
+            pool = namespace_pool(p["attrs"], literals) + pool
         pools.append(pool[:24] or [tag(None)])
     omit_default = [p.get("default") is not None for p in usable]
 
@@ -444,9 +479,17 @@ def vary(tagged, constants, limit=40):
             out = []
         elif t == "repr" and tagged.get("v") in CALLABLE_SOURCES:
             out = callable_pool()  # another of the generated callables
-        elif is_generated_repr(tagged):  # an iterator: over variations of its items
+        elif is_generated_repr(tagged) and tagged["v"].startswith("iter(["):  # over variations of its items
             items = tag(ast.literal_eval(tagged["v"][len("iter("):-1]))
             out = [iter_input(x) for x in vary(items, constants, limit=limit) if x.get("t") == "list"]
+        elif is_generated_repr(tagged) and tagged["v"].startswith("types.SimpleNamespace("):  # one attribute varied
+            call = ast.parse(tagged["v"], mode="eval").body
+            attrs = [(k.arg, ast.literal_eval(k.value)) for k in call.keywords]
+            for j, (name, value) in enumerate(attrs):
+                for v in vary(tag(value), constants, limit=6):
+                    if _is_plain(v):
+                        parts = ["%s=%r" % (a, plain(v) if k == j else x) for k, (a, x) in enumerate(attrs)]
+                        out.append({"t": "repr", "v": "types.SimpleNamespace(%s)" % ", ".join(parts), "imports": ["types"]})
     except (ValueError, TypeError, OverflowError, KeyError):
         out = []
     key = codec.canonical(tagged)

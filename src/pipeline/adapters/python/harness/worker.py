@@ -509,11 +509,30 @@ def op_describe(req):
     return _in_child(_describe, req.get("timeoutMs", 20000))
 
 
+def _attributes_read(node, name, limit=8):
+    """The attributes the function body reads from parameter `name` as plain values (`args.version`,
+    not `args.run(...)`), sorted; [] when there are none or more than `limit` (an object, not a
+    bag of options)."""
+    if node is None:
+        return []
+    called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
+    found = set()
+    for n in ast.walk(node):
+        if (isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name)
+                and n.value.id == name and id(n) not in called and not n.attr.startswith("__")):
+            found.add(n.attr)
+    return sorted(found) if len(found) <= limit else []
+
+
 def _describe():
     raw = STATE["raw"]
     target = getattr(STATE["owner"], STATE["name"])
     params = _describe_callable(target if not STATE["method"] else raw, STATE["method"])
     node = _def_node(raw, STATE["qualname"])
+    for p in params or []:
+        attrs = _attributes_read(node, p["name"])
+        if attrs and p["hint"].get("kind", "any") == "any":
+            p["attrs"] = attrs
     answer = {"params": params or [], "literals": _literals(node), "inits": [], "moduleLiterals": _module_literals()}
     # strings the target's regexes accept, and quoted examples in the docstrings (variations.pool_for)
     found = answer["moduleLiterals"]
