@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { readdirSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import Dockerode from 'dockerode';
@@ -58,6 +59,9 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
   const logger = createLogger({ level: verbose ? 'debug' : 'warn' });
   const say = (line: string): void => void process.stderr.write(`${line}\n`);
   const controller = new AbortController();
+  // Every sandbox call of the concurrent gates listens on this one signal (each removes its listener
+  // when it ends): dozens at once are expected, not a leak.
+  setMaxListeners(256, controller.signal);
   const onSignal = (): void => controller.abort(new Error('interrupted'));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
