@@ -242,19 +242,19 @@ def collected_case(target, case, bound):
     module attribute path (functions, static and class methods). Raises ValueError when an input has
     no source form."""
     imports = {"itertools"}
-    callee = _callee(target, dict(case, _bound=bound), imports)
+    callee = _callee(target, case, bound, imports)
     expr = "itertools.islice(%s(%s), %d)" % (callee, _call_args(case, imports), GENERATOR_ITEMS)
     return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
             "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
             "expect": case["expect"], "argsAfter": None, "source": case["source"]}
 
 
-def _callee(target, case, imports):
-    """`<module>.<qualname>` (functions, static and class methods) or `<module>.<Owner>(<init>).<name>`
-    (a method called on a built instance)."""
+def _callee(target, case, bound, imports):
+    """`<module>.<qualname>` (functions, static and class methods) or, `bound`,
+    `<module>.<Owner>(<init>).<name>` (a method called on a built instance)."""
     module, qualname = target["module"], target["qualname"]
     imports.add(module)
-    if case.get("_bound"):
+    if bound:
         owner, name = qualname.rsplit(".", 1)
         init = case.get("init") or {"args": [], "kwargs": {}}
         return "%s.%s(%s).%s" % (module, owner, _call_args(init, imports), name)
@@ -269,7 +269,7 @@ def probed_case(target, case, bound):
     decodes the inputs). Expects the list of that one value (worker.run_case gives it in that form).
     Raises ValueError when an input has no source form."""
     imports = set()
-    callee = _callee(target, dict(case, _bound=bound), imports)
+    callee = _callee(target, case, bound, imports)
     probe = {"args": case["probe"], "kwargs": {}}
     expr = "(%s(%s)(%s) for _ in (0,))" % (callee, _call_args(case, imports), _call_args(probe, imports))
     return {"id": case["id"], "module": "builtins", "target": "list", "init": None,

@@ -232,11 +232,13 @@ def namespace_pool(attrs, literals, count=12):
         for j, values in enumerate(per_attr):
             if index < len(values):
                 choices.append([index if k == j else 0 for k in range(len(attrs))])
-    out = []
-    for choice in choices[:count]:
-        parts = ["%s=%r" % (attr, plain(values[i])) for attr, values, i in zip(attrs, per_attr, choice)]
-        out.append({"t": "repr", "v": "types.SimpleNamespace(%s)" % ", ".join(parts), "imports": ["types"]})
-    return _dedupe(out)
+    return _dedupe([_namespace_input([(attr, plain(values[i])) for attr, values, i in zip(attrs, per_attr, choice)])
+                    for choice in choices[:count]])
+
+
+def _namespace_input(pairs):
+    """`types.SimpleNamespace(<name>=<value>, ...)` as a `repr` input, from (name, plain value) pairs."""
+    return {"t": "repr", "v": "types.SimpleNamespace(%s)" % ", ".join("%s=%r" % pair for pair in pairs), "imports": ["types"]}
 
 
 def _is_plain(tagged):
@@ -486,10 +488,8 @@ def vary(tagged, constants, limit=40):
             call = ast.parse(tagged["v"], mode="eval").body
             attrs = [(k.arg, ast.literal_eval(k.value)) for k in call.keywords]
             for j, (name, value) in enumerate(attrs):
-                for v in vary(tag(value), constants, limit=6):
-                    if _is_plain(v):
-                        parts = ["%s=%r" % (a, plain(v) if k == j else x) for k, (a, x) in enumerate(attrs)]
-                        out.append({"t": "repr", "v": "types.SimpleNamespace(%s)" % ", ".join(parts), "imports": ["types"]})
+                out.extend(_namespace_input(attrs[:j] + [(name, plain(v))] + attrs[j + 1:])
+                           for v in vary(tag(value), constants, limit=6) if _is_plain(v))
     except (ValueError, TypeError, OverflowError, KeyError):
         out = []
     key = codec.canonical(tagged)
