@@ -115,6 +115,16 @@ describe('selectCandidates rules', () => {
     expect(codeOf(makeUnit({ endLine: 121 }), { maxLines: 200 })).toBeUndefined();
   });
 
+  it('keeps a variadic-only function whose parameter names or docstring examples say what it takes', () => {
+    const variadic = (name: string, kind: 'var-positional' | 'var-keyword') => ({ name, kind, annotation: null, defaultValue: null });
+    const forwarding = makeUnit({ params: [variadic('args', 'var-positional'), variadic('kwargs', 'var-keyword')] });
+    expect(codeOf(forwarding)).toBe('varargs-only');
+    expect(codeOf({ ...forwarding, docstring: 'Adds.\n\n    >>> work(1, 2)\n    3' })).toBeUndefined();
+    const merge = selectCandidates([makeUnit({ params: [variadic('dicts', 'var-positional'), variadic('kwargs', 'var-keyword')] })]).candidates[0];
+    expect(merge?.reasons).toContain("variadic: only *dicts, **kwargs; inputs from the parameter names and the docstring's examples");
+    expect(codeOf(makeUnit({ params: [variadic('parts', 'var-keyword')] }))).toBeUndefined();
+  });
+
   it('drops tests, unjudgeable dunders, private names when asked, and abstract methods', () => {
     expect(codeOf(makeUnit({ qualname: 'test_work' }))).toBe('test');
     expect(codeOf(makeUnit({ qualname: 'TestWork.check', kind: 'method' }))).toBe('test');

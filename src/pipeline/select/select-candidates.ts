@@ -61,6 +61,18 @@ const UNJUDGEABLE_DUNDERS = new Set([
   '__copy__', '__deepcopy__', '__hash__', '__sizeof__', '__subclasshook__', '__instancecheck__', '__subclasscheck__',
 ]);
 
+/**
+ * `*args`/`**kwargs` names that say nothing of what is passed: a function taking only such
+ * parameters forwards them (a `__call__` of a wrapper) and, without docstring examples, has no
+ * interface a task could describe. `*seqs`, `*dicts`, `*funcs`, `**parts` do say (the recorder builds
+ * their elements from the name, see harness variations.name_pool).
+ */
+const GENERIC_VARIADIC_NAMES = new Set(['args', 'argv', 'arguments', 'a', 'kwargs', 'kw', 'kwds', 'kwarg', 'options', 'opts', 'params']);
+
+function hasExamples(unit: Unit): boolean {
+  return unit.docstring !== null && /^\s*>>>/m.test(unit.docstring);
+}
+
 type Verdict = { code: string; reason: string } | { reasons: string[] };
 
 /**
@@ -156,7 +168,8 @@ function judge(unit: Unit, classes: ReadonlyMap<string, Unit>, options: Resolved
     const kind = impurity.includes(':') ? impurity.slice(0, impurity.indexOf(':')) : impurity;
     return { code: `impure:${kind}`, reason: `depends on the world outside its arguments: ${unit.impurities.join(', ')}` };
   }
-  if (ownParams.length > 0 && ownParams.every((p) => p.kind === 'var-positional' || p.kind === 'var-keyword')) {
+  const variadicOnly = ownParams.length > 0 && ownParams.every((p) => p.kind === 'var-positional' || p.kind === 'var-keyword');
+  if (variadicOnly && ownParams.every((p) => GENERIC_VARIADIC_NAMES.has(p.name)) && !hasExamples(unit)) {
     return { code: 'varargs-only', reason: `takes only ${ownParams.map((p) => (p.kind === 'var-positional' ? `*${p.name}` : `**${p.name}`)).join(', ')}: no interface to describe` };
   }
 
@@ -170,6 +183,7 @@ function judge(unit: Unit, classes: ReadonlyMap<string, Unit>, options: Resolved
     const literal = unit.callSites.filter((s) => s.allLiteral).length;
     reasons.push(`inputs: ${unit.callSites.length} call sites, ${literal} with literal arguments`);
   }
+  if (variadicOnly) reasons.push(`variadic: only ${ownParams.map((p) => (p.kind === 'var-positional' ? `*${p.name}` : `**${p.name}`)).join(', ')}; inputs from the parameter names and the docstring's examples`);
   if (privateSegment !== undefined) reasons.push(`private: '${privateSegment}' has a leading underscore; reachable as a module attribute all the same`);
   if (unit.isGenerator) reasons.push('generator: judged on list(itertools.islice(result, 100))');
   if (unit.docstring !== null) reasons.push('spec: has a docstring');
