@@ -224,3 +224,85 @@ describe('calls that return an iterator', () => {
     expect(run.stdout + run.stderr).toMatch(/2 passed/);
   });
 });
+
+describe('calls that return a tuple or list of iterators', () => {
+  const NESTED_NAMES = ['split_parity', 'head_and_rest', 'dealt'];
+  const NESTED = /^\(\(list\(itertools\.islice\(_x, 100\)\) if isinstance\(_x, collections\.abc\.Iterator\) else _x\) for _ in \(0,\) for _x in itertools\.islice\(recfix\.lazy\.(\w+)\(.*\), 100\)\)$/;
+  let nestedRecorded: Map<string, any>;
+  let nestedMutated: Map<string, any>;
+
+  beforeAll(() => {
+    const rec = runHarness('record.py', { runRepoTests: false, targets: NESTED_NAMES.map((n) => target(n, MODULE)) });
+    nestedRecorded = new Map(NESTED_NAMES.map((n, k) => [n, rec.targets[k]]));
+    const mut = runHarness('mutate.py', { targets: NESTED_NAMES.map((n) => target(n, MODULE, { cases: nestedRecorded.get(n).cases })) });
+    nestedMutated = new Map(NESTED_NAMES.map((n, k) => [n, mut.targets[k]]));
+  }, 600_000);
+
+  it('records them with each iterator element collected ("nested"), not as unserialisable', () => {
+    for (const name of NESTED_NAMES) {
+      const t = nestedRecorded.get(name);
+      expect(t.drop, name).toBeNull();
+      expect(t.rejected.unserialisable ?? 0, name).toBe(0);
+      expect(t.cases.some((c: any) => c.lazy === 'nested'), name).toBe(true);
+    }
+    const ints = (xs: number[]) => ({ t: 'list', v: xs.map((v) => ({ t: 'int', v: String(v) })) });
+    const parity = nestedRecorded.get('split_parity').cases.find((c: any) => c.source === 'doctest');
+    expect(parity.expect).toEqual({ returns: { t: 'list', v: [ints([1, 3]), ints([2, 4])] } });
+    // a plain list element stays as it is; a call that raises at call time is a plain case
+    const head = nestedRecorded.get('head_and_rest').cases.find((c: any) => c.source === 'doctest');
+    expect(head.expect).toEqual({ returns: { t: 'list', v: [ints([5, 6]), ints([7])] } });
+    expect(nestedRecorded.get('dealt').cases.some((c: any) => !c.lazy && c.expect.raises === 'builtins.ValueError')).toBe(true);
+  });
+
+  it('kills mutants on the collected elements and gives the cases back in the nested form, which evaluates to what was recorded', () => {
+    for (const name of NESTED_NAMES) {
+      const m = nestedMutated.get(name);
+      expect(m.error, name).toBeNull();
+      expect(m.mutation.score, name).toBeGreaterThanOrEqual(0.8);
+      const nested = [...m.cases, ...m.newCases].filter((c: any) => c.module === 'builtins');
+      expect(nested.length, name).toBeGreaterThan(0);
+      for (const c of nested) {
+        expect(c.args[0].v).toMatch(NESTED);
+        expect(c.args[0].imports).toEqual(['collections.abc', 'itertools', MODULE]);
+      }
+    }
+    const all = NESTED_NAMES.flatMap((n) => [...nestedMutated.get(n).cases, ...nestedMutated.get(n).newCases]);
+    const got = judgeLikeSubject(all);
+    all.forEach((c: any, k) => expect(got[k], c.args[0]?.v ?? c.target).toEqual(c.expect));
+  });
+
+  it('renders a nested case as the call and its value in the prompt, and as a passing readable test', () => {
+    const c = nestedMutated.get('split_parity').cases.find((x: any) => x.source === 'doctest') as RecordedCase;
+    const unit: Unit = {
+      id: `${MODULE}:split_parity`, kind: 'function', module: MODULE, qualname: 'split_parity', file: 'recfix/lazy.py', startLine: 1, endLine: 9,
+      bodyStartLine: 7, bodyEndLine: 9, signature: 'def split_parity(values: list[int]):', params: [], returnAnnotation: null,
+      docstring: 'Odd values and even values.', decorators: [], statementCount: 3, calls: [], callSites: [], isAsync: false, isGenerator: false, impurities: [],
+    };
+    const prompt = renderPrompt({ unit, cases: [c], libraryName: 'recfix' });
+    expect(prompt).toContain('>>> recfix.lazy.split_parity([1, 2, 3, 4])\n[[1, 3], [2, 4]]\n# each iterator in the result is shown as the list of its items');
+    const dir = mkdtempSync(join(work, 'readable-'));
+    cpSync(join(FIXTURE, 'recfix'), join(dir, 'recfix'), { recursive: true, filter: (p) => !p.includes('__pycache__') });
+    writeFileSync(join(dir, 'test_split_parity.py'), renderReadableTest({ taskId: 'recfix/split-parity', module: MODULE, target: 'split_parity', cases: [{ ...c, id: 'nested-1' }] }));
+    const run = spawnSync(PYTHON, ['-B', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test_split_parity.py'], { cwd: dir, encoding: 'utf8' });
+    expect(run.stdout + run.stderr).toMatch(/1 passed/);
+  });
+
+  it('the real judge passes the original and an eager rewrite, and fails a wrong one', async () => {
+    const cases: RecordedCase[] = NESTED_NAMES.flatMap((n) =>
+      nestedMutated.get(n).cases.filter((c: any) => c.module === 'builtins' && 'returns' in c.expect && c.expect.returns.v.some((x: any) => x.v.length > 0))
+        .slice(0, 2).map((c: any, k: number) => ({ ...c, id: `${n}-${k}` })),
+    );
+    expect(cases).toHaveLength(6);
+    const original = readFileSync(join(FIXTURE, 'recfix', 'lazy.py'), 'utf8');
+    const passed = Object.fromEntries(cases.map((c) => [c.id, 'passed']));
+    expect(await runJudge(cases, original)).toEqual(passed);
+    const eager = original.replace('    return odd, even\n', '    return list(odd), list(even)\n').replace('    return head, it\n', '    return head, list(it)\n');
+    expect(eager).not.toBe(original);
+    expect(await runJudge(cases, eager)).toEqual(passed);
+    const wrong = original.replace('    return odd, even\n', '    return even, odd\n').replace('head = list(itertools.islice(it, n))', 'head = list(itertools.islice(it, n + 1))')
+      .replace('itertools.islice(child, k, None, hands)', 'itertools.islice(child, k, None, hands + 1)');
+    // each function's wrong edit fails at least one of its cases (not every input shows it)
+    const verdicts = await runJudge(cases, wrong);
+    for (const name of NESTED_NAMES) expect(Object.entries(verdicts).filter(([id, v]) => id.startsWith(`${name}-`) && v === 'failed').length, name).toBeGreaterThan(0);
+  }, 180_000);
+});

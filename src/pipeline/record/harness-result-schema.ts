@@ -17,10 +17,11 @@ const recordedCaseSchema = z.object({
   argsAfter: z.array(tagged).nullable(),
   source: z.string(),
   /**
-   * record.py only: the call returned an iterator, judged on its first items; mutate.py replays the
+   * record.py only: the call returned an iterator (true), or a tuple or list holding iterators
+   * ("nested", each iterator element collected), judged on its first items; mutate.py replays the
    * case in that form and gives it back collected (list(islice(...))), without this mark.
    */
-  lazy: z.boolean().optional(),
+  lazy: z.union([z.boolean(), z.literal('nested')]).optional(),
   /**
    * record.py only: the call returned a function, judged on what it returns for these arguments;
    * mutate.py replays the case in that form and gives it back probed

@@ -21,8 +21,21 @@ function probedCall(c: RecordedCase): string | null {
   return match?.[1] ?? null;
 }
 
+/**
+ * The call inside a nested collected case (a tuple or list result holding iterators, each collected:
+ * `(... for _ in (0,) for _x in itertools.islice(<call>, N))`), or null for any other case. The
+ * prompt shows that call and the value with its iterators as lists.
+ */
+function nestedCall(c: RecordedCase): string | null {
+  if (!isListOfExpression(c)) return null;
+  const arg = c.args[0] as { t?: unknown; v?: unknown };
+  if (arg.t !== 'repr' || typeof arg.v !== 'string') return null;
+  const match = / for _ in \(0,\) for _x in itertools\.islice\((.*), \d+\)\)$/s.exec(arg.v);
+  return match?.[1] ?? null;
+}
+
 function exampleCall(unit: Unit, c: RecordedCase): string {
-  const probed = probedCall(c);
+  const probed = probedCall(c) ?? nestedCall(c);
   if (probed !== null) return probed;
   // A generator's case calls builtins.list on `itertools.islice(<module>.<gen>(...), N)`: show that call.
   if (isListOfExpression(c)) {
@@ -43,7 +56,8 @@ function exampleCall(unit: Unit, c: RecordedCase): string {
  * them), then the shortest others, with at most one exception case, in the cases' stable order.
  */
 export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
-  const size = (c: RecordedCase): number => JSON.stringify([c.init, c.args, c.kwargs, c.expect]).length;
+  // a probed or nested case is measured by the call it shows, not the expression around it
+  const size = (c: RecordedCase): number => JSON.stringify([c.init, probedCall(c) ?? nestedCall(c) ?? c.args, c.kwargs, c.expect]).length;
   const ranked = [...cases].sort((a, b) => Number(b.source === 'doctest') - Number(a.source === 'doctest') || size(a) - size(b));
   const picked: RecordedCase[] = [];
   let raises = 0;
@@ -69,6 +83,7 @@ function exampleBlock(unit: Unit, c: RecordedCase): string {
   // a probed case expects the list of the one value its call gives
   const shown = probedCall(c) !== null && returns.t === 'list' && Array.isArray(returns.v) && returns.v.length === 1 ? returns.v[0] : c.expect.returns;
   const lines = [call, taggedToPython(shown)];
+  if (nestedCall(c) !== null) lines.push('# each iterator in the result is shown as the list of its items');
   if (c.argsAfter) lines.push(`# afterwards the arguments are: ${c.argsAfter.map(taggedToPython).join(', ')}`);
   return lines.join('\n');
 }

@@ -126,10 +126,18 @@ def input_of(case):
     return out
 
 
+def lazy_form(case_or_outcome):
+    """The collected form of a case or outcome (worker.run_case `lazy`): True (the result collected,
+    list(islice(<call>, N))), "nested" (each iterator element of a tuple or list result collected)
+    or False (the call itself)."""
+    form = case_or_outcome.get("lazy")
+    return "nested" if form == "nested" else bool(form)
+
+
 def judged_input(case):
     """A recorded case's input as mutate.py replays it: with `lazy` fixing the form the task judges
-    it in (True: collected, list(islice(<call>, N)); False: the call itself), see worker.run_case."""
-    return dict(input_of(case), lazy=bool(case.get("lazy")))
+    it in (lazy_form), see worker.run_case."""
+    return dict(input_of(case), lazy=lazy_form(case))
 
 
 def input_key(case):
@@ -173,7 +181,7 @@ def make_case(target, case_input, outcome, source, generator=False):
     """A recorded case from an input and its outcome. An outcome collected from a returned iterator
     (worker `lazy`) gives a case marked `lazy: true`, judged like a generator's (collected_case); the
     mark never reaches the task: mutate.py converts or removes it (judged_cases)."""
-    lazy = bool(outcome.get("lazy")) and not generator
+    lazy = lazy_form(outcome) if not generator else False
     case = {"id": "", "module": target["module"], "target": target["qualname"], "init": case_input.get("init"),
             "args": case_input.get("args", []), "kwargs": case_input.get("kwargs") or {}}
     if outcome["kind"] == "returns":
@@ -188,7 +196,7 @@ def make_case(target, case_input, outcome, source, generator=False):
     case["source"] = source
     case["id"] = case_id(target["qualname"], case)
     if lazy:
-        case["lazy"] = True
+        case["lazy"] = lazy
     return case
 
 
@@ -238,12 +246,20 @@ def collected_case(target, case, bound):
     judges it: a call of builtins.list on
     `itertools.islice(<module>.<qualname>(<args>), GENERATOR_ITEMS)` (a `repr` input, built when the
     subject decodes the inputs), expecting the list of the first items or the exception type raised
-    while iterating. `bound`: the method is called on a built instance (case init), else on the
+    while iterating. A "nested" lazy case (a tuple or list of iterators) is judged on the list of
+    its elements, each iterator collected, the call made inside builtins.list. `bound`: the method is called on a built instance (case init), else on the
     module attribute path (functions, static and class methods). Raises ValueError when an input has
     no source form."""
     imports = {"itertools"}
     callee = _callee(target, case, bound, imports)
-    expr = "itertools.islice(%s(%s), %d)" % (callee, _call_args(case, imports), GENERATOR_ITEMS)
+    if case.get("lazy") == "nested":
+        # a tuple or list of iterators: each iterator element collected (worker._collect_nested);
+        # the call sits in the generator's second `for`, so it runs inside builtins.list
+        imports.add("collections.abc")
+        expr = ("((list(itertools.islice(_x, %d)) if isinstance(_x, collections.abc.Iterator) else _x)"
+                " for _ in (0,) for _x in itertools.islice(%s(%s), %d))") % (GENERATOR_ITEMS, callee, _call_args(case, imports), GENERATOR_ITEMS)
+    else:
+        expr = "itertools.islice(%s(%s), %d)" % (callee, _call_args(case, imports), GENERATOR_ITEMS)
     return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
             "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
             "expect": case["expect"], "argsAfter": None, "source": case["source"]}

@@ -250,14 +250,14 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
             orig = original(chunk)
             # the mutant runs each input in the form its case would be judged in (collected when the
             # original returned an iterator): worker.run_case `lazy`
-            judged = [dict(x, lazy=bool(o.get("lazy"))) for x, o in zip(chunk, orig)]
+            judged = [dict(x, lazy=common.lazy_form(o)) for x, o in zip(chunk, orig)]
             answer = t.batch(judged, mutant=m["index"])
             if answer.get("kind") == "batch":
                 mut = answer["outcomes"]
             else:
                 mut = [t.one(x, mutant=m["index"]) for x in judged]
             for x, o, mo in zip(chunk, orig, mut):
-                lazy = bool(o.get("lazy"))
+                lazy = common.lazy_form(o)
                 aa = common.needs_args_after(x) and not common.judged_elsewhere(dict(x, lazy=lazy), gen)
                 vo = common.verdict(o, aa)
                 if vo is not None and o.get("kind") == "returns" and m["line"] in o.get("lines", ()):

@@ -210,7 +210,7 @@ def record_target(config, target, traced):
                     impure.add(reason)
                 continue
             # the second run judges the result in the first's form (collected when it was an iterator)
-            second = _run(workers, 1, dict(case_input, lazy=bool(first.get("lazy"))), config)
+            second = _run(workers, 1, dict(case_input, lazy=common.lazy_form(first)), config)
             if common.verdict(first, True) != common.verdict(second, True):
                 rejected["timeout" if second.get("kind") == "timeout" else ("impure" if second.get("kind") == "impure" else "non-deterministic")] += 1
                 continue
@@ -263,7 +263,7 @@ def select(kept, cap, rejected):
     chosen, covered, kinds = [], set(), set()
     for k, (src, case_input, outcome) in enumerate(kept):
         lines = set(outcome.get("lines", []))
-        kind = (outcome["kind"], outcome.get("type"), bool(outcome.get("lazy")))
+        kind = (outcome["kind"], outcome.get("type"), common.lazy_form(outcome))
         if (lines - covered or kind not in kinds) and len(chosen) < cap:
             chosen.append(k)
             covered |= lines

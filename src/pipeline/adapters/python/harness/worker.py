@@ -654,6 +654,20 @@ def _is_lazy(value):
     return isinstance(value, collections.abc.Iterator)
 
 
+def _is_nested_lazy(value):
+    """A tuple or list holding iterators (`partition` → two filters, `divide` → n iterators, `spy`
+    → (head, iterator)): judged with each iterator element collected, common.collected_case
+    "nested"."""
+    return type(value) in (tuple, list) and any(isinstance(x, collections.abc.Iterator) for x in value)
+
+
+def _collect_nested(value):
+    """What common.collected_case's "nested" form evaluates: the first GENERATOR_ITEMS elements of
+    the result, each iterator among them collected to a list of its first GENERATOR_ITEMS items."""
+    return [list(itertools.islice(x, GENERATOR_ITEMS)) if isinstance(x, collections.abc.Iterator) else x
+            for x in itertools.islice(value, GENERATOR_ITEMS)]
+
+
 def run_case(case, trace=False):
     """The outcome of one case: returns / raises / unserialisable / impure / error.
 
@@ -661,7 +675,9 @@ def run_case(case, trace=False):
     (`lazy: true` on the outcome), as common.collected_case makes the task judge it. `case["lazy"]`
     fixes the form a recorded case is judged in (mutate.py replays, record.py's second run): True,
     the result is collected whatever it is (list(islice(result, N)), as the collected case does);
-    False, it never is (the plain case encodes the result itself); absent, an iterator is collected.
+    "nested", each iterator element of the result is (_collect_nested); False, nothing is (the plain
+    case encodes the result itself); absent, an iterator is collected, and so are the iterator
+    elements of a tuple or list (_is_nested_lazy).
     A call that returns a function it cannot encode is `unserialisable` with reason `callable-result`
     and `probes` (argument lists to call it with); a case with `probe` calls the returned function on
     it and gives `[value]`, as common.probed_case makes the task judge it.
@@ -713,7 +729,10 @@ def run_case(case, trace=False):
         else:
             result = fn(*args, **kwargs)
             form = case.get("lazy")
-            if form or (form is None and _is_lazy(result)):
+            if form == "nested" or (form is None and _is_nested_lazy(result)):
+                lazy = "nested"
+                result = _collect_nested(result)
+            elif form or (form is None and _is_lazy(result)):
                 # from here on an exception is raised while iterating: the case's `raises`
                 lazy = True
                 result = list(itertools.islice(result, GENERATOR_ITEMS))
@@ -733,7 +752,7 @@ def run_case(case, trace=False):
         return {"kind": "unserialisable", "reason": "unserialisable", **out}
     out["argsAfter"] = after
     if lazy:
-        out["lazy"] = True
+        out["lazy"] = lazy
     if raised:
         out.update(kind="raises", type=_type_name(type(exc)))
         return out
