@@ -15,6 +15,7 @@ import { analyzeRepository } from './analyze/analyze-repository.js';
 import { ingestRepository } from './ingest/ingest-repository.js';
 import { selectCandidates } from './select/select-candidates.js';
 import { createLeakAuditor, type LeakAuditResult } from './audit/audit-leaks.js';
+import { coMaskSiblings } from './audit/co-mask-siblings.js';
 import { findLibraryCopies } from './audit/library-copies.js';
 import type { ImageFileReader } from './audit/image-files.js';
 import { DEFAULT_GATE_OPTIONS, runGates, type GateOptions, type GateReport } from './gate/run-gates.js';
@@ -22,6 +23,7 @@ import { maskWorkspace, type MaskedWorkspace } from './mask/mask-workspace.js';
 import { createSuiteStaging, reclaimStaleStaging, writeFileAtomic, writeFileTree } from './package/suite-staging.js';
 import { countDrops, sortDrops, type AcceptedTask, type BuildTimings, type FunnelReport } from './report/funnel-report.js';
 import type { Candidate, Drop, DropStage, Recording, RepoSnapshot, Unit } from './types.js';
+import { withCoMaskedNote } from './write/render-prompt.js';
 import { renderTaskFile, repoLabel, type GatesSummary } from './write/render-task-file.js';
 import { noopInputProposer, noopSpecWriter, type InputProposer, type SpecWriter } from './write/spec-writer.js';
 import { compareStrings, stableJson } from './write/stable-json.js';
@@ -297,14 +299,21 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
           if (err instanceof MaskBodyError) return drop('mask', err.code, err.message);
           return drop('mask', 'mask-failed', messageOf(err));
         }
-        const leak: LeakAuditResult = await timed('audit', () => auditor.audit({ removedBody: masked.removedBody, workspace: masked.workspace, image, scrub, ...signalOption }));
+        const audit = (m: MaskedWorkspace): Promise<LeakAuditResult> => timed('audit', () => auditor.audit({ removedBody: m.removedBody, workspace: m.workspace, image, scrub, ...signalOption }));
+        let leak = await audit(masked);
+        let coMasked: Unit[] = [];
+        if (!leak.clean) {
+          const mask = (alsoMask: readonly Unit[]): Promise<MaskedWorkspace> => timed('mask', () => maskWorkspace({ unit, files, maskBody: maskPythonBody, alsoMask }));
+          ({ masked, leak, coMasked } = await coMaskSiblings({ unit, units, files, masked, leak, mask, audit }));
+        }
         if (!leak.clean) {
           const first = leak.hits[0];
           return drop('audit', 'leak', `runs of ${leak.runTokens} body tokens covering ${Math.round((first?.coverage ?? 0) * 100)}% of the body found in ${first?.where} file ${first?.path}:${first?.line}${leak.hits.length > 1 ? ` (+${leak.hits.length - 1} more files)` : ''}`);
         }
 
         const taskDir = join(staging.dir, name);
-        const taskFile = renderTaskFile({ suite, name, unit, snapshot, scrub, title: written.title, prompt: written.prompt, gates: null });
+        const prompt = withCoMaskedNote(written.prompt, coMasked);
+        const taskFile = renderTaskFile({ suite, name, unit, snapshot, scrub, title: written.title, prompt, gates: null });
         await writePackage(taskDir, taskFile, written, masked, null);
         const task: LoadedTask = {
           id: `${suite}/${name}`,
@@ -324,13 +333,19 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
           return drop('gate', gates.failure?.code ?? 'gate-failed', gates.failure?.reason ?? 'a gate failed');
         }
         const summary = gatesSummary(written, gates, leak);
-        await writePackage(taskDir, renderTaskFile({ suite, name, unit, snapshot, scrub, title: written.title, prompt: written.prompt, gates: summary }), written, masked, {
+        await writePackage(taskDir, renderTaskFile({ suite, name, unit, snapshot, scrub, title: written.title, prompt, gates: summary }), written, masked, {
           schemaVersion: 1,
           task: `${suite}/${name}`,
           unit: unit.id,
           cases: { total: written.cases.length, sources: recording.sources, rejected: recording.rejected },
           gates: { ...gates, leakAudit: leak },
-          mask: { removedTests: masked.removedTests, scrubbed: masked.scrubbed, ...(scrub.length > 0 ? { imageScrubbed: scrub } : {}), bodyLines: [unit.bodyStartLine, unit.bodyEndLine] },
+          mask: {
+            removedTests: masked.removedTests,
+            scrubbed: masked.scrubbed,
+            ...(scrub.length > 0 ? { imageScrubbed: scrub } : {}),
+            bodyLines: [unit.bodyStartLine, unit.bodyEndLine],
+            ...(masked.coMasked.length > 0 ? { coMasked: masked.coMasked } : {}),
+          },
         });
         return { unit, name, written: true, drop: null, accepted: { name, unitId: unit.id, cases: written.cases.length, mutationScore: recording.mutation.score } };
       };

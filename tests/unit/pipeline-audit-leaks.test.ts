@@ -44,7 +44,7 @@ describe('findRuns', () => {
       { path: '/usr/lib/python3/other.py', content: 'total = 0\nfor i in range(3):\n    total += i\n' },
     ]);
     const hits = findRuns(index, tokenizePython(BODY).tokens, 12);
-    expect(hits).toEqual([{ path: '/usr/lib/python3/dist-packages/lib/check.py', line: 3, runTokens: 12, coverage: 1 }]);
+    expect(hits).toEqual([{ path: '/usr/lib/python3/dist-packages/lib/check.py', line: 3, runTokens: 12, coverage: 1, spans: [{ startLine: 3, endLine: 9 }] }]);
   });
 
   it('does not count a guard clause the body shares with a sibling, with a coverage threshold', () => {
@@ -65,7 +65,33 @@ describe('findRuns', () => {
     expect(findRuns(index, tokens, 12, DEFAULT_LEAK_MIN_COVERAGE)).toEqual([]);
     // the same body pasted into another module with one comment added: a copy
     const copy = buildLeakIndex([{ path: 'pkg/compat.py', content: `def pick_keys(predicate, d, factory=dict):\n    # compat\n${body}` }]);
-    expect(findRuns(copy, tokens, 12, DEFAULT_LEAK_MIN_COVERAGE)).toEqual([{ path: 'pkg/compat.py', line: 3, runTokens: 12, coverage: 1 }]);
+    expect(findRuns(copy, tokens, 12, DEFAULT_LEAK_MIN_COVERAGE)).toEqual([{ path: 'pkg/compat.py', line: 3, runTokens: 12, coverage: 1, spans: [{ startLine: 3, endLine: 7 }] }]);
+  });
+
+  it('reports the lines of each stretch of matching runs, so a caller can tell which definition holds them', () => {
+    const module = [
+      'def first(digits):', // 1
+      '    total = 0', // 2
+      '    for index, digit in enumerate(reversed(digits)):', // 3
+      '        pass', // 4
+      '', // 5
+      '', // 6
+      'def twin(digits):', // 7
+      BODY, // 8-13
+      '', // 14
+      '', // 15
+      'def guard(digits):', // 16
+      '    total = 0', // 17
+      '    for index, digit in enumerate(reversed(digits)):', // 18
+      '        return 1', // 19
+    ].join('\n');
+    const [hit] = findRuns(buildLeakIndex([{ path: 'pkg/mod.py', content: module }]), tokenizePython(BODY).tokens, 12);
+    expect(hit?.spans).toEqual([
+      { startLine: 2, endLine: 3 },
+      { startLine: 8, endLine: 13 },
+      { startLine: 17, endLine: 18 },
+    ]);
+    expect(hit?.line).toBe(2);
   });
 
   it('uses the whole body when it is shorter than the run length', () => {
@@ -97,13 +123,13 @@ describe('leak auditor over a fake image tree', () => {
     // a new auditor: the index is cached per image tag for the life of one auditor
     const leaky = await createLeakAuditor({ reader: createDirectoryImageFileReader({ root }), logger: createSilentLogger() }).audit({ removedBody: BODY, workspace, image: 'img:1' });
     expect(leaky.clean).toBe(false);
-    expect(leaky.hits).toEqual([{ where: 'image', path: '/usr/lib/python3/dist-packages/parsekit/checksums.py', line: 3, runTokens: 12, coverage: 1 }]);
+    expect(leaky.hits).toEqual([{ where: 'image', path: '/usr/lib/python3/dist-packages/parsekit/checksums.py', line: 3, runTokens: 12, coverage: 1, spans: [{ startLine: 3, endLine: 9 }] }]);
   });
 
   it('finds a copy left in the workspace', async () => {
     const workspace = new Map([['docs/notes.txt', Buffer.from(`Old version:\n${BODY}\n`)]]);
     const result = await createLeakAuditor({ reader: createDirectoryImageFileReader({ root: join(root, 'usr/lib/python3.11') }), logger: createSilentLogger() }).audit({ removedBody: BODY, workspace, image: 'img:2' });
-    expect(result.hits).toEqual([{ where: 'workspace', path: 'docs/notes.txt', line: 2, runTokens: 12, coverage: 1 }]);
+    expect(result.hits).toEqual([{ where: 'workspace', path: 'docs/notes.txt', line: 2, runTokens: 12, coverage: 1, spans: [{ startLine: 2, endLine: 7 }] }]);
   });
 
   it('reads the image once per tag', async () => {

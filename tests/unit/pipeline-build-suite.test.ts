@@ -254,6 +254,75 @@ describe('buildSuite with fake stages and scorer', () => {
     await expect(build(stages)).rejects.toThrow('found no function or method to build a task from in examples/mini: 3 Python files, 1 of them skipped (1 syntax-error)');
   });
 
+  it('masks a near-identical sibling with the target instead of dropping the task as a leak', async () => {
+    // has_a and has_b differ in one name: each body covers 90% of the other's, a leak for either
+    const twins = [
+      'def has_a(items):',
+      '    """True when some item names a."""',
+      '    seen = set()',
+      '    for item in items:',
+      '        seen.add(item.strip().lower())',
+      "    return 'a' in seen",
+      '',
+      '',
+      'def has_b(items):',
+      '    """True when some item names b."""',
+      '    seen = set()',
+      '    for item in items:',
+      '        seen.add(item.strip().lower())',
+      "    return 'b' in seen",
+      '',
+    ].join('\n');
+    await writeFile(join(repo, 'mini/core.py'), twins);
+    const twinUnits = [unit('has_a', 1, 6, 3), unit('has_b', 9, 14, 11)];
+    const stages: PipelineStages = {
+      ...fakeStages(repo),
+      ingest: async (source): Promise<RepoSnapshot> => ({ dir: repo, origin: source, revision: 'working-tree', files: ['mini/__init__.py', 'mini/core.py'] }),
+      analyze: async () => ({ units: twinUnits, problems: [] }),
+      record: async ({ candidates }) => ({ recordings: candidates.map((c) => recordingOf(c.unit, 1)), drops: [] }),
+    };
+    /** Scores 1 when the task's own body is in the workspace, whatever became of its sibling. */
+    const targetScorer: Scorer = {
+      async score({ task, workspace }) {
+        const core = workspace.find((e) => e.path === 'mini/core.py')?.content?.toString() ?? '';
+        const solved = core.includes(`return '${task.file.source.symbol.slice(-1)}' in seen`);
+        return { reward: solved ? 1 : 0, outcome: 'SCORED', passed: solved ? 3 : 0, total: 3, tests: [{ name: 'case:x', status: solved ? 'passed' : 'failed', message: '' }], detail: '', durationMs: 5 };
+      },
+    };
+    const buildTwins = (): ReturnType<typeof buildSuite> =>
+      buildSuite({
+        source: 'examples/mini',
+        suite: 'mini',
+        outDir: out,
+        seed: 7,
+        provider: createMemorySandboxProvider(),
+        logger: createSilentLogger(),
+        imageReader: createDirectoryImageFileReader({ root: image }),
+        stages,
+        scorer: targetScorer,
+        workRoot: join(root, 'work'),
+      });
+
+    const result = await buildTwins();
+    expect(result.report.funnel.drops).toEqual([]);
+    expect(result.report.tasks.map((t) => t.name)).toEqual(['has-a', 'has-b']);
+    const report = JSON.parse(await readFile(join(out, 'mini/has-a/report.json'), 'utf8'));
+    expect(report.mask.coMasked).toEqual([{ unit: 'mini.core:has_b', file: 'mini/core.py', bodyLines: [11, 14] }]);
+    expect(report.gates.leakAudit).toMatchObject({ clean: true, hits: [] });
+    expect(report.gates.reference.passed).toBe(true);
+    expect(await readFile(join(out, 'mini/has-a/workspace/mini/core.py'), 'utf8')).not.toContain('seen.add');
+    // the reference restores has_a only: the gate proved its tests do not need has_b
+    const solution = await readFile(join(out, 'mini/has-a/solution/mini/core.py'), 'utf8');
+    expect(solution).toContain("return 'a' in seen");
+    expect(solution).toContain('    """True when some item names b."""\n    raise NotImplementedError\n');
+    const task = JSON.parse(await readFile(join(out, 'mini/has-a/task.json'), 'utf8'));
+    expect(task.prompt).toContain('Also removed from this workspace, because their code would give this one back: `mini.core.has_b` (`mini/core.py`).');
+
+    const first = await treeOf(join(out, 'mini'));
+    await buildTwins();
+    expect(await treeOf(join(out, 'mini'))).toEqual(first);
+  });
+
   it('clears what a killed build of the suite left behind before it starts', async () => {
     await build(fakeStages(repo));
     const before = await treeOf(join(out, 'mini'));

@@ -151,4 +151,38 @@ describe('maskWorkspace', () => {
     ]);
     expect(masked.scrubbed.map((s) => s.path)).toEqual(['backup/mod.py', 'pkg/__pycache__/mod.cpython-311.pyc']);
   });
+
+  it('masks the units of alsoMask too, in the target\'s file and in others, and keeps them masked in the solution', () => {
+    const files = new Map<string, Buffer>([
+      ['pkg/mod.py', Buffer.from(MODULE)],
+      ['pkg/helpers.py', Buffer.from('def twin(x):\n    """Twin."""\n    y = x + 1\n    return y\n')],
+    ]);
+    const area = unitOf({ qualname: 'Box.area', startLine: 17, endLine: 20, bodyStartLine: 19, bodyEndLine: 20 });
+    const clamp = unitOf({ qualname: 'clamp', startLine: 4, endLine: 13, bodyStartLine: 10, bodyEndLine: 13 });
+    const twin = unitOf({ qualname: 'twin', module: 'pkg.helpers', id: 'pkg.helpers:twin', file: 'pkg/helpers.py', startLine: 1, endLine: 4, bodyStartLine: 3, bodyEndLine: 4 });
+    // Box.area lies below the target: masked after it, it would be looked for 3 lines too low
+    const masked = maskWorkspace({ unit: clamp, files, maskBody: maskPythonBody, alsoMask: [twin, area] });
+
+    const workspace = masked.workspace.get('pkg/mod.py')?.toString() ?? '';
+    expect(workspace).not.toContain('return min(x, high)');
+    expect(workspace).not.toContain('w * self.h');
+    expect(workspace).toContain('    3\n    """\n    raise NotImplementedError\n\n\nclass Box:');
+    expect(workspace).toContain('        """Area."""\n        raise NotImplementedError\n\n    def one_liner');
+    expect(masked.workspace.get('pkg/helpers.py')?.toString()).toBe('def twin(x):\n    """Twin."""\n    raise NotImplementedError\n');
+
+    // the reference: the target's body back, the siblings still masked
+    expect([...masked.solution.keys()]).toEqual(['pkg/mod.py']);
+    expect(masked.solution.get('pkg/mod.py')?.toString()).toBe(maskPythonBody(MODULE, area));
+    expect(masked.removedBody).toContain('return min(x, high)');
+    expect(masked.coMasked).toEqual([
+      { unit: 'pkg.helpers:twin', file: 'pkg/helpers.py', bodyLines: [3, 4] },
+      { unit: 'pkg.mod:Box.area', file: 'pkg/mod.py', bodyLines: [19, 20] },
+    ]);
+  });
+
+  it('refuses to co-mask a unit whose body overlaps the target\'s', () => {
+    const files = new Map<string, Buffer>([['pkg/mod.py', Buffer.from(MODULE)]]);
+    const clamp = unitOf({ qualname: 'clamp', startLine: 4, endLine: 13, bodyStartLine: 10, bodyEndLine: 13 });
+    expect(() => maskWorkspace({ unit: clamp, files, maskBody: maskPythonBody, alsoMask: [clamp] })).toThrow(/overlaps/);
+  });
 });

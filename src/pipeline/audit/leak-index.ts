@@ -14,6 +14,12 @@ export interface LeakIndex {
   readonly tokenCount: number;
 }
 
+/** A 1-based inclusive range of lines of a file. */
+export interface LineSpan {
+  startLine: number;
+  endLine: number;
+}
+
 export interface LeakHit {
   path: string;
   /** 1-based line where the first matching run starts. */
@@ -22,6 +28,11 @@ export interface LeakHit {
   runTokens: number;
   /** Share of the body's tokens covered by matching runs in this file (0..1, 3 decimals). */
   coverage: number;
+  /**
+   * Where the matching runs lie in the file: the lines of their first and last tokens, runs that
+   * share a line merged, in file order. Lets a caller tell which definition of the file holds the copy.
+   */
+  spans: LineSpan[];
 }
 
 export function buildLeakIndex(sources: Iterable<SourceText>): LeakIndex {
@@ -81,20 +92,20 @@ export function findRuns(index: LeakIndex, body: readonly string[], runTokens: n
     const ids = file.ids;
     if (ids.length < n) continue;
     let covered: Uint8Array | null = null;
-    let firstLine = 0;
+    const spans: LineSpan[] = [];
     let h = 0;
     for (let i = 0; i < n; i++) h = (Math.imul(h, BASE) + (ids[i] ?? 0) + 1) >>> 0;
     for (let pos = 0; ; pos++) {
       const candidates = windows.get(h);
       if (candidates) {
+        let matched = false;
         for (const start of candidates) {
           if (!sameRun(ids, pos, bodyIds, start, n)) continue;
-          if (covered === null) {
-            covered = new Uint8Array(bodyIds.length);
-            firstLine = file.lines[pos] ?? 0;
-          }
+          covered ??= new Uint8Array(bodyIds.length);
           covered.fill(1, start, start + n);
+          matched = true;
         }
+        if (matched) addSpan(spans, file.lines[pos] ?? 0, file.lines[pos + n - 1] ?? 0);
       }
       if (pos + n >= ids.length) break;
       const out = (ids[pos] ?? 0) + 1;
@@ -103,9 +114,16 @@ export function findRuns(index: LeakIndex, body: readonly string[], runTokens: n
     }
     if (covered === null) continue;
     const coverage = covered.reduce((a, b) => a + b, 0) / bodyIds.length;
-    if (coverage >= minCoverage) hits.push({ path: file.path, line: firstLine, runTokens: n, coverage: Math.round(coverage * 1000) / 1000 });
+    if (coverage >= minCoverage) hits.push({ path: file.path, line: spans[0]?.startLine ?? 0, runTokens: n, coverage: Math.round(coverage * 1000) / 1000, spans });
   }
   return hits;
+}
+
+/** Adds the lines of a run found at or after the previous one, merged with the last span when they share a line. */
+function addSpan(spans: LineSpan[], startLine: number, endLine: number): void {
+  const last = spans.at(-1);
+  if (last && startLine <= last.endLine) last.endLine = Math.max(last.endLine, endLine);
+  else spans.push({ startLine, endLine });
 }
 
 function sameRun(ids: Int32Array, pos: number, body: readonly number[], start: number, n: number): boolean {

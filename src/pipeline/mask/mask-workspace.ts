@@ -8,10 +8,22 @@ import { scrubReason } from './scrub-paths.js';
 /** Files of a repository, by POSIX path relative to its root. */
 export type FileMap = ReadonlyMap<string, Buffer>;
 
+/** A unit masked besides the target (report.json `mask.coMasked`). */
+export interface CoMaskedUnit {
+  /** The unit's id, `<module>:<qualname>`. */
+  unit: string;
+  file: string;
+  /** 1-based inclusive lines of the body removed, in the snapshot's file. */
+  bodyLines: [number, number];
+}
+
 export interface MaskedWorkspace {
   /** The masked codebase, sorted by path. */
   workspace: Map<string, Buffer>;
-  /** The reference: the original file(s) changed by masking, at workspace-relative paths. */
+  /**
+   * The reference: the target's file with its body back, at its workspace-relative path. Co-masked
+   * units of that file stay masked in it, so the reference gate proves the tests do not need them.
+   */
   solution: Map<string, Buffer>;
   /** The removed body as written (the leak audit searches for it). */
   removedBody: string;
@@ -19,6 +31,8 @@ export interface MaskedWorkspace {
   removedTests: { file: string; tests: string[]; fileDeleted: boolean }[];
   /** Paths scrubbed, with the rule that matched (sorted). */
   scrubbed: { path: string; rule: string }[];
+  /** The units of `alsoMask`, sorted by file and line. */
+  coMasked: CoMaskedUnit[];
 }
 
 export interface MaskOptions {
@@ -26,19 +40,34 @@ export interface MaskOptions {
   /** The snapshot's files. */
   files: FileMap;
   maskBody: MaskBody;
+  /**
+   * Other units to mask as well, in any file: siblings whose code would give the target back. Their
+   * bodies must not overlap the target's or each other's. Default none.
+   */
+  alsoMask?: readonly Unit[];
 }
 
 /**
  * Builds the workspace an agent gets for one unit: scrubbed of everything that could give the body
- * back, the body replaced (signature and docstring kept), the repository's own tests of the target
- * removed, and copies of the original file elsewhere in the tree dropped.
+ * back, the body replaced (signature and docstring kept), the bodies of `alsoMask` replaced the same
+ * way, the repository's own tests of the target removed, and copies of the original file elsewhere
+ * in the tree dropped.
  */
 export function maskWorkspace(options: MaskOptions): MaskedWorkspace {
   const { unit, files, maskBody } = options;
+  const siblings = [...(options.alsoMask ?? [])].sort((a, b) => compareStrings(a.file, b.file) || a.bodyStartLine - b.bodyStartLine);
   const original = files.get(unit.file);
   if (original === undefined) throw new Error(`${unit.id}: ${unit.file} is not in the snapshot`);
   const originalText = original.toString('utf8');
-  const masked = maskBody(originalText, unit);
+  const siblingsIn = (file: string): Unit[] => siblings.filter((s) => s.file === file);
+  const maskedFiles = new Map<string, Buffer>();
+  for (const file of new Set([unit.file, ...siblings.map((s) => s.file)])) {
+    const content = files.get(file);
+    if (content === undefined) throw new Error(`${siblingsIn(file)[0]?.id}: ${file} is not in the snapshot`);
+    const masks = file === unit.file ? [unit, ...siblingsIn(file)] : siblingsIn(file);
+    maskedFiles.set(file, Buffer.from(maskBodies(content.toString('utf8'), masks, maskBody), 'utf8'));
+  }
+  const solution = siblingsIn(unit.file).length === 0 ? original : Buffer.from(maskBodies(originalText, siblingsIn(unit.file), maskBody), 'utf8');
   const lines = originalText.split(/\r?\n/);
   const removedBody = lines.slice(unit.bodyStartLine - 1, unit.bodyEndLine).join('\n');
 
@@ -52,8 +81,9 @@ export function maskWorkspace(options: MaskOptions): MaskedWorkspace {
       scrubbed.push({ path, rule });
       continue;
     }
-    if (path === unit.file) {
-      workspace.set(path, Buffer.from(masked, 'utf8'));
+    const masked = maskedFiles.get(path);
+    if (masked !== undefined) {
+      workspace.set(path, masked);
       continue;
     }
     if (content.equals(original)) {
@@ -73,9 +103,23 @@ export function maskWorkspace(options: MaskOptions): MaskedWorkspace {
   }
   return {
     workspace,
-    solution: new Map([[unit.file, original]]),
+    solution: new Map([[unit.file, solution]]),
     removedBody,
     removedTests,
     scrubbed,
+    coMasked: siblings.map((s) => ({ unit: s.id, file: s.file, bodyLines: [s.bodyStartLine, s.bodyEndLine] })),
   };
+}
+
+/**
+ * Masks the bodies of `units`, all of one file, from the bottom up: `maskBody` finds a body by its
+ * line numbers in the snapshot's file, which stay true above the bodies already replaced.
+ */
+function maskBodies(text: string, units: readonly Unit[], maskBody: MaskBody): string {
+  const bottomUp = [...units].sort((a, b) => b.bodyStartLine - a.bodyStartLine);
+  bottomUp.forEach((u, i) => {
+    const above = bottomUp[i + 1];
+    if (above && above.bodyEndLine >= u.bodyStartLine) throw new Error(`${u.id}: its body overlaps the body of ${above.id}, masked too`);
+  });
+  return bottomUp.reduce((masked, u) => maskBody(masked, u), text);
 }

@@ -135,3 +135,14 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
   return out.join('\n');
 }
 
+
+/**
+ * The prompt with a closing note naming the units masked besides the target (co-masked because
+ * their code would give the body back), so the agent does not take their `NotImplementedError` for
+ * a fault to fix. The prompt as it was when there are none.
+ */
+export function withCoMaskedNote(prompt: string, coMasked: readonly Unit[]): string {
+  if (coMasked.length === 0) return prompt;
+  const named = coMasked.map((u) => `\`${u.module}.${u.qualname}\` (\`${u.file}\`)`).join(', ');
+  return `${prompt.trimEnd()}\n\nAlso removed from this workspace, because their code would give this one back: ${named}. They raise \`NotImplementedError\` too; the hidden tests do not need them.\n`;
+}
