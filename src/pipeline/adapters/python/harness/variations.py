@@ -173,6 +173,10 @@ def _from_seen(seen, literals, depth, name=None):
             for s in seen:
                 if s.get("t") == t:
                     out.extend(vary(s, [], limit=8))
+    if out and depth == 0 and name_kind(name) == ("seq", False):
+        # lists seen for a sequence-named parameter (`seq`, `iterable`): one-shot iterators over
+        # them too, for the `iter(seq) is seq` branches such functions keep for iterators
+        out = _with_iterators(out)
     if not out:
         generic = [0, 1, -1, 2, "", "abc", [], [1, 2, 3], [3, 1, 2], {"a": 1, "b": 2}, None, {}]
         generic[6:6] = literals.get("regexStr", [])[:3] + literals.get("docStr", [])[:2]
