@@ -115,6 +115,7 @@ const TARGETS = [
   target('count_until', 'recfix.iterables'),
   target('make_scaler', 'recfix.closures'),
   target('Span.count', 'recfix.spans'),
+  target('Span.__getitem__', 'recfix.spans'),
   target('bump_command', 'recfix.commands'),
 ];
 
@@ -231,6 +232,14 @@ describe('record.py inputs without useful type hints', () => {
     const sizes = new Set(cases.map((c: any) => c.init.args.length));
     expect(sizes.has(1) && sizes.has(2)).toBe(true);
     expect(new Set(cases.map((c: any) => c.expect.returns.v)).size).toBeGreaterThan(2);
+  });
+
+  it('passes slices where ints were seen for an index (`key`), and to a body reading key.start / key.step', () => {
+    const cases = returning('recfix.spans:Span.__getitem__');
+    const sliced = cases.filter((c: any) => c.args[0].t === 'repr' && /^slice\(/.test(c.args[0].v));
+    expect(sliced.length).toBeGreaterThan(2);
+    expect(sliced.every((c: any) => c.argsAfter === null && c.expect.returns.t === 'list')).toBe(true);
+    expect(cases.some((c: any) => c.args[0].t === 'int')).toBe(true);
   });
 
   it('passes an object with just the attributes the body reads to an untyped parameter (args.version, args.part)', () => {

@@ -58,10 +58,27 @@ def _body_nodes(fn):
     return out
 
 
+def _is_warning(node):
+    """A `warnings.warn(...)` / `warn(...)` call: what it does is not a result a task judges."""
+    if not isinstance(node, ast.Call):
+        return False
+    f = node.func
+    return (isinstance(f, ast.Attribute) and f.attr == "warn" and isinstance(f.value, ast.Name) and f.value.id == "warnings") or (
+        isinstance(f, ast.Name) and f.id == "warn")
+
+
 def _skip_ids(fn):
-    """Ids of nodes never mutated: annotations, the docstring, f-string format specs."""
+    """Ids of nodes never mutated: annotations, the docstring, f-string format specs, and the
+    arguments of the exception a `raise` builds (`raise ValueError('bad %r' % x)`): a task judges an
+    exception by its type, never its message, so a mutant there could not be killed; likewise a
+    `warnings.warn(...)` call (not dropped either, see _statement_drops)."""
     skip = set()
     for node in ast.walk(fn):
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            for arg in node.exc.args + [k.value for k in node.exc.keywords]:
+                skip.update(id(n) for n in ast.walk(arg))
+        if _is_warning(node):
+            skip.update(id(n) for n in ast.walk(node))
         for ann in (getattr(node, "annotation", None), getattr(node, "returns", None)):
             if ann is not None:
                 skip.update(id(n) for n in ast.walk(ann))
@@ -131,7 +148,7 @@ def _statement_drops(fn):
             for stmt in stmts:
                 if stmt is docstring or isinstance(stmt, (ast.Pass, ast.Return, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Global, ast.Nonlocal)):
                     continue
-                if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+                if isinstance(stmt, ast.Expr) and (isinstance(stmt.value, ast.Constant) or _is_warning(stmt.value)):
                     continue
                 drops.append(stmt)
     return drops

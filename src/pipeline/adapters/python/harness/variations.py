@@ -157,6 +157,13 @@ def _dedupe_pairs(pairs):
     return out
 
 
+# Parameters that index a sequence: with ints seen for them, slices are tried too.
+INDEX_NAMES = {"index", "idx", "key", "item", "i", "pos", "subscript"}
+SLICE_ATTRIBUTES = {"start", "stop", "step", "indices"}
+SLICE_INPUTS = [{"t": "repr", "v": "slice(%s)" % a, "imports": []}
+                for a in ("1, 3", "None, None, -1", "-2, None", "None, 2", "0, 5, 2", "3, 0, -1", "None, None, 2")]
+
+
 def _from_seen(seen, literals, depth, name=None):
     """No usable hint: values of the kinds seen for this parameter (defaults, call sites, tests); when
     nothing but None was seen, values its name suggests (name_pool), then a generic mix."""
@@ -173,6 +180,9 @@ def _from_seen(seen, literals, depth, name=None):
             for s in seen:
                 if s.get("t") == t:
                     out.extend(vary(s, [], limit=8))
+    if depth == 0 and "int" in kinds and isinstance(name, str) and name.lower().lstrip("_") in INDEX_NAMES:
+        # ints seen for an index (`r[2]` in a docstring): slices too, for `__getitem__` and friends
+        out = out[:4] + SLICE_INPUTS + out[4:]
     if out and depth == 0 and name_kind(name) == ("seq", False):
         # lists seen for a sequence-named parameter (`seq`, `iterable`): one-shot iterators over
         # them too, for the `iter(seq) is seq` branches such functions keep for iterators
@@ -283,7 +293,7 @@ def callable_pool(binary=False, predicate=False, arity=None):
 
 _NAME_KINDS = {
     "callable": {"func", "f", "fn", "function", "funcs", "functions", "fns", "key", "keyfunc", "callback", "factory",
-                 "default_factory", "transform", "mapper", "hook", "handler", "getter", "g"},
+                 "default_factory", "transform", "mapper", "hook", "handler", "getter", "g", "forms"},
     "binary": {"binop", "op", "operator", "reducer", "combine", "combiner", "merge", "merger", "accumulator", "cmp"},
     "predicate": {"pred", "predicate", "cond", "condition", "filter", "check"},
     "dict": {"d", "dct", "dict", "dicts", "mapping", "mappings", "dictionary", "table", "dd"},
@@ -295,7 +305,7 @@ _NAME_KINDS = {
             "suffix", "sep", "char", "line", "title"},
 }
 _AMBIGUOUS = {"key"}
-_PLURAL = {"funcs", "functions", "fns", "dicts", "mappings", "seqs", "sequences", "iterables", "colls"}
+_PLURAL = {"funcs", "functions", "fns", "forms", "dicts", "mappings", "seqs", "sequences", "iterables", "colls"}
 
 
 def name_kind(name):
@@ -337,6 +347,8 @@ def name_pool(name, literals, star=False):
         return _with_iterators([tag(x) for x in SMALL_SEQS])
     elif kind == "int":
         one = pool_for({"kind": "int"}, literals, [], 1)
+        if base_name in INDEX_NAMES and not plural:
+            one = one[:4] + SLICE_INPUTS + one[4:]
     else:
         one = pool_for({"kind": "str"}, literals, [], 1)
     if plural and not star:
@@ -373,7 +385,9 @@ def generate(params, literals, seen_by_param, rng, limit):
         if default is not None and default.get("t") != "unavailable":
             seen.insert(0, default)
         pool = pool_for(p["hint"], literals, seen, name=p["name"])
-        if p.get("attrs"):
+        if p.get("attrs") and set(p["attrs"]) <= SLICE_ATTRIBUTES:
+            pool = SLICE_INPUTS + pool  # `key.start`, `key.step`: the body takes a slice
+        elif p.get("attrs"):
             pool = namespace_pool(p["attrs"], literals) + pool
         pools.append(pool[:24] or [tag(None)])
     omit_default = [p.get("default") is not None for p in usable]

@@ -406,16 +406,16 @@ def _doc_strings(limit=16):
 
 
 def _args_after(args):
-    """The arguments after the call, encoded; None (not judged) when one is a callable or an
-    iterator that has no tagged form (a generated `lambda`/`len`/`iter([...])` input): the subject
-    could not read them back either. Raises codec.EncodeError for any other value that cannot be
+    """The arguments after the call, encoded; None (not judged) when one is a callable, an
+    iterator or a slice that has no tagged form (a generated `lambda`/`len`/`iter([...])`/`slice(...)`
+    input): the subject could not read them back either (and a slice cannot change). Raises codec.EncodeError for any other value that cannot be
     encoded."""
     after = []
     for a in args:
         try:
             after.append(codec.encode(a))
         except codec.EncodeError:
-            if callable(a) or isinstance(a, collections.abc.Iterator):
+            if callable(a) or isinstance(a, (collections.abc.Iterator, slice)):
                 return None
             raise
     return after
