@@ -101,6 +101,12 @@ describe('writeTask', () => {
     const other = { ...unit, id: 'geo.other:Box.scale', module: 'geo.other' };
     expect([...assignTaskNames([unit, other]).values()]).toEqual(['geo-shapes-box-scale', 'geo-other-box-scale']);
     expect(assignTaskNames([{ ...unit, qualname: 'to_roman', id: 'x:to_roman' }]).get('x:to_roman')).toBe('to-roman');
+    // names that collide even module-qualified (`_get` and `get`): numbered, in unit-id order, whatever the input order
+    const get = { ...unit, module: 'toolz.itertoolz', qualname: 'get', id: 'toolz.itertoolz:get' };
+    const privateGet = { ...unit, module: 'toolz.itertoolz', qualname: '_get', id: 'toolz.itertoolz:_get' };
+    const names = assignTaskNames([get, privateGet]);
+    expect([...names.entries()]).toEqual([['toolz.itertoolz:get', 'toolz-itertoolz-get-2'], ['toolz.itertoolz:_get', 'toolz-itertoolz-get']]);
+    expect(assignTaskNames([privateGet, get])).toEqual(names);
   });
 
   it('renders a readable pytest file that passes on the original code', async () => {

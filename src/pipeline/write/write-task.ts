@@ -1,3 +1,4 @@
+import { compareStrings } from './stable-json.js';
 import type { Recording, RecordedCase, RepoSnapshot, Unit } from '../types.js';
 import { normaliseCases, renderCasesFile } from './render-cases.js';
 import { renderPrompt, taskTitle } from './render-prompt.js';
@@ -28,14 +29,38 @@ export function taskNameOf(unit: Pick<Unit, 'qualname' | 'module'>, withModule =
 
 /**
  * Folder names for every unit, unique: the qualname alone when no other unit shares it, else the
- * module-qualified name (deterministic, independent of the order units arrive in).
+ * module-qualified name; names that still collide (`itertoolz._get` and `itertoolz.get` both give
+ * `toolz-itertoolz-get`) get `-2`, `-3`, ... in unit-id order, the first keeping the plain name.
+ * Deterministic, independent of the order units arrive in. Two units sharing a folder would have
+ * one task's drop delete the other's accepted package.
  */
 export function assignTaskNames(units: readonly Unit[]): Map<string, string> {
   const counts = new Map<string, number>();
   for (const u of units) counts.set(taskNameOf(u), (counts.get(taskNameOf(u)) ?? 0) + 1);
+  const wanted = new Map<string, string>();
+  for (const u of units) wanted.set(u.id, (counts.get(taskNameOf(u)) ?? 0) > 1 ? taskNameOf(u, true) : taskNameOf(u));
+  const taken = new Set<string>();
   const out = new Map<string, string>();
-  for (const u of units) out.set(u.id, (counts.get(taskNameOf(u)) ?? 0) > 1 ? taskNameOf(u, true) : taskNameOf(u));
-  return out;
+  const ids = [...wanted.keys()].sort(compareStrings);
+  // plain names first, so a numbered name never takes another unit's plain one
+  const firstOf = new Map<string, string>();
+  for (const id of ids) {
+    const name = wanted.get(id) as string;
+    if (!firstOf.has(name)) firstOf.set(name, id);
+  }
+  for (const [name, id] of firstOf) {
+    out.set(id, name);
+    taken.add(name);
+  }
+  for (const id of ids) {
+    if (out.has(id)) continue;
+    const name = wanted.get(id) as string;
+    let k = 2;
+    while (taken.has(`${name}-${k}`)) k += 1;
+    out.set(id, `${name}-${k}`);
+    taken.add(`${name}-${k}`);
+  }
+  return new Map(units.map((u) => [u.id, out.get(u.id) as string]));
 }
 
 /** Thrown when a recording cannot become a task; carries the funnel code. */
