@@ -109,6 +109,7 @@ const TARGETS = [
   target('merge_with', 'recfix.dicts'),
   target('unique', 'recfix.dicts'),
   target('iterate', 'recfix.dicts'),
+  target('differing', 'recfix.dicts'),
   target('apply_twice', 'recfix.hinted'),
   target('Release.label', 'recfix.releases'),
   target('take_evens', 'recfix.iterables'),
@@ -186,6 +187,14 @@ describe('record.py inputs without useful type hints', () => {
     const unique = returning('recfix.dicts:unique');
     expect(unique.some((c: any) => c.args[0].t === 'list' && c.args[0].v.length > 1)).toBe(true);
     expect(unique.some((c: any) => c.args[1]?.t === 'repr')).toBe(true); // key=None varied with callables
+  });
+
+  it('passes the keys the body reads from **kwargs (kwargs.get("key")) as optional keyword arguments', () => {
+    const cases = returning('recfix.dicts:differing');
+    const keyed = cases.filter((c: any) => 'key' in c.kwargs);
+    expect(keyed.length).toBeGreaterThan(1);
+    expect(keyed.some((c: any) => c.kwargs.key.t === 'repr')).toBe(true);
+    expect(cases.some((c: any) => Object.keys(c.kwargs).length === 0)).toBe(true);
   });
 
   it('passes callables to a typing.Callable parameter', () => {

@@ -364,10 +364,16 @@ GENERIC_STAR_NAMES = {"args", "argv", "values", "vals", "nums", "numbers"}
 def generate(params, literals, seen_by_param, rng, limit):
     """Inputs {args, kwargs} from per-parameter pools: a base, one parameter varied at a time, then
     random combinations; parameters with defaults are left out of the base. A *args parameter takes
-    part when its hint or name gives its elements (`*dicts`, `*funcs`): 0-3 extra positional values."""
+    part when its hint or name gives its elements (`*dicts`, `*funcs`): 0-3 extra positional values;
+    a **kwargs parameter through the keys the body reads from it (`keys`), as optional keywords."""
     usable, pools = [], []
     for p in params:
         if p["kind"] == "VAR_KEYWORD":
+            # the keys the body reads (worker._keys_read: kwargs.get('key')): optional keyword
+            # arguments, left out of the base and tried one at a time
+            for key in p.get("keys") or []:
+                usable.append({"name": key, "kind": "KEYWORD_ONLY", "default": tag(None)})
+                pools.append(pool_for({"kind": "any"}, literals, list(seen_by_param.get(key, [])), name=key)[:12] or [tag(None)])
             continue
         if p["kind"] == "VAR_POSITIONAL":
             hint = p.get("hint") or {"kind": "any"}

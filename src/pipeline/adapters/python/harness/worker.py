@@ -524,12 +524,40 @@ def _attributes_read(node, name, limit=8):
     return sorted(found) if len(found) <= limit else []
 
 
+def _keys_read(node, name, limit=6):
+    """The keys the function body reads from its **kwargs parameter `name` by literal
+    (`kwargs.get('key')`, `kwargs.pop('default', None)`, `kwargs['key']`, `'key' in kwargs`), sorted;
+    [] when there are none or more than `limit`."""
+    if node is None:
+        return []
+    found = set()
+    for n in ast.walk(node):
+        if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("get", "pop", "setdefault")
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == name and n.args
+                and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str)):
+            found.add(n.args[0].value)
+        elif (isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name
+              and isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, str)):
+            found.add(n.slice.value)
+        elif (isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.In, ast.NotIn))
+              and isinstance(n.left, ast.Constant) and isinstance(n.left.value, str)
+              and isinstance(n.comparators[0], ast.Name) and n.comparators[0].id == name):
+            found.add(n.left.value)
+    found = {k for k in found if k.isidentifier()}
+    return sorted(found) if len(found) <= limit else []
+
+
 def _describe():
     raw = STATE["raw"]
     target = getattr(STATE["owner"], STATE["name"])
     params = _describe_callable(target if not STATE["method"] else raw, STATE["method"])
     node = _def_node(raw, STATE["qualname"])
     for p in params or []:
+        if p["kind"] == "VAR_KEYWORD":
+            keys = _keys_read(node, p["name"])
+            if keys:
+                p["keys"] = keys
+            continue
         attrs = _attributes_read(node, p["name"])
         if attrs and p["hint"].get("kind", "any") == "any":
             p["attrs"] = attrs
