@@ -510,17 +510,19 @@ def op_describe(req):
 
 
 def _attributes_read(node, name, limit=8):
-    """The attributes the function body reads from parameter `name` as plain values (`args.version`,
-    not `args.run(...)`), sorted; [] when there are none or more than `limit` (an object, not a
-    bag of options)."""
+    """The attributes the function body reads from parameter `name` as plain values (`args.version`),
+    sorted; [] when there are none, more than `limit`, or when the body calls a method on it
+    (`other.to_tuple()`): then it is an object, not a bag of options."""
     if node is None:
         return []
     called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
     found = set()
     for n in ast.walk(node):
-        if (isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name)
-                and n.value.id == name and id(n) not in called and not n.attr.startswith("__")):
-            found.add(n.attr)
+        if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name) and n.value.id == name:
+            if id(n) in called:
+                return []  # `other.to_tuple()`: an object with behaviour, not a bag of options
+            if not n.attr.startswith("__"):
+                found.add(n.attr)
     return sorted(found) if len(found) <= limit else []
 
 
