@@ -11,6 +11,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Unit } from '../../src/pipeline/types.js';
+import { renderPrompt } from '../../src/pipeline/write/render-prompt.js';
 import { renderReadableTest } from '../../src/pipeline/write/render-readable-test.js';
 import { FIXTURE, PYTHON, root, runHarness, target } from './pipeline-harness-helpers.js';
 
@@ -117,6 +119,8 @@ const TARGETS = [
   target('make_scaler', 'recfix.closures'),
   target('Span.count', 'recfix.spans'),
   target('Span.__getitem__', 'recfix.spans'),
+  target('Span.__init__', 'recfix.spans'),
+  target('Release.__init__', 'recfix.releases'),
   target('bump_command', 'recfix.commands'),
 ];
 
@@ -318,6 +322,33 @@ print(json.dumps(out))
     expect(run.status, run.stderr).toBe(0);
     const verdicts = JSON.parse(run.stdout) as [boolean, string][];
     expect(verdicts.filter(([ok]) => !ok)).toEqual([]);
+  });
+
+  it('judges a constructor by the state it leaves (vars, or the slots set), in the subject and the judge, and fails a wrong one', () => {
+    const span = mutated.get('recfix.spans:Span.__init__').cases as any[];
+    const release = mutated.get('recfix.releases:Release.__init__').cases as any[];
+    for (const cases of [span, release]) {
+      expect(cases.length).toBeGreaterThan(2);
+      for (const c of cases) {
+        expect([c.module, c.target, c.init]).toEqual(['builtins', 'list', null]);
+        expect(c.args[0].v).toMatch(/ for _ in \(0,\) for _o in \(recfix\.(spans\.Span|releases\.Release)\(.*\),\)\)$/);
+      }
+    }
+    // a dict-based instance gives its attributes, a __slots__ one the slots it set
+    const state = (c: any): string[] => c.expect.returns.v[0].v.map(([k]: any) => k.v);
+    expect(span.some((c: any) => 'returns' in c.expect && state(c).join() === 'start,stop,step')).toBe(true);
+    expect(release.some((c: any) => 'returns' in c.expect && state(c).join() === 'major,minor,pre')).toBe(true);
+    expect(release.some((c: any) => c.expect.raises === 'builtins.ValueError')).toBe(true);
+    const run = python(JUDGE_SCRIPT, JSON.stringify([...span, ...release]));
+    expect(run.status, run.stderr).toBe(0);
+    expect((JSON.parse(run.stdout) as [boolean, string][]).filter(([ok]) => !ok)).toEqual([]);
+    // the prompt shows the constructor call and the attributes it leaves
+    const shown = release.find((c: any) => 'returns' in c.expect && c.args[0].v.includes('Release(1, 0)')) ?? release.find((c: any) => 'returns' in c.expect);
+    const unit = { id: 'recfix.releases:Release.__init__', kind: 'method', module: 'recfix.releases', qualname: 'Release.__init__', file: 'recfix/releases.py', startLine: 16, endLine: 19,
+      bodyStartLine: 17, bodyEndLine: 19, signature: 'def __init__(self, major, minor, pre=None):', params: [], returnAnnotation: null, docstring: null, decorators: [],
+      statementCount: 3, calls: [], callSites: [], isAsync: false, isGenerator: false, impurities: [] } as Unit;
+    const prompt = renderPrompt({ unit, cases: [shown], libraryName: 'recfix' });
+    expect(prompt).toMatch(/>>> recfix\.releases\.Release\(.*\)\n# the new instance holds these attributes \(vars\(\), or its __slots__\):\n\{'major': /);
   });
 
   it('renders as valid Python in the readable test, which passes', () => {

@@ -92,7 +92,7 @@ describe('selectCandidates on the fixture package', () => {
       ['shapekit.geometry:bump', 'impure:global'],
       ['shapekit.geometry:spread', 'varargs-only'],
       ['shapekit.geometry:Grid', 'class'],
-      ['shapekit.geometry:Grid.__init__', 'dunder'],
+      ['shapekit.geometry:Grid.__init__', 'too-small'],
       ['shapekit.geometry:Grid.size', 'property'],
       ['shapekit.geometry:Grid.get_width', 'accessor'],
     ]);
@@ -135,7 +135,9 @@ describe('selectCandidates rules', () => {
     const dunder = (name: string): Unit =>
       makeUnit({ qualname: `Box.${name}`, kind: 'method', params: [{ name: 'self', kind: 'positional', annotation: null, defaultValue: null }] });
     expect(selectCandidates([cls, dunder('__eq__'), dunder('__getitem__')]).candidates.map((c) => c.unit.qualname)).toEqual(['Box.__eq__', 'Box.__getitem__']);
-    expect(selectCandidates([cls, dunder('__init__'), dunder('__setitem__'), dunder('__hash__')]).drops.map((d) => d.code)).toEqual(['class', 'dunder', 'dunder', 'dunder']);
+    expect(selectCandidates([cls, dunder('__new__'), dunder('__setitem__'), dunder('__hash__')]).drops.map((d) => d.code)).toEqual(['class', 'dunder', 'dunder', 'dunder']);
+    // a constructor is judged by the state it leaves
+    expect(selectCandidates([cls, dunder('__init__')]).candidates.map((c) => c.unit.qualname)).toEqual(['Box.__init__']);
     const owner = makeUnit({ qualname: 'Base', kind: 'class', signature: 'class Base(ABC):', params: [] });
     const method = makeUnit({ qualname: 'Base.run', kind: 'method', params: [{ name: 'self', kind: 'positional', annotation: null, defaultValue: null }] });
     expect(selectCandidates([owner, method]).drops.map((d) => d.code)).toEqual(['class', 'abstract-class']);

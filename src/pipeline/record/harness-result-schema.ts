@@ -28,6 +28,11 @@ const recordedCaseSchema = z.object({
    * (`list(<call>(<probe>) for _ in (0,))`), without this field.
    */
   probe: z.array(tagged).optional(),
+  /**
+   * record.py only: a constructor target's case, judged by the state the class is left in;
+   * mutate.py gives it back as `list(vars(<Class>(<args>)) for _ in (0,))`, without this mark.
+   */
+  construct: z.boolean().optional(),
 });
 
 const dropSchema = z.object({ code: z.string(), reason: z.string() });

@@ -47,13 +47,14 @@ const PROPERTY_DECORATOR = /^(property|(functools\.)?cached_property|\w+\.(sette
 const ACCESSOR_NAME = /^(get|set|is|has)_/;
 const ABSTRACT_BASE = /\b(ABC|ABCMeta|Protocol)\b/;
 /**
- * Special methods whose behaviour is not a return value (construction, attribute and item
+ * Special methods whose behaviour is not a return value (allocation, attribute and item
  * assignment, descriptors, context managers, pickling, hashing that varies with the hash seed):
  * nothing a recorded case could judge. Every other dunder (`__eq__`, `__getitem__`, `__repr__`,
- * `__iter__`, `__contains__`, ...) is called through its instance like any method.
+ * `__iter__`, `__contains__`, ...) is called through its instance like any method, and `__init__`
+ * is judged by the state it leaves (`vars(<Class>(<args>))`, see record/README.md).
  */
 const UNJUDGEABLE_DUNDERS = new Set([
-  '__init__', '__new__', '__del__', '__init_subclass__', '__class_getitem__', '__set_name__',
+  '__new__', '__del__', '__init_subclass__', '__class_getitem__', '__set_name__',
   '__getattr__', '__getattribute__', '__setattr__', '__delattr__', '__dir__',
   '__get__', '__set__', '__delete__', '__setitem__', '__delitem__',
   '__enter__', '__exit__', '__aenter__', '__aexit__', '__await__', '__aiter__', '__anext__',

@@ -34,8 +34,21 @@ function nestedCall(c: RecordedCase): string | null {
   return match?.[1] ?? null;
 }
 
+/**
+ * The constructor call inside a constructed case (a `__init__` target judged by the state it leaves:
+ * `(<state of _o> for _ in (0,) for _o in (<call>,))`, expecting `[state]`), or null. The prompt
+ * shows that call and the attributes.
+ */
+function constructedCall(c: RecordedCase): string | null {
+  if (!isListOfExpression(c)) return null;
+  const arg = c.args[0] as { t?: unknown; v?: unknown };
+  if (arg.t !== 'repr' || typeof arg.v !== 'string') return null;
+  const match = / for _ in \(0,\) for _o in \((.*),\)\)$/s.exec(arg.v);
+  return match?.[1] ?? null;
+}
+
 function exampleCall(unit: Unit, c: RecordedCase): string {
-  const probed = probedCall(c) ?? nestedCall(c);
+  const probed = probedCall(c) ?? nestedCall(c) ?? constructedCall(c);
   if (probed !== null) return probed;
   // A generator's case calls builtins.list on `itertools.islice(<module>.<gen>(...), N)`: show that call.
   if (isListOfExpression(c)) {
@@ -57,7 +70,7 @@ function exampleCall(unit: Unit, c: RecordedCase): string {
  */
 export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
   // a probed or nested case is measured by the call it shows, not the expression around it
-  const size = (c: RecordedCase): number => JSON.stringify([c.init, probedCall(c) ?? nestedCall(c) ?? c.args, c.kwargs, c.expect]).length;
+  const size = (c: RecordedCase): number => JSON.stringify([c.init, probedCall(c) ?? nestedCall(c) ?? constructedCall(c) ?? c.args, c.kwargs, c.expect]).length;
   const ranked = [...cases].sort((a, b) => Number(b.source === 'doctest') - Number(a.source === 'doctest') || size(a) - size(b));
   const picked: RecordedCase[] = [];
   let raises = 0;
@@ -81,8 +94,10 @@ function exampleBlock(unit: Unit, c: RecordedCase): string {
   }
   const returns = c.expect.returns as { t?: unknown; v?: unknown };
   // a probed case expects the list of the one value its call gives
-  const shown = probedCall(c) !== null && returns.t === 'list' && Array.isArray(returns.v) && returns.v.length === 1 ? returns.v[0] : c.expect.returns;
+  const single = probedCall(c) !== null || constructedCall(c) !== null;
+  const shown = single && returns.t === 'list' && Array.isArray(returns.v) && returns.v.length === 1 ? returns.v[0] : c.expect.returns;
   const lines = [call, taggedToPython(shown)];
+  if (constructedCall(c) !== null) lines.splice(1, 0, '# the new instance holds these attributes (vars(), or its __slots__):');
   if (nestedCall(c) !== null) lines.push('# each iterator in the result is shown as the list of its items');
   if (c.argsAfter) lines.push(`# afterwards the arguments are: ${c.argsAfter.map(taggedToPython).join(', ')}`);
   return lines.join('\n');

@@ -191,7 +191,10 @@ def make_case(target, case_input, outcome, source, generator=False):
     probe = case_input.get("probe")
     if probe is not None:
         case["probe"] = probe
-    collected = generator or lazy or probe is not None
+    if outcome.get("construct"):
+        case["construct"] = True
+        case["init"] = None
+    collected = generator or lazy or probe is not None or bool(outcome.get("construct"))
     case["argsAfter"] = outcome.get("argsAfter") if needs_args_after(case) and not collected else None
     case["source"] = source
     case["id"] = case_id(target["qualname"], case)
@@ -204,7 +207,7 @@ def judged_elsewhere(case, generator=False):
     """Whether the task judges the case in another form than the call itself: collected (a generator
     target, a `lazy` case) or probed (the call returned a function). Such a case needs every input
     as source."""
-    return bool(generator or case.get("lazy") or case.get("probe") is not None)
+    return bool(generator or case.get("lazy") or case.get("probe") is not None or case.get("construct"))
 
 
 # Kept equal to worker.GENERATOR_ITEMS: the recorder collects exactly what the task's case evaluates.
@@ -293,6 +296,22 @@ def probed_case(target, case, bound):
             "expect": case["expect"], "argsAfter": None, "source": case["source"]}
 
 
+def constructed_case(target, case):
+    """A constructor target's case (`<Class>.__init__`) as the task judges it: the state the
+    constructor leaves, its attributes (`vars`, or the slots set for a class with `__slots__`,
+    worker._state_of), the class built inside builtins.list (so its exception is the case's
+    `raises`): `list(<state of _o> for _ in (0,) for _o in (<module>.<Class>(<args>),))`, expecting
+    `[<state>]`. Raises ValueError when an input has no source form."""
+    imports = {target["module"]}
+    owner = target["qualname"].rsplit(".", 1)[0]
+    expr = ("(dict(vars(_o)) if hasattr(_o, '__dict__') else {k: getattr(_o, k) for c in type(_o).__mro__"
+            " for k in getattr(c, '__slots__', ()) if hasattr(_o, k)} for _ in (0,) for _o in (%s.%s(%s),))") % (
+        target["module"], owner, _call_args(case, imports))
+    return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
+            "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
+            "expect": case["expect"], "argsAfter": None, "source": case["source"]}
+
+
 def has_source(case_input):
     """Whether every input (init and probe included) has a source form, as collected_case and
     probed_case need."""
@@ -314,11 +333,16 @@ def judged_cases(target, cases, generator, bound):
     for case in cases:
         if judged_elsewhere(case, generator):
             try:
-                out.append(probed_case(target, case, bound) if case.get("probe") is not None else collected_case(target, case, bound))
+                if case.get("construct"):
+                    out.append(constructed_case(target, case))
+                elif case.get("probe") is not None:
+                    out.append(probed_case(target, case, bound))
+                else:
+                    out.append(collected_case(target, case, bound))
             except ValueError:
                 dropped += 1
         else:
-            out.append({k: v for k, v in case.items() if k != "lazy"})
+            out.append({k: v for k, v in case.items() if k not in ("lazy", "construct")})
     return out, dropped
 
 

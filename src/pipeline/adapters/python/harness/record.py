@@ -92,7 +92,8 @@ def collect(config, target, traced, desc, rng, sources, rejected):
             sources[src]["tried"] += 1
             rejected[record["reject"]] += 1
             continue
-        case_input = {"init": record.get("init"), "args": record["args"], "kwargs": record["kwargs"]}
+        # a constructor target's traced call is the class's own: its arguments, no instance
+        case_input = {"init": None if desc.get("construct") else record.get("init"), "args": record["args"], "kwargs": record["kwargs"]}
         by_source[src].append(case_input)
         if record.get("init") is not None:
             traced_inits.append(record["init"])
@@ -121,7 +122,10 @@ def collect(config, target, traced, desc, rng, sources, rejected):
                 out.append(dict(case_input, init=inits[k % len(inits)]))
         return out
 
-    for site in target.get("callSites") or []:
+    sites = list(target.get("callSites") or [])
+    if desc.get("construct"):
+        sites += target.get("initCallSites") or []  # the class's call sites are the constructor's
+    for site in sites:
         parsed = variations.parse_call_site(site.get("argumentTexts", []))
         sources.setdefault("call-site", {"tried": 0, "kept": 0})
         if parsed is None:
@@ -178,6 +182,7 @@ def record_target(config, target, traced):
         if not isinstance(desc.get("params"), list):
             desc = {"params": [], "literals": {}}
         desc["needsInstance"] = worker_a.info.get("needsInstance", False)
+        desc["construct"] = worker_a.info.get("construct", False)
         module_literals = desc.get("moduleLiterals") or {}
         for key in ("literals", "initLiterals"):
             if isinstance(desc.get(key), dict):

@@ -169,10 +169,12 @@ def _from_seen(seen, literals, depth, name=None):
     nothing but None was seen, values its name suggests (name_pool), then a generic mix."""
     kinds = [s.get("t") for s in seen]
     out = []
-    if all(k == "none" for k in kinds) and depth == 0:
+    only_none = all(k == "none" for k in kinds)
+    if only_none and depth == 0:
         named = name_pool(name, literals)
         if named:
             return named + [tag(v) for v in (0, "abc", [1, 2, 3], None)]
+        kinds = []  # a `=None` default says nothing of the values: the generic mix below (None included)
     for t in dict.fromkeys(kinds):
         if t in ("int", "float", "str", "bytes", "bool", "none"):
             out.extend(pool_for({"kind": t}, literals, [], depth + 1))

@@ -185,12 +185,14 @@ def op_setup(req):
     except (OSError, TypeError):
         filename, first, last = raw.__code__.co_filename, raw.__code__.co_firstlineno, raw.__code__.co_firstlineno + 10000
     generator = inspect.isgeneratorfunction(raw)
+    # a constructor is judged by the state it leaves: vars(<Class>(<args>)) (run_case, common.constructed_case)
+    construct = kind == "method" and klass is not None and parts[-1] == "__init__"
     STATE.update(module=module, owner=owner, name=parts[-1], qualname=qualname, raw=raw, klass=klass,
-                 filename=filename, first=first, last=last, method=kind == "method" and klass is not None,
-                 generator=generator)
+                 filename=filename, first=first, last=last, method=kind == "method" and klass is not None and not construct,
+                 generator=generator, construct=construct)
     _module_tree()  # parsed once here, before the forks: describe and every mutant read it
     return {"ok": True, "file": filename, "firstLine": first, "lastLine": last, "needsInstance": STATE["method"],
-            "freevars": list(raw.__code__.co_freevars), "generator": generator,
+            "freevars": list(raw.__code__.co_freevars), "generator": generator, "construct": construct,
             "bound": kind == "method" and klass is None and isinstance(attr, classmethod)}
 
 
@@ -552,7 +554,8 @@ def _keys_read(node, name, limit=6):
 def _describe():
     raw = STATE["raw"]
     target = getattr(STATE["owner"], STATE["name"])
-    params = _describe_callable(target if not STATE["method"] else raw, STATE["method"])
+    instance_first = STATE["method"] or STATE.get("construct")  # `self` is not an input
+    params = _describe_callable(target if not instance_first else raw, instance_first)
     node = _def_node(raw, STATE["qualname"])
     for p in params or []:
         if p["kind"] == "VAR_KEYWORD":
@@ -684,6 +687,14 @@ def _is_lazy(value):
     return isinstance(value, collections.abc.Iterator)
 
 
+def _state_of(obj):
+    """What common.constructed_case's expression evaluates for an instance: its attributes
+    (`vars`), or for a class with `__slots__` the slots that are set, over the class's MRO."""
+    if hasattr(obj, "__dict__"):
+        return dict(vars(obj))
+    return {k: getattr(obj, k) for c in type(obj).__mro__ for k in getattr(c, "__slots__", ()) if hasattr(obj, k)}
+
+
 def _is_nested_lazy(value):
     """A tuple or list holding iterators (`partition` → two filters, `divide` → n iterators, `spy`
     → (head, iterator)): judged with each iterator element collected, common.collected_case
@@ -711,6 +722,9 @@ def run_case(case, trace=False):
     A call that returns a function it cannot encode is `unserialisable` with reason `callable-result`
     and `probes` (argument lists to call it with); a case with `probe` calls the returned function on
     it and gives `[value]`, as common.probed_case makes the task judge it.
+    A constructor target (`<Class>.__init__`) builds the class on the case's arguments and gives
+    `[<its state>]` (_state_of; `construct: true` on the outcome), as common.constructed_case makes
+    the task judge it.
     """
     try:
         args = [codec.decode(a) for a in case.get("args", [])]
@@ -753,6 +767,9 @@ def run_case(case, trace=False):
                 _ACTIVE[0] = False
                 return {"kind": "error", "reason": "bad-input", "message": _type_name(type(e))}
             result = list(itertools.islice(result, GENERATOR_ITEMS))
+        elif STATE.get("construct"):
+            # the state the constructor leaves: judged as list(vars(<Class>(<args>)) for _ in (0,))
+            result = [_state_of(STATE["klass"](*args, **kwargs))]
         elif probe_args is not None:
             # the returned function called on the probe: judged as list(<call>(<probe>) for _ in (0,))
             result = [fn(*args, **kwargs)(*probe_args)]
@@ -783,6 +800,8 @@ def run_case(case, trace=False):
     out["argsAfter"] = after
     if lazy:
         out["lazy"] = lazy
+    if STATE.get("construct"):
+        out["construct"] = True
     if raised:
         out.update(kind="raises", type=_type_name(type(exc)))
         return out
