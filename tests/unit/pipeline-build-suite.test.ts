@@ -132,7 +132,7 @@ describe('buildSuite with fake stages and scorer', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  const build = (stages: PipelineStages, extra: { maxTasks?: number } = {}): ReturnType<typeof buildSuite> =>
+  const build = (stages: PipelineStages, extra: { maxTasks?: number; scorer?: Scorer } = {}): ReturnType<typeof buildSuite> =>
     buildSuite({
       source: 'examples/mini',
       suite: 'mini',
@@ -289,19 +289,7 @@ describe('buildSuite with fake stages and scorer', () => {
         return { reward: solved ? 1 : 0, outcome: 'SCORED', passed: solved ? 3 : 0, total: 3, tests: [{ name: 'case:x', status: solved ? 'passed' : 'failed', message: '' }], detail: '', durationMs: 5 };
       },
     };
-    const buildTwins = (): ReturnType<typeof buildSuite> =>
-      buildSuite({
-        source: 'examples/mini',
-        suite: 'mini',
-        outDir: out,
-        seed: 7,
-        provider: createMemorySandboxProvider(),
-        logger: createSilentLogger(),
-        imageReader: createDirectoryImageFileReader({ root: image }),
-        stages,
-        scorer: targetScorer,
-        workRoot: join(root, 'work'),
-      });
+    const buildTwins = (): ReturnType<typeof buildSuite> => build(stages, { scorer: targetScorer });
 
     const result = await buildTwins();
     expect(result.report.funnel.drops).toEqual([]);

@@ -6,31 +6,14 @@ import { coMaskSiblings } from '../../src/pipeline/audit/co-mask-siblings.js';
 import type { SourceText } from '../../src/pipeline/audit/leak-index.js';
 import { maskWorkspace } from '../../src/pipeline/mask/mask-workspace.js';
 import type { Unit } from '../../src/pipeline/types.js';
+import { makeUnit } from '../fixtures/units.js';
 
 function unitOf(qualname: string, lines: { start: number; end: number; bodyStart: number }, file = 'pkg/mod.py', kind: Unit['kind'] = 'function'): Unit {
   const module = file.replace(/\.py$/, '').replace(/\//g, '.');
-  return {
-    id: `${module}:${qualname}`,
-    kind,
-    module,
-    qualname,
-    file,
-    startLine: lines.start,
-    endLine: lines.end,
-    bodyStartLine: lines.bodyStart,
-    bodyEndLine: lines.end,
-    signature: `def ${qualname}(items):`,
-    params: [],
-    returnAnnotation: null,
-    docstring: null,
-    decorators: [],
-    statementCount: 4,
-    calls: [],
-    callSites: [],
-    isAsync: false,
-    isGenerator: false,
-    impurities: [],
-  };
+  return makeUnit({
+    id: `${module}:${qualname}`, kind, module, qualname, file, startLine: lines.start, endLine: lines.end, bodyStartLine: lines.bodyStart, bodyEndLine: lines.end,
+    signature: `def ${qualname}(items):`, params: [],
+  });
 }
 
 /** A body of 4 statements; `name` is the one token in which the twins differ. */

@@ -25,3 +25,21 @@ export function runHarness(script: 'record.py' | 'mutate.py', config: Record<str
 export function target(qualname: string, module = 'recfix.core', extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { unitId: `${module}:${qualname}`, module, qualname, kind: qualname.includes('.') ? 'method' : 'function', ...extra };
 }
+
+/**
+ * Runs `body` (Python lines) with Debian's python3 and `source` on stdin, after loading the harness
+ * module `module` (worker, mutants, ...) as the harness loads its siblings, bound to that name.
+ * Returns the JSON the script prints.
+ */
+export function runWithHarnessModule(module: string, body: string[], source: string): any {
+  const script = [
+    'import ast, importlib.util, json, sys',
+    `spec = importlib.util.spec_from_file_location("_codemidas__load", ${JSON.stringify(join(root, 'src/pipeline/adapters/python/harness/_load.py'))})`,
+    '_load = importlib.util.module_from_spec(spec); sys.modules["_codemidas__load"] = _load; spec.loader.exec_module(_load)',
+    `${module} = _load.load(${JSON.stringify(module)})`,
+    ...body,
+  ].join('\n');
+  const run = spawnSync(PYTHON, ['-I', '-c', script], { input: source, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`python exited ${run.status}: ${run.stderr}`);
+  return JSON.parse(run.stdout);
+}

@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Unit } from '../../src/pipeline/types.js';
 import { renderPrompt } from '../../src/pipeline/write/render-prompt.js';
 import { renderReadableTest } from '../../src/pipeline/write/render-readable-test.js';
-import { FIXTURE, PYTHON, root, runHarness, target } from './pipeline-harness-helpers.js';
+import { FIXTURE, PYTHON, root, runHarness, runWithHarnessModule, target } from './pipeline-harness-helpers.js';
 
 const HARNESS = join(root, 'src', 'pipeline', 'adapters', 'python', 'harness');
 const SCORING = join(root, 'src', 'scoring', 'python');
@@ -202,22 +202,14 @@ describe('record.py inputs without useful type hints', () => {
   });
 
   it('reads option attributes only from a parameter the body calls no method on, and literal **kwargs keys', () => {
-    const script = [
-      'import ast, importlib.util, json, os, sys',
-      `spec = importlib.util.spec_from_file_location("_codemidas__load", ${JSON.stringify(join(root, 'src/pipeline/adapters/python/harness/_load.py'))})`,
-      '_load = importlib.util.module_from_spec(spec); sys.modules["_codemidas__load"] = _load; spec.loader.exec_module(_load)',
-      'worker = _load.load("worker")',
-      'fn = ast.parse(sys.stdin.read()).body',
-      'print(json.dumps([worker._attributes_read(fn[0], "args"), worker._attributes_read(fn[1], "other"), worker._keys_read(fn[2], "kwargs")]))',
-    ].join('\n');
     const source = [
       'def a(args):', '    return args.version + args.part',
       'def b(self, other):', '    return other.to_tuple() < other.major',
       'def c(*seqs, **kwargs):', '    if "default" in kwargs:', '        return kwargs["default"]', '    return kwargs.get("key"), kwargs.pop("x", 1), kwargs.get(name)',
     ].join('\n');
-    const run = spawnSync(PYTHON, ['-I', '-c', script], { input: source, encoding: 'utf8' });
-    expect(run.status, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual([['part', 'version'], [], ['default', 'key', 'x']]);
+    const read = runWithHarnessModule('worker', ['fn = ast.parse(sys.stdin.read()).body',
+      'print(json.dumps([worker._attributes_read(fn[0], "args"), worker._attributes_read(fn[1], "other"), worker._keys_read(fn[2], "kwargs")]))'], source);
+    expect(read).toEqual([['part', 'version'], [], ['default', 'key', 'x']]);
   });
 
   it('passes callables to a typing.Callable parameter', () => {

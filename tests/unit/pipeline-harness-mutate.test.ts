@@ -2,10 +2,8 @@
  * mutate.py on hand-written cases of the fixture library: `<` vs `<=` and boundary-constant mutants
  * survive the doctest inputs and are killed by inputs the mutant-guided search finds.
  */
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PYTHON, root, runHarness, target } from './pipeline-harness-helpers.js';
+import { runHarness, runWithHarnessModule, target } from './pipeline-harness-helpers.js';
 
 const int = (n: number): unknown => ({ t: 'int', v: String(n) });
 const str = (s: string): unknown => ({ t: 'str', v: s });
@@ -50,16 +48,8 @@ describe('mutate.py', () => {
       '        warnings.warn("n is large: %d" % n, UserWarning)',
       '    return n * 2',
     ].join('\n');
-    const script = [
-      'import ast, importlib.util, json, sys',
-      `spec = importlib.util.spec_from_file_location("mutants", ${JSON.stringify(join(root, 'src/pipeline/adapters/python/harness/mutants.py'))})`,
-      'mutants = importlib.util.module_from_spec(spec); spec.loader.exec_module(mutants)',
-      'tree = ast.parse(sys.stdin.read())',
-      'print(json.dumps([m["description"] for m in mutants.enumerate_mutants(tree.body[1])]))',
-    ].join('\n');
-    const run = spawnSync(PYTHON, ['-I', '-c', script], { input: source, encoding: 'utf8' });
-    expect(run.status, run.stderr).toBe(0);
-    const descriptions: string[] = JSON.parse(run.stdout);
+    const descriptions: string[] = runWithHarnessModule('mutants', ['tree = ast.parse(sys.stdin.read())',
+      'print(json.dumps([m["description"] for m in mutants.enumerate_mutants(tree.body[1])]))'], source);
     expect(descriptions).toEqual(expect.arrayContaining(['line 3: < → <=', 'line 3: 0 → 1', 'line 4: statement removed', 'line 5: 100 → 101', 'line 7: * → +']));
     expect(descriptions.filter((d) => d.startsWith('line 4: ') || d.startsWith('line 6: '))).toEqual(['line 4: statement removed']);
   });

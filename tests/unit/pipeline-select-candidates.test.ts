@@ -7,6 +7,7 @@ import { ingestRepository } from '../../src/pipeline/ingest/ingest-repository.js
 import { selectCandidates } from '../../src/pipeline/select/select-candidates.js';
 import { seededShuffle } from '../../src/pipeline/select/seeded-order.js';
 import type { Unit } from '../../src/pipeline/types.js';
+import { makeUnit } from '../fixtures/units.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'pipeline');
 let workRoot: string;
@@ -19,32 +20,6 @@ beforeAll(async () => {
 afterAll(() => rmSync(workRoot, { recursive: true, force: true }));
 
 /** A substantive, pure module-level function; tests change one thing at a time. */
-function makeUnit(overrides: Partial<Unit>): Unit {
-  const qualname = overrides.qualname ?? 'work';
-  return {
-    id: `m:${qualname}`,
-    kind: 'function',
-    module: 'm',
-    qualname,
-    file: 'm.py',
-    startLine: 1,
-    endLine: 6,
-    bodyStartLine: 2,
-    bodyEndLine: 6,
-    signature: `def ${qualname}(a):`,
-    params: [{ name: 'a', kind: 'positional', annotation: null, defaultValue: null }],
-    returnAnnotation: null,
-    docstring: null,
-    decorators: [],
-    statementCount: 4,
-    calls: [],
-    callSites: [],
-    isAsync: false,
-    isGenerator: false,
-    impurities: [],
-    ...overrides,
-  };
-}
 
 describe('selectCandidates on the fixture package', () => {
   it('keeps the substantive, pure functions, generators and methods, private ones included', () => {

@@ -8,8 +8,9 @@ import { renderTaskFile, repoLabel } from '../../src/pipeline/write/render-task-
 import { stableJson } from '../../src/pipeline/write/stable-json.js';
 import { assignTaskNames, writeTask } from '../../src/pipeline/write/write-task.js';
 import type { RecordedCase, Recording, Unit } from '../../src/pipeline/types.js';
+import { makeUnit } from '../fixtures/units.js';
 
-const unit: Unit = {
+const unit: Unit = makeUnit({
   id: 'geo.shapes:Box.scale',
   kind: 'method',
   module: 'geo.shapes',
@@ -21,16 +22,8 @@ const unit: Unit = {
   bodyEndLine: 12,
   signature: 'def scale(self, factors, clamp=None):',
   params: [],
-  returnAnnotation: null,
   docstring: 'Scales the box by each factor in turn.\n\n    Negative factors raise ValueError.',
-  decorators: [],
-  statementCount: 4,
-  calls: [],
-  callSites: [],
-  isAsync: false,
-  isGenerator: false,
-  impurities: [],
-};
+});
 
 const t = (tag: string, v: unknown): { t: string; v: unknown } => ({ t: tag, v });
 
