@@ -10,46 +10,36 @@ function isListOfExpression(c: RecordedCase): boolean {
 }
 
 /**
- * The call inside a probed case (a returned function called on a probe: `list(<call> for _ in
- * (0,))`, expecting `[value]`), or null for any other case. The prompt shows that call and the value.
+ * The forms a case is judged in when the call alone cannot show it, each as builtins.list over one
+ * `repr` expression around the call: `probed` (a returned function called on a probe, `(<call> for
+ * _ in (0,))`, expecting `[value]`), `nested` (a tuple or list of iterators, each collected:
+ * `(... for _ in (0,) for _x in itertools.islice(<call>, N))`) and `constructed` (a `__init__`
+ * target judged by the state it leaves: `(<state of _o> for _ in (0,) for _o in (<call>,))`,
+ * expecting `[state]`). The prompt shows the call and the value.
  */
-function probedCall(c: RecordedCase): string | null {
-  if (!isListOfExpression(c)) return null;
-  const arg = c.args[0] as { t?: unknown; v?: unknown };
-  if (arg.t !== 'repr' || typeof arg.v !== 'string') return null;
-  const match = /^\((.*) for _ in \(0,\)\)$/s.exec(arg.v);
-  return match?.[1] ?? null;
-}
+const JUDGED_FORMS = [
+  { form: 'probed', pattern: /^\((.*) for _ in \(0,\)\)$/s },
+  { form: 'nested', pattern: / for _ in \(0,\) for _x in itertools\.islice\((.*), \d+\)\)$/s },
+  { form: 'constructed', pattern: / for _ in \(0,\) for _o in \((.*),\)\)$/s },
+] as const;
 
-/**
- * The call inside a nested collected case (a tuple or list result holding iterators, each collected:
- * `(... for _ in (0,) for _x in itertools.islice(<call>, N))`), or null for any other case. The
- * prompt shows that call and the value with its iterators as lists.
- */
-function nestedCall(c: RecordedCase): string | null {
-  if (!isListOfExpression(c)) return null;
-  const arg = c.args[0] as { t?: unknown; v?: unknown };
-  if (arg.t !== 'repr' || typeof arg.v !== 'string') return null;
-  const match = / for _ in \(0,\) for _x in itertools\.islice\((.*), \d+\)\)$/s.exec(arg.v);
-  return match?.[1] ?? null;
-}
+type JudgedForm = { form: (typeof JUDGED_FORMS)[number]['form']; call: string };
 
-/**
- * The constructor call inside a constructed case (a `__init__` target judged by the state it leaves:
- * `(<state of _o> for _ in (0,) for _o in (<call>,))`, expecting `[state]`), or null. The prompt
- * shows that call and the attributes.
- */
-function constructedCall(c: RecordedCase): string | null {
+/** The form and the call of a probed, nested or constructed case; null for any other case. */
+function judgedForm(c: RecordedCase): JudgedForm | null {
   if (!isListOfExpression(c)) return null;
   const arg = c.args[0] as { t?: unknown; v?: unknown };
   if (arg.t !== 'repr' || typeof arg.v !== 'string') return null;
-  const match = / for _ in \(0,\) for _o in \((.*),\)\)$/s.exec(arg.v);
-  return match?.[1] ?? null;
+  for (const { form, pattern } of JUDGED_FORMS) {
+    const call = pattern.exec(arg.v)?.[1];
+    if (call !== undefined) return { form, call };
+  }
+  return null;
 }
 
 function exampleCall(unit: Unit, c: RecordedCase): string {
-  const probed = probedCall(c) ?? nestedCall(c) ?? constructedCall(c);
-  if (probed !== null) return probed;
+  const judged = judgedForm(c);
+  if (judged !== null) return judged.call;
   // A generator's case calls builtins.list on `itertools.islice(<module>.<gen>(...), N)`: show that call.
   if (isListOfExpression(c)) {
     return `list(${taggedToPython(c.args[0])})`;
@@ -69,8 +59,8 @@ function exampleCall(unit: Unit, c: RecordedCase): string {
  * them), then the shortest others, with at most one exception case, in the cases' stable order.
  */
 export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
-  // a probed or nested case is measured by the call it shows, not the expression around it
-  const size = (c: RecordedCase): number => JSON.stringify([c.init, probedCall(c) ?? nestedCall(c) ?? constructedCall(c) ?? c.args, c.kwargs, c.expect]).length;
+  // a probed, nested or constructed case is measured by the call it shows, not the expression around it
+  const size = (c: RecordedCase): number => JSON.stringify([c.init, judgedForm(c)?.call ?? c.args, c.kwargs, c.expect]).length;
   const ranked = [...cases].sort((a, b) => Number(b.source === 'doctest') - Number(a.source === 'doctest') || size(a) - size(b));
   const picked: RecordedCase[] = [];
   let raises = 0;
@@ -93,12 +83,13 @@ function exampleBlock(unit: Unit, c: RecordedCase): string {
     return `${call}\nTraceback (most recent call last):\n${type}: ...`;
   }
   const returns = c.expect.returns as { t?: unknown; v?: unknown };
-  // a probed case expects the list of the one value its call gives
-  const single = probedCall(c) !== null || constructedCall(c) !== null;
+  const form = judgedForm(c)?.form;
+  // a probed or constructed case expects the list of the one value its call gives
+  const single = form === 'probed' || form === 'constructed';
   const shown = single && returns.t === 'list' && Array.isArray(returns.v) && returns.v.length === 1 ? returns.v[0] : c.expect.returns;
   const lines = [call, taggedToPython(shown)];
-  if (constructedCall(c) !== null) lines.splice(1, 0, '# the new instance holds these attributes (vars(), or its __slots__):');
-  if (nestedCall(c) !== null) lines.push('# each iterator in the result is shown as the list of its items');
+  if (form === 'constructed') lines.splice(1, 0, '# the new instance holds these attributes (vars(), or its __slots__):');
+  if (form === 'nested') lines.push('# each iterator in the result is shown as the list of its items');
   if (c.argsAfter) lines.push(`# afterwards the arguments are: ${c.argsAfter.map(taggedToPython).join(', ')}`);
   return lines.join('\n');
 }
@@ -149,7 +140,6 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
   );
   return out.join('\n');
 }
-
 
 /**
  * The prompt with a closing note naming the units masked besides the target (co-masked because

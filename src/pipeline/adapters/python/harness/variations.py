@@ -159,9 +159,14 @@ def _dedupe_pairs(pairs):
 
 # Parameters that index a sequence: with ints seen for them, slices are tried too.
 INDEX_NAMES = {"index", "idx", "key", "item", "i", "pos", "subscript"}
-SLICE_ATTRIBUTES = {"start", "stop", "step", "indices"}
+SLICE_ATTRIBUTES = {"start", "stop", "step"}
 SLICE_INPUTS = [{"t": "repr", "v": "slice(%s)" % a, "imports": []}
                 for a in ("1, 3", "None, None, -1", "-2, None", "None, 2", "0, 5, 2", "3, 0, -1", "None, None, 2")]
+
+
+def _with_slices(values):
+    """`values` (an index's ints) with SLICE_INPUTS after the first four."""
+    return values[:4] + SLICE_INPUTS + values[4:]
 
 
 def _from_seen(seen, literals, depth, name=None):
@@ -184,7 +189,7 @@ def _from_seen(seen, literals, depth, name=None):
                     out.extend(vary(s, [], limit=8))
     if depth == 0 and "int" in kinds and isinstance(name, str) and name.lower().lstrip("_") in INDEX_NAMES:
         # ints seen for an index (`r[2]` in a docstring): slices too, for `__getitem__` and friends
-        out = out[:4] + SLICE_INPUTS + out[4:]
+        out = _with_slices(out)
     if out and depth == 0 and name_kind(name) == ("seq", False):
         # lists seen for a sequence-named parameter (`seq`, `iterable`): one-shot iterators over
         # them too, for the `iter(seq) is seq` branches such functions keep for iterators
@@ -350,7 +355,7 @@ def name_pool(name, literals, star=False):
     elif kind == "int":
         one = pool_for({"kind": "int"}, literals, [], 1)
         if base_name in INDEX_NAMES and not plural:
-            one = one[:4] + SLICE_INPUTS + one[4:]
+            one = _with_slices(one)
     else:
         one = pool_for({"kind": "str"}, literals, [], 1)
     if plural and not star:

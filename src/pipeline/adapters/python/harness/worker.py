@@ -768,7 +768,7 @@ def run_case(case, trace=False):
                 return {"kind": "error", "reason": "bad-input", "message": _type_name(type(e))}
             result = list(itertools.islice(result, GENERATOR_ITEMS))
         elif STATE.get("construct"):
-            # the state the constructor leaves: judged as list(vars(<Class>(<args>)) for _ in (0,))
+            # the state the constructor leaves, as common.constructed_case judges it
             result = [_state_of(STATE["klass"](*args, **kwargs))]
         elif probe_args is not None:
             # the returned function called on the probe: judged as list(<call>(<probe>) for _ in (0,))
