@@ -260,9 +260,9 @@ def collected_case(target, case, bound):
         # the call sits in the generator's second `for`, so it runs inside builtins.list
         imports.add("collections.abc")
         expr = ("((list(itertools.islice(_x, %d)) if isinstance(_x, collections.abc.Iterator) else _x)"
-                " for _ in (0,) for _x in itertools.islice(%s(%s), %d))") % (GENERATOR_ITEMS, callee, _call_args(case, imports), GENERATOR_ITEMS)
+                " for _ in (0,) for _x in itertools.islice(%s(%s), %d))") % (GENERATOR_ITEMS, callee, call_args_source(case, imports), GENERATOR_ITEMS)
     else:
-        expr = "itertools.islice(%s(%s), %d)" % (callee, _call_args(case, imports), GENERATOR_ITEMS)
+        expr = "itertools.islice(%s(%s), %d)" % (callee, call_args_source(case, imports), GENERATOR_ITEMS)
     return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
             "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
             "expect": case["expect"], "argsAfter": None, "source": case["source"]}
@@ -276,7 +276,7 @@ def _callee(target, case, bound, imports):
     if bound:
         owner, name = qualname.rsplit(".", 1)
         init = case.get("init") or {"args": [], "kwargs": {}}
-        return "%s.%s(%s).%s" % (module, owner, _call_args(init, imports), name)
+        return "%s.%s(%s).%s" % (module, owner, call_args_source(init, imports), name)
     return "%s.%s" % (module, qualname)
 
 
@@ -290,7 +290,7 @@ def probed_case(target, case, bound):
     imports = set()
     callee = _callee(target, case, bound, imports)
     probe = {"args": case["probe"], "kwargs": {}}
-    expr = "(%s(%s)(%s) for _ in (0,))" % (callee, _call_args(case, imports), _call_args(probe, imports))
+    expr = "(%s(%s)(%s) for _ in (0,))" % (callee, call_args_source(case, imports), call_args_source(probe, imports))
     return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
             "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
             "expect": case["expect"], "argsAfter": None, "source": case["source"]}
@@ -306,7 +306,7 @@ def constructed_case(target, case):
     owner = target["qualname"].rsplit(".", 1)[0]
     expr = ("(dict(vars(_o)) if hasattr(_o, '__dict__') else {k: getattr(_o, k) for c in type(_o).__mro__"
             " for k in getattr(c, '__slots__', ()) if hasattr(_o, k)} for _ in (0,) for _o in (%s.%s(%s),))") % (
-        target["module"], owner, _call_args(case, imports))
+        target["module"], owner, call_args_source(case, imports))
     return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
             "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
             "expect": case["expect"], "argsAfter": None, "source": case["source"]}
@@ -316,9 +316,9 @@ def has_source(case_input):
     """Whether every input (init and probe included) has a source form, as collected_case and
     probed_case need."""
     try:
-        _call_args(case_input, set())
-        _call_args(case_input.get("init") or {}, set())
-        _call_args({"args": case_input.get("probe") or []}, set())
+        call_args_source(case_input, set())
+        call_args_source(case_input.get("init") or {}, set())
+        call_args_source({"args": case_input.get("probe") or []}, set())
     except ValueError:
         return False
     return True
@@ -346,7 +346,8 @@ def judged_cases(target, cases, generator, bound):
     return out, dropped
 
 
-def _call_args(call, imports):
+def call_args_source(call, imports):
+    """`<args>, <name>=<value>` of a call's tagged inputs as source (to_source)."""
     parts = [to_source(a, imports) for a in call.get("args") or []]
     parts += ["%s=%s" % (k, to_source(v, imports)) for k, v in sorted((call.get("kwargs") or {}).items())]
     return ", ".join(parts)

@@ -281,6 +281,19 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
         elif exhausted and reaching >= EQUIVALENT_MIN_REACHING and len(outcomes_seen) >= 2 and not m.get("partialLine"):
             status[m["index"]] = (False, "likely-equivalent")
 
+    # a case found for a later mutant can kill an earlier one whose own search came up empty
+    # (`a >= 0` → `a > 0` and `0` → `1` both die on a 0): one last pass over the survivors
+    if new_cases:
+        new_inputs = [common.judged_input(c) for c in new_cases]
+        verdicts = [common.expected_verdict(c) for c in new_cases]
+        with_aa = [c.get("argsAfter") is not None for c in new_cases]
+        for m in valid:
+            if status[m["index"]][0] or time.monotonic() > deadline + 30:
+                continue
+            killed, how = _kills(t.batch(new_inputs, mutant=m["index"]), verdicts, with_aa)
+            if killed:
+                status[m["index"]] = (True, "search-case")
+
 
 def main():
     config = common.read_config()

@@ -80,6 +80,23 @@ def _seen_by_param(params, inputs):
     return {k: v[:8] for k, v in seen.items()}
 
 
+SAME_CLASS_NAMES = {"other", "that", "rhs", "right"}
+
+
+def _own_instances(target, inits, limit=6):
+    """`<module>.<Owner>(<init>)` as `repr` inputs, for the inits that have a source form."""
+    owner = target["qualname"].rsplit(".", 1)[0]
+    out = []
+    for init in inits[:limit]:
+        imports = {target["module"]}
+        try:
+            source = "%s.%s(%s)" % (target["module"], owner, common.call_args_source(init, imports))
+        except ValueError:
+            continue
+        out.append({"t": "repr", "v": source, "imports": sorted(imports)})
+    return out
+
+
 def collect(config, target, traced, desc, rng, sources, rejected):
     """Candidate inputs [(source, input)] in source order, deduplicated, each source capped."""
     by_source = collections.OrderedDict((s, []) for s in ("repo-test", "doctest", "call-site", "type-hint", "constructed"))
@@ -136,7 +153,14 @@ def collect(config, target, traced, desc, rng, sources, rejected):
 
     params = desc.get("params") or []
     known = [x for group in by_source.values() for x in group]
-    generated = variations.generate(params, desc.get("literals") or {}, _seen_by_param(params, known), rng, 80)
+    seen_by_param = _seen_by_param(params, known)
+    if is_method:
+        # `other` of a method (`__eq__`, `__lt__`, `union`): instances of its own class, built from
+        # the inits the method's cases use
+        for p in params:
+            if p["name"] in SAME_CLASS_NAMES and p.get("hint", {}).get("kind", "any") == "any":
+                seen_by_param[p["name"]] = _own_instances(target, inits) + list(seen_by_param.get(p["name"], []))
+    generated = variations.generate(params, desc.get("literals") or {}, seen_by_param, rng, 80)
     for case_input in with_init(generated):
         # built with the codebase's constructors; the generated callables (`len`, `lambda x: x + 1`) and iterators are type-hint values
         uses_repr = any(a.get("t") == "repr" and not variations.is_generated_repr(a)

@@ -3,6 +3,7 @@ generated from type hints and neighbouring literals, and variations of known inp
 mutant-guided search. Every function here is deterministic for a given `random.Random`."""
 import ast
 import itertools
+import re
 
 import sys
 
@@ -190,6 +191,14 @@ def _from_seen(seen, literals, depth, name=None):
     if depth == 0 and "int" in kinds and isinstance(name, str) and name.lower().lstrip("_") in INDEX_NAMES:
         # ints seen for an index (`r[2]` in a docstring): slices too, for `__getitem__` and friends
         out = _with_slices(out)
+    if depth == 0 and out and (name_kind(name) or ("",))[0] in ("callable", "binary", "predicate") and "repr" not in kinds:
+        # a function-named parameter seen only with plain values (a test passing `1` to check the
+        # non-callable branch; its own functions did not serialise): callables first, then those
+        out = name_pool(name, literals)[:6] + out
+    elif depth == 0 and any(k not in ("none", "int", "float", "str", "bytes", "bool", "list", "tuple", "set", "frozenset", "dict")
+                            for k in kinds):
+        # objects seen (a test's own functions, instances): the values the name suggests beside them
+        out.extend(name_pool(name, literals)[:12])
     if out and depth == 0 and name_kind(name) == ("seq", False):
         # lists seen for a sequence-named parameter (`seq`, `iterable`): one-shot iterators over
         # them too, for the `iter(seq) is seq` branches such functions keep for iterators
@@ -217,7 +226,13 @@ CALLABLES_PREDICATE = [("bool", []), ("lambda x: x % 2 == 0", []), ("lambda x: '
                        ("lambda x: len(str(x)) % 2 == 0", []), ("callable", []), ("lambda x: not x", [])]
 CALLABLES_BINARY = [("lambda x, y: x + y", []), ("operator.add", ["operator"]), ("max", []), ("min", []),
                     ("operator.mul", ["operator"]), ("lambda *a: a", [])]
-CALLABLE_SOURCES = {src for src, _ in CALLABLES_UNARY + CALLABLES_PREDICATE + CALLABLES_BINARY}
+# For a parameter the body calls with no arguments (`lamda()`): returning, and raising by type.
+CALLABLES_NULLARY = [("lambda: 1", []), ("lambda: 1 / 0", []), ("lambda: [][0]", []), ("lambda: {}['k']", []),
+                     ("lambda: int('x')", []), ("lambda: None", []), ("list", []), ("lambda: 'abc'", [])]
+# For a parameter the body catches (`except err:`): exception classes, one a tuple of two.
+EXCEPTION_CLASSES = [("ZeroDivisionError", []), ("IndexError", []), ("KeyError", []), ("ValueError", []),
+                     ("TypeError", []), ("LookupError", []), ("Exception", []), ("(KeyError, ValueError)", [])]
+CALLABLE_SOURCES = {src for src, _ in CALLABLES_UNARY + CALLABLES_PREDICATE + CALLABLES_BINARY + CALLABLES_NULLARY + EXCEPTION_CLASSES}
 
 
 def iter_input(list_tagged):
@@ -271,11 +286,11 @@ def _is_plain(tagged):
 
 
 def _with_iterators(lists):
-    """`lists` (tagged lists) with one-shot iterators over the first two non-empty ones after the
-    second value, and over an empty one at the end."""
-    nonempty = [x for x in lists if x.get("t") == "list" and x["v"]][:2]
+    """`lists` (tagged lists or tuples) with one-shot iterators over the first two non-empty ones
+    after the second value (over a small list when there is none), and over an empty one at the end."""
+    nonempty = [x for x in lists if x.get("t") in ("list", "tuple") and x["v"]][:2]
     try:
-        iters = [iter_input(x) for x in nonempty] + [iter_input({"t": "list", "v": []})]
+        iters = [iter_input(x) for x in nonempty or [tag(SMALL_SEQS[0])]] + [iter_input({"t": "list", "v": []})]
     except ValueError:
         return lists
     return lists[:2] + iters[:-1] + lists[2:] + iters[-1:]
@@ -288,6 +303,8 @@ def _callable_tag(source, imports):
 def callable_pool(binary=False, predicate=False, arity=None):
     """Callables as `repr` inputs, the likeliest for the use first: binary ones first for a binop /
     reducer (or a hint with two parameters), predicates first for a predicate, else unary ones."""
+    if arity == 0:
+        return [_callable_tag(src, imports) for src, imports in CALLABLES_NULLARY]
     if binary or arity == 2:
         groups = [CALLABLES_BINARY, CALLABLES_UNARY, CALLABLES_PREDICATE]
     elif predicate:
@@ -398,6 +415,14 @@ def generate(params, literals, seen_by_param, rng, limit):
         if default is not None and default.get("t") != "unavailable":
             seen.insert(0, default)
         pool = pool_for(p["hint"], literals, seen, name=p["name"])
+        if "instances" in p:
+            # isinstance checks on it: the checked classes' instances early, and a None and an int
+            # (values of none of the checked types, for the `else: raise TypeError` branch)
+            pool = pool[:2] + list(p["instances"]) + [tag(None), tag(0)] + pool[2:]
+        if p.get("use") == "caught":
+            pool = [_callable_tag(src, imports) for src, imports in EXCEPTION_CLASSES] + pool
+        elif isinstance(p.get("use"), int) and p["use"] <= 2:
+            pool = callable_pool(arity=p["use"])[:12] + pool  # the body calls it: callables first
         if p.get("attrs") and set(p["attrs"]) <= SLICE_ATTRIBUTES:
             pool = SLICE_INPUTS + pool  # `key.start`, `key.step`: the body takes a slice
         elif p.get("attrs"):
@@ -446,6 +471,11 @@ def _star_pool(items):
     e = items + items[:1] * 3
     shapes = [[e[0], e[1]], [e[0]], [], [e[0], e[0]], [e[1], e[2]], [e[0], e[3 % len(items)]], [e[0], e[1], e[2]],
               [{"t": "list", "v": [e[0], e[1]]}]]
+    ints = sorted({int(x["v"]) for x in items if x.get("t") == "int"})
+    if len(ints) >= 2:
+        # range-like interfaces (`numeric_range(*args)`): a falling and a striding triple too
+        lo, hi = ints[0], ints[-1]
+        shapes[5:5] = [[tag(hi), tag(lo), tag(-1)], [tag(lo), tag(hi), tag(2)]]
     return _dedupe([{"t": "star", "v": shape} for shape in shapes])
 
 
@@ -459,12 +489,14 @@ def vary(tagged, constants, limit=40):
     try:
         if t == "int":
             n = int(tagged["v"])
-            cand = [n - 1, n + 1, n - 2, n + 2, 0, -n, -1, 1, n * 2, n // 2]
+            # ±1, then the boundary constants (the first survive a short limit: a list's items), then the rest
+            cand = [n - 1, n + 1]
             for c in constants:
                 if type(c) is int:
                     cand += [c - 1, c, c + 1]
                 elif type(c) is float:
                     cand += [int(c), int(c) + 1, int(c) - 1]
+            cand += [n - 2, n + 2, 0, -n, -1, 1, n * 2, n // 2]
             out = [tag(x) for x in cand if abs(x) <= MAX_INT_ABS]
         elif t == "float":
             x = float(tagged["v"])
@@ -479,6 +511,8 @@ def vary(tagged, constants, limit=40):
             s = tagged["v"]
             cand = [s[:-1], s[1:], s + (s[-1:] or "a"), "", s * 2, s.upper(), s.lower(), s + " ", " " + s, s[: len(s) // 2]]
             cand += [s[:i] + " " + s[i:] for i in (1, 2) if len(s) > i]
+            cand += _token_swaps(s, [c for c in constants if type(c) is str and c])
+            cand += _digit_variations(s, constants)
             for c in constants:
                 if type(c) is str:
                     cand += [c, c + s, s + c, c[:-1], c * 2]
@@ -511,7 +545,13 @@ def vary(tagged, constants, limit=40):
         elif t == "none":
             out = []
         elif t == "repr" and tagged.get("v") in CALLABLE_SOURCES:
-            out = callable_pool()  # another of the generated callables
+            # another of the generated callables (exception classes, nullary ones: of the same group)
+            for group in (EXCEPTION_CLASSES, CALLABLES_NULLARY):
+                if tagged["v"] in {src for src, _ in group}:
+                    out = [_callable_tag(src, imports) for src, imports in group]
+                    break
+            else:
+                out = callable_pool()
         elif is_generated_repr(tagged) and tagged["v"].startswith("iter(["):  # over variations of its items
             items = tag(ast.literal_eval(tagged["v"][len("iter("):-1]))
             out = [iter_input(x) for x in vary(items, constants, limit=limit) if x.get("t") == "list"]
@@ -527,6 +567,60 @@ def vary(tagged, constants, limit=40):
     return [x for x in _dedupe(out) if codec.canonical(x) != key][:limit]
 
 
+DIGITS = re.compile(r"\d+")
+
+
+def _digit_variations(s, constants):
+    """`s` with one of its first three digit runs changed (`'50%'` → `'49%'`, `'-50%'`, `'101%'`):
+    the numbers a parser reads out of a string, at ±1, 0 and the body's int constants ±1."""
+    out = []
+    for m in list(DIGITS.finditer(s))[:3]:
+        if len(m.group()) > 9:
+            continue
+        n = int(m.group())
+        nums = [n + 1, n - 1, 0, n * 10 + 5, -n]
+        ints = [c for c in constants if type(c) is int and abs(c) < MAX_INT_ABS]
+        nums = [str(x) for x in [n + 1, n - 1, 0, n * 10 + 5, -n] + [c + d for c in ints for d in (-1, 0, 1)]]
+        nums += ["%d.5" % x for x in [n] + [c - 1 for c in ints] + ints]  # just past a boundary
+        out.append([s[:m.start()] + x + s[m.end():] for x in nums])
+    # round-robin over the runs, so the first run's variations do not crowd out the others
+    return [x for group in itertools.zip_longest(*out) for x in group if x is not None][:18]
+
+
+def _token_swaps(s, tokens):
+    """`s` with a leading or trailing token of the body's strings swapped for each other one
+    (`'>=1.0.0'` → `'<1.0.0'`, `'!=1.0.0'`): the operator or unit a parser reads off the ends."""
+    out = []
+    for c in sorted({c for c in tokens if len(c) <= 8}, key=lambda c: (-len(c), c))[:12]:
+        if s.startswith(c) and len(s) > len(c):
+            out.extend(d + s[len(c):] for d in tokens if d != c and len(d) <= 8)
+            break
+    for c in sorted({c for c in tokens if len(c) <= 8}, key=lambda c: (-len(c), c))[:12]:
+        if s.endswith(c) and len(s) > len(c):
+            out.extend(s[:-len(c)] + d for d in tokens if d != c and len(d) <= 8)
+            break
+    return out[:16]
+
+
+def _own_ints(case_input):
+    """The ints an input holds (its arguments, init arguments and their list/tuple elements): an
+    argument compared with another (`x in numeric_range(1, 10)`) is varied around them too."""
+    found = []
+
+    def walk(tagged, depth=0):
+        t = tagged.get("t") if isinstance(tagged, dict) else None
+        if t == "int" and abs(int(tagged["v"])) < MAX_INT_ABS:
+            found.append(int(tagged["v"]))
+        elif t in ("list", "tuple") and depth < 1:
+            for x in tagged["v"][:8]:
+                walk(x, depth + 1)
+
+    init = case_input.get("init") or {}
+    for tagged in list(case_input.get("args") or []) + list((case_input.get("kwargs") or {}).values()) + list(init.get("args") or []):
+        walk(tagged)
+    return list(dict.fromkeys(found))[:8]
+
+
 def neighbours(case_input, constants, rng, limit):
     """Inputs near one input: each argument varied alone, adjacent positional arguments swapped,
     every int argument set to the boundary constants, and the init arguments varied. An input that
@@ -538,11 +632,12 @@ def neighbours(case_input, constants, rng, limit):
     def near(init=init, args=args, kwargs=kwargs, probe=probe):
         return {"init": init, "args": args, "kwargs": kwargs, **({"probe": probe} if probe is not None else {})}
 
+    near_constants = list(constants) + _own_ints(case_input)
     for k, value in enumerate(args):
-        for v in vary(value, constants):
+        for v in vary(value, near_constants):
             out.append(near(args=args[:k] + [v] + args[k + 1:]))
     for name in sorted(kwargs):
-        for v in vary(kwargs[name], constants):
+        for v in vary(kwargs[name], near_constants):
             out.append(near(kwargs=dict(kwargs, **{name: v})))
     for k in range(len(args) - 1):
         swapped = list(args)

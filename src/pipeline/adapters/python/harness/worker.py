@@ -474,6 +474,8 @@ def _construct(klass):
         if p["kind"] in ("VAR_POSITIONAL", "VAR_KEYWORD"):
             continue
         pool = _simple_pool(p["hint"])
+        if not pool and p["hint"].get("kind", "any") == "any" and p["default"] is None:
+            pool = _simple_pool({"kind": _NAMED_SIMPLE.get(p["name"].lower().lstrip("_"), "int")})
         if not pool:
             if p["default"] is None:
                 return out
@@ -498,6 +500,12 @@ def _construct(klass):
             out.append(tagged)
     _CONSTRUCT_CACHE[key] = out
     return out
+
+
+# A required parameter with no hint (`VersionInfo(major, minor=0)`): small ints, or strings for
+# these names; constructors that reject them are skipped.
+_NAMED_SIMPLE = {"name": "str", "s": "str", "string": "str", "text": "str", "label": "str", "key": "str",
+                 "prefix": "str", "suffix": "str", "value": "int", "x": "float", "y": "float"}
 
 
 def _simple_pool(hint):
@@ -551,6 +559,43 @@ def _keys_read(node, name, limit=6):
     return sorted(found) if len(found) <= limit else []
 
 
+def _param_use(node, name):
+    """How the body uses parameter `name` when its hint says nothing: "caught" (`except name:`, an
+    exception class) or the number of positional arguments it is called with (`name()`, `name(x)`,
+    the fewest when called several ways), else None."""
+    if node is None:
+        return None
+    arities = []
+    for n in ast.walk(node):
+        if isinstance(n, ast.ExceptHandler) and n.type is not None:
+            caught = n.type.elts if isinstance(n.type, ast.Tuple) else [n.type]
+            if any(isinstance(c, ast.Name) and c.id == name for c in caught):
+                return "caught"
+        elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name
+              and not any(isinstance(a, ast.Starred) for a in n.args) and not n.keywords):
+            arities.append(len(n.args))
+    return min(arities) if arities else None
+
+
+def _isinstance_classes(node, name):
+    """The codebase classes the body checks parameter `name` against (`isinstance(ver, VersionInfo)`,
+    tuples of classes included; builtins left out), or None when it makes no isinstance check on it."""
+    if node is None:
+        return None
+    namespace = vars(STATE["module"])
+    found, checked = [], False
+    for n in ast.walk(node):
+        if (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "isinstance" and len(n.args) == 2
+                and isinstance(n.args[0], ast.Name) and n.args[0].id == name):
+            checked = True
+            kinds = n.args[1].elts if isinstance(n.args[1], ast.Tuple) else [n.args[1]]
+            for k in kinds:
+                klass = namespace.get(k.id) if isinstance(k, ast.Name) else None
+                if inspect.isclass(klass) and getattr(klass, "__module__", "builtins") != "builtins" and klass not in found:
+                    found.append(klass)
+    return found if checked else None
+
+
 def _describe():
     raw = STATE["raw"]
     target = getattr(STATE["owner"], STATE["name"])
@@ -566,6 +611,16 @@ def _describe():
         attrs = _attributes_read(node, p["name"])
         if attrs and p["hint"].get("kind", "any") == "any":
             p["attrs"] = attrs
+        if p["hint"].get("kind", "any") != "any":
+            continue
+        use = _param_use(node, p["name"])
+        if use is not None:
+            p["use"] = use  # variations.generate: exception classes, or callables of that arity
+        checked = _isinstance_classes(node, p["name"])
+        if checked is not None:
+            # a type-dispatching parameter: instances of the codebase's classes it checks for
+            # (built with their own constructors), and values of none of the checked types
+            p["instances"] = [x for klass in checked for x in _construct(klass)[:4]][:8]
     answer = {"params": params or [], "literals": _literals(node), "inits": [], "moduleLiterals": _module_literals()}
     # strings the target's regexes accept, and quoted examples in the docstrings (variations.pool_for)
     found = answer["moduleLiterals"]
