@@ -4,14 +4,22 @@
  * exception classes and thunks for `except err:` / `thunk()`, instances of the classes an isinstance
  * check names (and a value of none of them), instances of the method's own class for `other`,
  * numbers inside strings varied by the mutant search, callables for a function-named parameter seen
- * only with a plain value, iterators for a sequence seen only as a tuple. Each target's cases then
- * kill >= 80% of its mutants (without these inputs: 0.3-0.8, and `arity` is a constant-result drop).
+ * only with a plain value, iterators for a sequence seen only as a tuple; and a method that returns
+ * the same value for every input (`Cursor.seek` returns None) judged by its result and the state it
+ * leaves. Each target's cases then kill >= 80% of its mutants (without these: 0.05-0.8, and `arity`
+ * is a constant-result drop).
  */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runHarness, target } from './pipeline-harness-helpers.js';
+import { renderPrompt } from '../../src/pipeline/write/render-prompt.js';
+import { makeUnit } from '../fixtures/units.js';
+import { FIXTURE, PYTHON, root, runHarness, target } from './pipeline-harness-helpers.js';
 
 const MODULE = 'recfix.dispatch';
-const NAMES = ['fails', 'as_pair', 'clip_percent', 'arity', 'count_items', 'Version.covers'];
+const NAMES = ['fails', 'as_pair', 'clip_percent', 'arity', 'count_items', 'Version.covers', 'Cursor.seek'];
 let recorded: Map<string, any>;
 let mutated: Map<string, any>;
 
@@ -77,5 +85,60 @@ describe('inputs read off the body', () => {
       expect(m.mutation.total, name).toBeGreaterThan(0);
       expect(m.mutation.score, `${name}: ${m.mutation.survivors.join('; ')}`).toBeGreaterThanOrEqual(0.8);
     }
+  });
+});
+
+/** Each case run by the real subject and judged by the real judge against the fixture at `fixture`: [ok, detail]. */
+function judgeAll(cases: any[], fixture: string): [boolean, string][] {
+  const scoring = join(root, 'src', 'scoring', 'python');
+  const script = `
+import importlib.util, json, sys
+sys.path.insert(0, ${JSON.stringify(fixture)})
+def load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod); return mod
+subject = load("s", ${JSON.stringify(join(scoring, 'subject.py'))})
+judge = load("j", ${JSON.stringify(join(scoring, 'judge.py'))})
+print(json.dumps([list(judge.judge_answer(case, subject.run_case(case))) for case in json.loads(sys.stdin.read())]))
+`;
+  const run = spawnSync(PYTHON, ['-I', '-B', '-c', script], { input: JSON.stringify(cases), encoding: 'utf8', timeout: 120_000 });
+  if (run.status !== 0) throw new Error(run.stderr);
+  return JSON.parse(run.stdout);
+}
+
+describe('a method judged by the state it leaves', () => {
+  it('records the result and the attributes after the call, iterators left out, when the result alone is constant', () => {
+    const cases = recorded.get('Cursor.seek').cases as any[];
+    expect(cases.length).toBeGreaterThan(3);
+    expect(cases.every((c: any) => c.state === true && c.argsAfter === null)).toBe(true);
+    const returned = cases.filter((c: any) => 'returns' in c.expect).map((c: any) => c.expect.returns);
+    // [(None, {'_cache': [...], '_index': n})]: no `_source`, the iterator the instance reads from
+    const keys = returned.map((r: any) => r.v[0].v[1].v.map(([k]: any) => k.v).join());
+    expect(new Set(keys)).toEqual(new Set(['_cache,_index']));
+    expect(new Set(returned.map((r: any) => JSON.stringify(r))).size).toBeGreaterThan(2);
+  });
+
+  it('gives the cases back in the stated form, which the subject and the judge pass on the original and fail on a wrong one', () => {
+    const judged = mutated.get('Cursor.seek').cases as any[];
+    for (const c of judged) {
+      expect([c.module, c.target, c.init]).toEqual(['builtins', 'list', null]);
+      expect(c.args[0].v).toMatch(/ for _ in \(0,\) for _o in \(recfix\.dispatch\.Cursor\(.*\),\) for _r in \(_o\.seek\(.*\),\)\)$/);
+    }
+    expect(judgeAll(judged, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
+    // a seek that never reads ahead returns the same None: only the state tells it apart
+    const wrong = mkdtempSync(join(tmpdir(), 'codemidas-stated-'));
+    cpSync(join(FIXTURE, 'recfix'), join(wrong, 'recfix'), { recursive: true });
+    const file = join(wrong, 'recfix', 'dispatch.py');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('        if remainder > 0:\n', '        if remainder > 0 and False:\n'));
+    expect(judgeAll(judged, wrong).filter(([ok]) => !ok).length).toBeGreaterThan(0);
+  });
+
+  it('shows the call on the instance and the (result, state) pair in the prompt', () => {
+    const judged = mutated.get('Cursor.seek').cases as any[];
+    const shown = judged.find((c: any) => 'returns' in c.expect);
+    const unit = makeUnit({ id: 'recfix.dispatch:Cursor.seek', kind: 'method', module: 'recfix.dispatch', qualname: 'Cursor.seek', file: 'recfix/dispatch.py',
+      signature: 'def seek(self, index):' });
+    const prompt = renderPrompt({ unit, cases: [shown], libraryName: 'recfix' });
+    expect(prompt).toMatch(/>>> recfix\.dispatch\.Cursor\(.*\)\.seek\(.*\)\n# the call's result, then the instance's attributes after it[^\n]*\n\(None, \{'_cache': /);
   });
 });

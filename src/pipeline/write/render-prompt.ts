@@ -13,26 +13,29 @@ function isListOfExpression(c: RecordedCase): boolean {
  * The forms a case is judged in when the call alone cannot show it, each as builtins.list over one
  * `repr` expression around the call: `probed` (a returned function called on a probe, `(<call> for
  * _ in (0,))`, expecting `[value]`), `nested` (a tuple or list of iterators, each collected:
- * `(... for _ in (0,) for _x in itertools.islice(<call>, N))`) and `constructed` (a `__init__`
+ * `(... for _ in (0,) for _x in itertools.islice(<call>, N))`), `stated` (a method judged by its
+ * result and the state it leaves: `((_r, <state of _o>) for _ in (0,) for _o in (<instance>,) for
+ * _r in (_o.<method>(<args>),))`, expecting `[(result, state)]`) and `constructed` (a `__init__`
  * target judged by the state it leaves: `(<state of _o> for _ in (0,) for _o in (<call>,))`,
  * expecting `[state]`). The prompt shows the call and the value.
  */
 const JUDGED_FORMS = [
-  { form: 'probed', pattern: /^\((.*) for _ in \(0,\)\)$/s },
-  { form: 'nested', pattern: / for _ in \(0,\) for _x in itertools\.islice\((.*), \d+\)\)$/s },
-  { form: 'constructed', pattern: / for _ in \(0,\) for _o in \((.*),\)\)$/s },
+  { form: 'probed', pattern: /^\((.*) for _ in \(0,\)\)$/s, call: (m: RegExpExecArray) => m[1] ?? '' },
+  { form: 'nested', pattern: / for _ in \(0,\) for _x in itertools\.islice\((.*), \d+\)\)$/s, call: (m: RegExpExecArray) => m[1] ?? '' },
+  { form: 'stated', pattern: / for _ in \(0,\) for _o in \((.*),\) for _r in \(_o(\..*),\)\)$/s, call: (m: RegExpExecArray) => `${m[1] ?? ''}${m[2] ?? ''}` },
+  { form: 'constructed', pattern: / for _ in \(0,\) for _o in \((.*),\)\)$/s, call: (m: RegExpExecArray) => m[1] ?? '' },
 ] as const;
 
 type JudgedForm = { form: (typeof JUDGED_FORMS)[number]['form']; call: string };
 
-/** The form and the call of a probed, nested or constructed case; null for any other case. */
+/** The form and the call of a probed, nested, stated or constructed case; null for any other case. */
 function judgedForm(c: RecordedCase): JudgedForm | null {
   if (!isListOfExpression(c)) return null;
   const arg = c.args[0] as { t?: unknown; v?: unknown };
   if (arg.t !== 'repr' || typeof arg.v !== 'string') return null;
-  for (const { form, pattern } of JUDGED_FORMS) {
-    const call = pattern.exec(arg.v)?.[1];
-    if (call !== undefined) return { form, call };
+  for (const { form, pattern, call } of JUDGED_FORMS) {
+    const match = pattern.exec(arg.v);
+    if (match !== null) return { form, call: call(match) };
   }
   return null;
 }
@@ -59,7 +62,7 @@ function exampleCall(unit: Unit, c: RecordedCase): string {
  * them), then the shortest others, with at most one exception case, in the cases' stable order.
  */
 export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
-  // a probed, nested or constructed case is measured by the call it shows, not the expression around it
+  // a probed, nested, stated or constructed case is measured by the call it shows, not the expression around it
   const size = (c: RecordedCase): number => JSON.stringify([c.init, judgedForm(c)?.call ?? c.args, c.kwargs, c.expect]).length;
   const ranked = [...cases].sort((a, b) => Number(b.source === 'doctest') - Number(a.source === 'doctest') || size(a) - size(b));
   const picked: RecordedCase[] = [];
@@ -84,11 +87,12 @@ function exampleBlock(unit: Unit, c: RecordedCase): string {
   }
   const returns = c.expect.returns as { t?: unknown; v?: unknown };
   const form = judgedForm(c)?.form;
-  // a probed or constructed case expects the list of the one value its call gives
-  const single = form === 'probed' || form === 'constructed';
+  // a probed, stated or constructed case expects the list of the one value its call gives
+  const single = form === 'probed' || form === 'constructed' || form === 'stated';
   const shown = single && returns.t === 'list' && Array.isArray(returns.v) && returns.v.length === 1 ? returns.v[0] : c.expect.returns;
   const lines = [call, taggedToPython(shown)];
   if (form === 'constructed') lines.splice(1, 0, '# the new instance holds these attributes (vars(), or its __slots__):');
+  if (form === 'stated') lines.splice(1, 0, "# the call's result, then the instance's attributes after it (vars(), or its __slots__; iterators left out):");
   if (form === 'nested') lines.push('# each iterator in the result is shown as the list of its items');
   if (c.argsAfter) lines.push(`# afterwards the arguments are: ${c.argsAfter.map(taggedToPython).join(', ')}`);
   return lines.join('\n');

@@ -123,6 +123,8 @@ def input_of(case):
     out = {"init": case.get("init"), "args": case.get("args", []), "kwargs": case.get("kwargs") or {}}
     if case.get("probe") is not None:
         out["probe"] = case["probe"]
+    if case.get("state"):
+        out["state"] = True
     return out
 
 
@@ -194,7 +196,9 @@ def make_case(target, case_input, outcome, source, generator=False):
     if outcome.get("construct"):
         case["construct"] = True
         case["init"] = None
-    collected = generator or lazy or probe is not None or bool(outcome.get("construct"))
+    if case_input.get("state"):
+        case["state"] = True
+    collected = generator or lazy or probe is not None or bool(outcome.get("construct")) or bool(case_input.get("state"))
     case["argsAfter"] = outcome.get("argsAfter") if needs_args_after(case) and not collected else None
     case["source"] = source
     case["id"] = case_id(target["qualname"], case)
@@ -207,7 +211,7 @@ def judged_elsewhere(case, generator=False):
     """Whether the task judges the case in another form than the call itself: collected (a generator
     target, a `lazy` case) or probed (the call returned a function). Such a case needs every input
     as source."""
-    return bool(generator or case.get("lazy") or case.get("probe") is not None or case.get("construct"))
+    return bool(generator or case.get("lazy") or case.get("probe") is not None or case.get("construct") or case.get("state"))
 
 
 # Kept equal to worker.GENERATOR_ITEMS: the recorder collects exactly what the task's case evaluates.
@@ -312,6 +316,25 @@ def constructed_case(target, case):
             "expect": case["expect"], "argsAfter": None, "source": case["source"]}
 
 
+def stated_case(target, case):
+    """A method's case judged by its result and the state the call leaves on the instance (a method
+    that returns None or always the same value, `seek`, `_init_len`): the attributes after the call
+    without the iterators the instance holds (worker._plain_state_of), the instance built inside
+    builtins.list:
+    `list((_r, <state of _o>) for _ in (0,) for _o in (<module>.<Owner>(<init>),) for _r in (_o.<name>(<args>),))`,
+    expecting `[(<result>, <state>)]`. Raises ValueError when an input has no source form."""
+    imports = {target["module"], "collections.abc"}
+    owner, name = target["qualname"].rsplit(".", 1)
+    init = case.get("init") or {"args": [], "kwargs": {}}
+    expr = ("((_r, {k: v for k, v in (dict(vars(_o)) if hasattr(_o, '__dict__') else {k: getattr(_o, k) for c in type(_o).__mro__"
+            " for k in getattr(c, '__slots__', ()) if hasattr(_o, k)}).items() if not isinstance(v, collections.abc.Iterator)})"
+            " for _ in (0,) for _o in (%s.%s(%s),) for _r in (_o.%s(%s),))") % (
+        target["module"], owner, call_args_source(init, imports), name, call_args_source(case, imports))
+    return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
+            "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
+            "expect": case["expect"], "argsAfter": None, "source": case["source"]}
+
+
 def has_source(case_input):
     """Whether every input (init and probe included) has a source form, as collected_case and
     probed_case need."""
@@ -335,6 +358,8 @@ def judged_cases(target, cases, generator, bound):
             try:
                 if case.get("construct"):
                     out.append(constructed_case(target, case))
+                elif case.get("state"):
+                    out.append(stated_case(target, case))
                 elif case.get("probe") is not None:
                     out.append(probed_case(target, case, bound))
                 else:

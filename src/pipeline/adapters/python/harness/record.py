@@ -244,6 +244,11 @@ def record_target(config, target, traced):
                 rejected["timeout" if second.get("kind") == "timeout" else ("impure" if second.get("kind") == "impure" else "non-deterministic")] += 1
                 continue
             kept.append((src, case_input, first))
+        if desc["needsInstance"] and not worker_a.info.get("generator", False) and _returns_one_value(kept):
+            # a method that returns one value for every input it does not reject (`seek` returns
+            # None): judged by its result and the state the call leaves on the instance
+            # (common.stated_case), when that varies
+            kept = _with_state(workers, config, kept, rejected) or kept
         selected = select(kept, config.get("maxCases", 40), rejected)
         cases = []
         for src, case_input, outcome in selected:
@@ -269,6 +274,29 @@ def record_target(config, target, traced):
     result["rejected"] = dict(sorted(rejected.items()))
     result["sources"] = {k: sources[k] for k in common.SOURCES if k in sources}
     return result
+
+
+def _returns_one_value(kept):
+    returned = {common.verdict(o, False) for _, _, o in kept if o["kind"] == "returns"}
+    return len(returned) == 1
+
+
+def _with_state(workers, config, kept, rejected):
+    """`kept` re-run in the stated form (worker `state`, twice), or [] when the state after the call
+    gives no two different verdicts either."""
+    out = []
+    for src, case_input, _outcome in kept:
+        stated = dict(case_input, state=True)
+        first = _run(workers, 0, stated, config, trace=True)
+        if first["kind"] not in ("returns", "raises"):
+            rejected["state-" + (first.get("reason") or first["kind"])] += 1
+            continue
+        second = _run(workers, 1, stated, config)
+        if common.verdict(first, False) != common.verdict(second, False):
+            rejected["state-non-deterministic"] += 1
+            continue
+        out.append((src, stated, first))
+    return out if out and not _returns_one_value(out) else []
 
 
 def _summary(rejected):

@@ -629,8 +629,10 @@ def neighbours(case_input, constants, rng, limit):
     args, kwargs, init = case_input["args"], case_input.get("kwargs") or {}, case_input.get("init")
     probe = case_input.get("probe")
 
+    state = {"state": True} if case_input.get("state") else {}
+
     def near(init=init, args=args, kwargs=kwargs, probe=probe):
-        return {"init": init, "args": args, "kwargs": kwargs, **({"probe": probe} if probe is not None else {})}
+        return {"init": init, "args": args, "kwargs": kwargs, **({"probe": probe} if probe is not None else {}), **state}
 
     near_constants = list(constants) + _own_ints(case_input)
     for k, value in enumerate(args):

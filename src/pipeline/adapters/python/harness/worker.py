@@ -750,6 +750,12 @@ def _state_of(obj):
     return {k: getattr(obj, k) for c in type(obj).__mro__ for k in getattr(c, "__slots__", ()) if hasattr(obj, k)}
 
 
+def _plain_state_of(obj):
+    """What common.stated_case's expression evaluates for an instance after a method call: its state
+    (_state_of) without the iterators it holds (a source it reads from, which cannot be encoded)."""
+    return {k: v for k, v in _state_of(obj).items() if not isinstance(v, collections.abc.Iterator)}
+
+
 def _is_nested_lazy(value):
     """A tuple or list holding iterators (`partition` → two filters, `divide` → n iterators, `spy`
     → (head, iterator)): judged with each iterator element collected, common.collected_case
@@ -779,7 +785,8 @@ def run_case(case, trace=False):
     it and gives `[value]`, as common.probed_case makes the task judge it.
     A constructor target (`<Class>.__init__`) builds the class on the case's arguments and gives
     `[<its state>]` (_state_of; `construct: true` on the outcome), as common.constructed_case makes
-    the task judge it.
+    the task judge it. A method case with `state` gives `[(<result>, <the instance's state after>)]`
+    (_plain_state_of), as common.stated_case makes the task judge it.
     """
     try:
         args = [codec.decode(a) for a in case.get("args", [])]
@@ -828,6 +835,10 @@ def run_case(case, trace=False):
         elif probe_args is not None:
             # the returned function called on the probe: judged as list(<call>(<probe>) for _ in (0,))
             result = [fn(*args, **kwargs)(*probe_args)]
+        elif case.get("state") and STATE["method"]:
+            # the result and the state the call leaves, as common.stated_case judges it
+            value = fn(*args, **kwargs)
+            result = [(value, _plain_state_of(instance))]
         else:
             result = fn(*args, **kwargs)
             form = case.get("lazy")
@@ -857,6 +868,8 @@ def run_case(case, trace=False):
         out["lazy"] = lazy
     if STATE.get("construct"):
         out["construct"] = True
+    if case.get("state") and STATE["method"]:
+        out["state"] = True
     if raised:
         out.update(kind="raises", type=_type_name(type(exc)))
         return out
