@@ -98,6 +98,13 @@ describe('selectCandidates rules', () => {
     const merge = selectCandidates([makeUnit({ params: [variadic('dicts', 'var-positional'), variadic('kwargs', 'var-keyword')] })]).candidates[0];
     expect(merge?.reasons).toContain("variadic: only *dicts, **kwargs; inputs from the parameter names and the docstring's examples");
     expect(codeOf(makeUnit({ params: [variadic('parts', 'var-keyword')] }))).toBeUndefined();
+    // a constructor taking only *args (`numeric_range(*args)`) is built from small ints, like range
+    const self = { name: 'self', kind: 'positional' as const, annotation: null, defaultValue: null };
+    const span = makeUnit({ qualname: 'Span', kind: 'class', signature: 'class Span:', params: [] });
+    const rangeInit = makeUnit({ qualname: 'Span.__init__', kind: 'method', params: [self, variadic('args', 'var-positional')] });
+    expect(selectCandidates([span, rangeInit]).candidates.map((c) => c.unit.qualname)).toEqual(['Span.__init__']);
+    const forwardingInit = { ...rangeInit, params: [self, variadic('args', 'var-positional'), variadic('kwargs', 'var-keyword')] };
+    expect(selectCandidates([span, forwardingInit]).drops.map((d) => d.code)).toEqual(['class', 'varargs-only']);
   });
 
   it('drops tests, unjudgeable dunders, private names when asked, and abstract methods', () => {
@@ -110,7 +117,9 @@ describe('selectCandidates rules', () => {
     const dunder = (name: string): Unit =>
       makeUnit({ qualname: `Box.${name}`, kind: 'method', params: [{ name: 'self', kind: 'positional', annotation: null, defaultValue: null }] });
     expect(selectCandidates([cls, dunder('__eq__'), dunder('__getitem__')]).candidates.map((c) => c.unit.qualname)).toEqual(['Box.__eq__', 'Box.__getitem__']);
-    expect(selectCandidates([cls, dunder('__new__'), dunder('__setitem__'), dunder('__hash__')]).drops.map((d) => d.code)).toEqual(['class', 'dunder', 'dunder', 'dunder']);
+    expect(selectCandidates([cls, dunder('__new__'), dunder('__setitem__'), dunder('__get__')]).drops.map((d) => d.code)).toEqual(['class', 'dunder', 'dunder', 'dunder']);
+    // a hash is judged like any result (the recorder drops one that varies with the hash seed)
+    expect(selectCandidates([cls, dunder('__hash__')]).candidates.map((c) => c.unit.qualname)).toEqual(['Box.__hash__']);
     // a constructor is judged by the state it leaves
     expect(selectCandidates([cls, dunder('__init__')]).candidates.map((c) => c.unit.qualname)).toEqual(['Box.__init__']);
     const owner = makeUnit({ qualname: 'Base', kind: 'class', signature: 'class Base(ABC):', params: [] });

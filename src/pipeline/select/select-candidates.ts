@@ -48,10 +48,11 @@ const ACCESSOR_NAME = /^(get|set|is|has)_/;
 const ABSTRACT_BASE = /\b(ABC|ABCMeta|Protocol)\b/;
 /**
  * Special methods whose behaviour is not a return value (allocation, attribute and item
- * assignment, descriptors, context managers, pickling, hashing that varies with the hash seed):
- * nothing a recorded case could judge. Every other dunder (`__eq__`, `__getitem__`, `__repr__`,
- * `__iter__`, `__contains__`, ...) is called through its instance like any method, and `__init__`
- * is judged by the state it leaves (`vars(<Class>(<args>))`, see record/README.md).
+ * assignment, descriptors, context managers, pickling): nothing a recorded case could judge. Every
+ * other dunder (`__eq__`, `__getitem__`, `__repr__`, `__iter__`, `__contains__`, `__hash__`, ...) is
+ * called through its instance like any method (a hash that varies with the hash seed is dropped by
+ * the recorder as non-deterministic: each input runs under two seeds), and `__init__` is judged by
+ * the state it leaves (`vars(<Class>(<args>))`, see record/README.md).
  */
 const UNJUDGEABLE_DUNDERS = new Set([
   '__new__', '__del__', '__init_subclass__', '__class_getitem__', '__set_name__',
@@ -59,7 +60,7 @@ const UNJUDGEABLE_DUNDERS = new Set([
   '__get__', '__set__', '__delete__', '__setitem__', '__delitem__',
   '__enter__', '__exit__', '__aenter__', '__aexit__', '__await__', '__aiter__', '__anext__',
   '__reduce__', '__reduce_ex__', '__getstate__', '__setstate__', '__getnewargs__', '__getnewargs_ex__',
-  '__copy__', '__deepcopy__', '__hash__', '__sizeof__', '__subclasshook__', '__instancecheck__', '__subclasscheck__',
+  '__copy__', '__deepcopy__', '__sizeof__', '__subclasshook__', '__instancecheck__', '__subclasscheck__',
 ]);
 
 /**
@@ -170,7 +171,10 @@ function judge(unit: Unit, classes: ReadonlyMap<string, Unit>, options: Resolved
     return { code: `impure:${kind}`, reason: `depends on the world outside its arguments: ${unit.impurities.join(', ')}` };
   }
   const variadicOnly = ownParams.length > 0 && ownParams.every((p) => p.kind === 'var-positional' || p.kind === 'var-keyword');
-  if (variadicOnly && ownParams.every((p) => GENERIC_VARIADIC_NAMES.has(p.name)) && !hasExamples(unit)) {
+  // a constructor taking only `*args` (`numeric_range(*args)`, like `range`): built from small ints
+  // and judged by the state it leaves
+  const rangeLike = name === '__init__' && ownParams.length === 1 && ownParams[0]?.kind === 'var-positional';
+  if (variadicOnly && !rangeLike && ownParams.every((p) => GENERIC_VARIADIC_NAMES.has(p.name)) && !hasExamples(unit)) {
     return { code: 'varargs-only', reason: `takes only ${ownParams.map((p) => (p.kind === 'var-positional' ? `*${p.name}` : `**${p.name}`)).join(', ')}: no interface to describe` };
   }
 
