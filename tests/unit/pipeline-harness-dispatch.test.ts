@@ -6,8 +6,9 @@
  * numbers inside strings varied by the mutant search, callables for a function-named parameter seen
  * only with a plain value, iterators for a sequence seen only as a tuple; and a method that returns
  * the same value for every input (`Cursor.seek` returns None) judged by its result and the state it
- * leaves. Each target's cases then kill >= 80% of its mutants (without these: 0.05-0.8, and `arity`
- * is a constant-result drop).
+ * leaves; a property's getter judged on the attribute of built instances, the inits spread over
+ * every constructor parameter (`step` too). Each target's cases then kill >= 80% of its mutants
+ * (without these: 0.05-0.8, `arity` a constant-result drop, `Window.length` not a function).
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,7 +20,7 @@ import { makeUnit } from '../fixtures/units.js';
 import { FIXTURE, PYTHON, root, runHarness, target } from './pipeline-harness-helpers.js';
 
 const MODULE = 'recfix.dispatch';
-const NAMES = ['fails', 'as_pair', 'clip_percent', 'arity', 'count_items', 'Version.covers', 'Cursor.seek'];
+const NAMES = ['fails', 'as_pair', 'clip_percent', 'arity', 'count_items', 'Version.covers', 'Cursor.seek', 'Window.length'];
 let recorded: Map<string, any>;
 let mutated: Map<string, any>;
 
@@ -140,5 +141,20 @@ describe('a method judged by the state it leaves', () => {
       signature: 'def seek(self, index):' });
     const prompt = renderPrompt({ unit, cases: [shown], libraryName: 'recfix' });
     expect(prompt).toMatch(/>>> recfix\.dispatch\.Cursor\(.*\)\.seek\(.*\)\n# the call's result, then the instance's attributes after it[^\n]*\n\(None, \{'_cache': /);
+  });
+});
+
+describe("a property's getter", () => {
+  it('is judged on the attribute of instances built from inits that vary every constructor parameter', () => {
+    const cases = recorded.get('Window.length').cases as any[];
+    expect(cases.every((c: any) => c.attribute === true && c.args.length === 0 && c.init !== null)).toBe(true);
+    expect(cases.some((c: any) => c.init.args.length === 3 || 'step' in c.init.kwargs)).toBe(true);
+    const judged = mutated.get('Window.length').cases as any[];
+    for (const c of judged) expect(c.args[0].v).toMatch(/^\(_o\.length for _ in \(0,\) for _o in \(recfix\.dispatch\.Window\(.*\),\)\)$/);
+    expect(judgeAll(judged, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
+    const unit = makeUnit({ id: 'recfix.dispatch:Window.length', kind: 'method', module: 'recfix.dispatch', qualname: 'Window.length', file: 'recfix/dispatch.py',
+      signature: 'def length(self):', decorators: ['property'] });
+    const prompt = renderPrompt({ unit, cases: [judged.find((c: any) => 'returns' in c.expect)], libraryName: 'recfix' });
+    expect(prompt).toMatch(/>>> recfix\.dispatch\.Window\(.*\)\.length\n-?\d+\n/);
   });
 });

@@ -68,7 +68,7 @@ describe('selectCandidates on the fixture package', () => {
       ['shapekit.geometry:spread', 'varargs-only'],
       ['shapekit.geometry:Grid', 'class'],
       ['shapekit.geometry:Grid.__init__', 'too-small'],
-      ['shapekit.geometry:Grid.size', 'property'],
+      ['shapekit.geometry:Grid.size', 'too-small'],
       ['shapekit.geometry:Grid.get_width', 'accessor'],
     ]);
     expect(drops.every((d) => d.stage === 'select' && d.reason.length > 0)).toBe(true);
@@ -105,6 +105,14 @@ describe('selectCandidates rules', () => {
     expect(selectCandidates([span, rangeInit]).candidates.map((c) => c.unit.qualname)).toEqual(['Span.__init__']);
     const forwardingInit = { ...rangeInit, params: [self, variadic('args', 'var-positional'), variadic('kwargs', 'var-keyword')] };
     expect(selectCandidates([span, forwardingInit]).drops.map((d) => d.code)).toEqual(['class', 'varargs-only']);
+  });
+
+  it("keeps a property's getter (judged on the attribute of a built instance), not its setter or deleter", () => {
+    const getter = makeUnit({ qualname: 'Box.area', kind: 'method', decorators: ['property'], params: [{ name: 'self', kind: 'positional', annotation: null, defaultValue: null }] });
+    const cls = makeUnit({ qualname: 'Box', kind: 'class', signature: 'class Box:', params: [] });
+    expect(selectCandidates([cls, getter, { ...getter, decorators: ['functools.cached_property'] }]).candidates).toHaveLength(2);
+    expect(selectCandidates([cls, { ...getter, decorators: ['area.setter'] }]).drops.map((d) => d.code)).toEqual(['class', 'property']);
+    expect(selectCandidates([cls, { ...getter, decorators: ['area.deleter'] }]).drops.map((d) => d.code)).toEqual(['class', 'property']);
   });
 
   it('drops tests, unjudgeable dunders, private names when asked, and abstract methods', () => {

@@ -43,7 +43,8 @@ export interface Selection {
   drops: Drop[];
 }
 
-const PROPERTY_DECORATOR = /^(property|(functools\.)?cached_property|\w+\.(setter|getter|deleter))$/;
+/** A property's setter or deleter (a getter is judged on the attribute of a built instance). */
+const PROPERTY_DECORATOR = /^\w+\.(setter|deleter)$/;
 const ACCESSOR_NAME = /^(get|set|is|has)_/;
 const ABSTRACT_BASE = /\b(ABC|ABCMeta|Protocol)\b/;
 /**
@@ -153,7 +154,7 @@ function judge(unit: Unit, classes: ReadonlyMap<string, Unit>, options: Resolved
     }
   }
 
-  if (unit.decorators.some((d) => PROPERTY_DECORATOR.test(d))) return { code: 'property', reason: 'a property accessor, not a function with behaviour of its own' };
+  if (unit.decorators.some((d) => PROPERTY_DECORATOR.test(d))) return { code: 'property', reason: 'a property setter or deleter: its effect is an assignment, not a result' };
   if (ACCESSOR_NAME.test(name) && unit.kind === 'method' && unit.statementCount <= 2) {
     return { code: 'accessor', reason: `'${name}' is a getter/setter of ${unit.statementCount} statement(s)` };
   }

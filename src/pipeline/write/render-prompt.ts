@@ -15,7 +15,9 @@ function isListOfExpression(c: RecordedCase): boolean {
  * _ in (0,))`, expecting `[value]`), `nested` (a tuple or list of iterators, each collected:
  * `(... for _ in (0,) for _x in itertools.islice(<call>, N))`), `stated` (a method judged by its
  * result and the state it leaves: `((_r, <state of _o>) for _ in (0,) for _o in (<instance>,) for
- * _r in (_o.<method>(<args>),))`, expecting `[(result, state)]`) and `constructed` (a `__init__`
+ * _r in (_o.<method>(<args>),))`, expecting `[(result, state)]`), `attribute` (a property read on
+ * an instance: `(_o.<name> for _ in (0,) for _o in (<instance>,))`, expecting `[value]`) and
+ * `constructed` (a `__init__`
  * target judged by the state it leaves: `(<state of _o> for _ in (0,) for _o in (<call>,))`,
  * expecting `[state]`). The prompt shows the call and the value.
  */
@@ -23,6 +25,7 @@ const JUDGED_FORMS = [
   { form: 'probed', pattern: /^\((.*) for _ in \(0,\)\)$/s, call: (m: RegExpExecArray) => m[1] ?? '' },
   { form: 'nested', pattern: / for _ in \(0,\) for _x in itertools\.islice\((.*), \d+\)\)$/s, call: (m: RegExpExecArray) => m[1] ?? '' },
   { form: 'stated', pattern: / for _ in \(0,\) for _o in \((.*),\) for _r in \(_o(\..*),\)\)$/s, call: (m: RegExpExecArray) => `${m[1] ?? ''}${m[2] ?? ''}` },
+  { form: 'attribute', pattern: /^\(_o\.(\w+) for _ in \(0,\) for _o in \((.*),\)\)$/s, call: (m: RegExpExecArray) => `${m[2] ?? ''}.${m[1] ?? ''}` },
   { form: 'constructed', pattern: / for _ in \(0,\) for _o in \((.*),\)\)$/s, call: (m: RegExpExecArray) => m[1] ?? '' },
 ] as const;
 
@@ -87,8 +90,8 @@ function exampleBlock(unit: Unit, c: RecordedCase): string {
   }
   const returns = c.expect.returns as { t?: unknown; v?: unknown };
   const form = judgedForm(c)?.form;
-  // a probed, stated or constructed case expects the list of the one value its call gives
-  const single = form === 'probed' || form === 'constructed' || form === 'stated';
+  // a probed, stated, attribute or constructed case expects the list of the one value its call gives
+  const single = form === 'probed' || form === 'constructed' || form === 'stated' || form === 'attribute';
   const shown = single && returns.t === 'list' && Array.isArray(returns.v) && returns.v.length === 1 ? returns.v[0] : c.expect.returns;
   const lines = [call, taggedToPython(shown)];
   if (form === 'constructed') lines.splice(1, 0, '# the new instance holds these attributes (vars(), or its __slots__):');

@@ -1,4 +1,5 @@
 """Small helpers shared by the tracer and the worker for calling into the repository's code."""
+import functools
 import signal
 
 
@@ -23,10 +24,15 @@ def with_alarm(seconds, fn, error=Alarm):
 
 
 def raw_function(obj):
-    """The plain function under staticmethod/classmethod/functools.wraps layers, or None."""
+    """The plain function under staticmethod/classmethod/functools.wraps layers (a property's or a
+    cached_property's getter included), or None."""
     for _ in range(20):
         if isinstance(obj, (staticmethod, classmethod)):
             obj = obj.__func__
+        elif isinstance(obj, property) and obj.fget is not None:
+            obj = obj.fget
+        elif isinstance(obj, functools.cached_property):
+            obj = obj.func
         elif hasattr(obj, "__wrapped__"):
             obj = obj.__wrapped__
         else:

@@ -198,7 +198,10 @@ def make_case(target, case_input, outcome, source, generator=False):
         case["init"] = None
     if case_input.get("state"):
         case["state"] = True
-    collected = generator or lazy or probe is not None or bool(outcome.get("construct")) or bool(case_input.get("state"))
+    if outcome.get("attribute"):
+        case["attribute"] = True
+    collected = (generator or lazy or probe is not None or bool(outcome.get("construct")) or bool(case_input.get("state"))
+                 or bool(outcome.get("attribute")))
     case["argsAfter"] = outcome.get("argsAfter") if needs_args_after(case) and not collected else None
     case["source"] = source
     case["id"] = case_id(target["qualname"], case)
@@ -211,7 +214,8 @@ def judged_elsewhere(case, generator=False):
     """Whether the task judges the case in another form than the call itself: collected (a generator
     target, a `lazy` case) or probed (the call returned a function). Such a case needs every input
     as source."""
-    return bool(generator or case.get("lazy") or case.get("probe") is not None or case.get("construct") or case.get("state"))
+    return bool(generator or case.get("lazy") or case.get("probe") is not None or case.get("construct") or case.get("state")
+                or case.get("attribute"))
 
 
 # Kept equal to worker.GENERATOR_ITEMS: the recorder collects exactly what the task's case evaluates.
@@ -335,6 +339,20 @@ def stated_case(target, case):
             "expect": case["expect"], "argsAfter": None, "source": case["source"]}
 
 
+def attribute_case(target, case):
+    """A property's case (its getter the target) as the task judges it: the attribute read on an
+    instance built inside builtins.list, `list(_o.<name> for _ in (0,) for _o in
+    (<module>.<Owner>(<init>),))`, expecting `[value]` (worker.run_case gives it in that form).
+    Raises ValueError when an init input has no source form."""
+    imports = {target["module"]}
+    owner, name = target["qualname"].rsplit(".", 1)
+    init = case.get("init") or {"args": [], "kwargs": {}}
+    expr = "(_o.%s for _ in (0,) for _o in (%s.%s(%s),))" % (name, target["module"], owner, call_args_source(init, imports))
+    return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
+            "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
+            "expect": case["expect"], "argsAfter": None, "source": case["source"]}
+
+
 def has_source(case_input):
     """Whether every input (init and probe included) has a source form, as collected_case and
     probed_case need."""
@@ -360,6 +378,8 @@ def judged_cases(target, cases, generator, bound):
                     out.append(constructed_case(target, case))
                 elif case.get("state"):
                     out.append(stated_case(target, case))
+                elif case.get("attribute"):
+                    out.append(attribute_case(target, case))
                 elif case.get("probe") is not None:
                     out.append(probed_case(target, case, bound))
                 else:

@@ -244,7 +244,8 @@ def record_target(config, target, traced):
                 rejected["timeout" if second.get("kind") == "timeout" else ("impure" if second.get("kind") == "impure" else "non-deterministic")] += 1
                 continue
             kept.append((src, case_input, first))
-        if desc["needsInstance"] and not worker_a.info.get("generator", False) and _returns_one_value(kept):
+        if (desc["needsInstance"] and not worker_a.info.get("generator", False) and not worker_a.info.get("property", False)
+                and _returns_one_value(kept)):
             # a method that returns one value for every input it does not reject (`seek` returns
             # None): judged by its result and the state the call leaves on the instance
             # (common.stated_case), when that varies

@@ -451,11 +451,15 @@ def generate(params, literals, seen_by_param, rng, limit):
 
     base = [None if omit else pool[0] for pool, omit in zip(pools, omit_default)]
     out = [build(base)]
-    for i, pool in enumerate(pools):
-        for value in pool[: 12 if len(pools) > 1 else 24]:
-            choice = list(base)
-            choice[i] = value
-            out.append(build(choice))
+    # one parameter varied at a time, round-robin over the parameters (a short limit, as for a
+    # method's inits, still reaches the later ones: `Window(start, stop, step=1)` gets a step)
+    width = 12 if len(pools) > 1 else 24
+    for j in range(width):
+        for i, pool in enumerate(pools):
+            if j < len(pool):
+                choice = list(base)
+                choice[i] = pool[j]
+                out.append(build(choice))
     for _ in range(limit * 2):
         if not pools:
             break

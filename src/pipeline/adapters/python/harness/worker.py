@@ -185,14 +185,16 @@ def op_setup(req):
     except (OSError, TypeError):
         filename, first, last = raw.__code__.co_filename, raw.__code__.co_firstlineno, raw.__code__.co_firstlineno + 10000
     generator = inspect.isgeneratorfunction(raw)
+    # a property's getter is judged on the attribute of a built instance (common.attribute_case)
+    is_property = kind == "method" and klass is not None and isinstance(attr, (property, functools.cached_property))
     # a constructor is judged by the state it leaves: vars(<Class>(<args>)) (run_case, common.constructed_case)
     construct = kind == "method" and klass is not None and parts[-1] == "__init__"
     STATE.update(module=module, owner=owner, name=parts[-1], qualname=qualname, raw=raw, klass=klass,
                  filename=filename, first=first, last=last, method=kind == "method" and klass is not None and not construct,
-                 generator=generator, construct=construct)
+                 generator=generator, construct=construct, property=is_property)
     _module_tree()  # parsed once here, before the forks: describe and every mutant read it
     return {"ok": True, "file": filename, "firstLine": first, "lastLine": last, "needsInstance": STATE["method"],
-            "freevars": list(raw.__code__.co_freevars), "generator": generator, "construct": construct,
+            "freevars": list(raw.__code__.co_freevars), "generator": generator, "construct": construct, "property": is_property,
             "bound": kind == "method" and klass is None and isinstance(attr, classmethod)}
 
 
@@ -816,7 +818,7 @@ def run_case(case, trace=False):
                 sys.settrace(None)
                 _ACTIVE[0] = False
                 return {"kind": "error", "reason": "init-raises", "message": _type_name(type(e))}
-            fn = getattr(instance, STATE["name"])
+            fn = None if STATE.get("property") else getattr(instance, STATE["name"])
         else:
             fn = getattr(STATE["owner"], STATE["name"])
         if STATE.get("generator"):
@@ -829,6 +831,9 @@ def run_case(case, trace=False):
                 _ACTIVE[0] = False
                 return {"kind": "error", "reason": "bad-input", "message": _type_name(type(e))}
             result = list(itertools.islice(result, GENERATOR_ITEMS))
+        elif STATE.get("property"):
+            # the attribute of the built instance, as common.attribute_case judges it: [value]
+            result = [getattr(instance, STATE["name"])]
         elif STATE.get("construct"):
             # the state the constructor leaves, as common.constructed_case judges it
             result = [_state_of(STATE["klass"](*args, **kwargs))]
@@ -870,6 +875,8 @@ def run_case(case, trace=False):
         out["construct"] = True
     if case.get("state") and STATE["method"]:
         out["state"] = True
+    if STATE.get("property"):
+        out["attribute"] = True
     if raised:
         out.update(kind="raises", type=_type_name(type(exc)))
         return out
