@@ -8,7 +8,8 @@
  * the same value for every input (`Cursor.seek` returns None) judged by its result and the state it
  * leaves; a property's getter judged on the attribute of built instances, the inits spread over
  * every constructor parameter (`step` too). Each target's cases then kill >= 80% of its mutants
- * (without these: 0.05-0.8, `arity` a constant-result drop, `Window.length` not a function).
+ * (without these: 0.05-0.8, `arity` a constant-result drop, `Window.length` not a function). A
+ * constructor storing a function or a class is judged with them as refs (`Guard.__init__`).
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,11 +17,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderPrompt } from '../../src/pipeline/write/render-prompt.js';
+import { renderReadableTest } from '../../src/pipeline/write/render-readable-test.js';
 import { makeUnit } from '../fixtures/units.js';
 import { FIXTURE, PYTHON, root, runHarness, target } from './pipeline-harness-helpers.js';
 
 const MODULE = 'recfix.dispatch';
-const NAMES = ['fails', 'as_pair', 'clip_percent', 'arity', 'count_items', 'Version.covers', 'Cursor.seek', 'Window.length'];
+const NAMES = ['fails', 'as_pair', 'clip_percent', 'arity', 'count_items', 'Version.covers', 'Cursor.seek', 'Window.length', 'Guard.__init__'];
 let recorded: Map<string, any>;
 let mutated: Map<string, any>;
 
@@ -156,5 +158,20 @@ describe("a property's getter", () => {
       signature: 'def length(self):', decorators: ['property'] });
     const prompt = renderPrompt({ unit, cases: [judged.find((c: any) => 'returns' in c.expect)], libraryName: 'recfix' });
     expect(prompt).toMatch(/>>> recfix\.dispatch\.Window\(.*\)\.length\n-?\d+\n/);
+  });
+});
+
+describe('a state holding functions and classes', () => {
+  it('records them as refs, which the subject and the judge pass and the readable test renders', () => {
+    const judged = mutated.get('Guard.__init__').cases as any[];
+    const text = JSON.stringify(judged.map((c: any) => c.expect));
+    expect(text).toContain('{"t":"ref","v":["builtins","len"]}');
+    expect(judgeAll(judged, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
+    const dir = mkdtempSync(join(tmpdir(), 'codemidas-refs-'));
+    const file = join(dir, 'test_guard.py');
+    writeFileSync(file, renderReadableTest({ taskId: 'recfix/guard', module: MODULE, target: 'Guard.__init__', cases: judged }));
+    expect(readFileSync(file, 'utf8')).toContain("_ref('builtins', 'len')");
+    const run = spawnSync(PYTHON, ['-B', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', file], { encoding: 'utf8', cwd: dir, env: { ...process.env, PYTHONPATH: FIXTURE }, timeout: 120_000 });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
   });
 });

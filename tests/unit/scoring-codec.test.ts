@@ -1,7 +1,8 @@
 /**
  * The scoring codec on subclasses of builtin value types: a namedtuple, an OrderedDict, a Counter
  * and enum members encode exactly (type and content), so a result of one of those types can be a
- * recorded expectation, and two such values with different content never compare equal.
+ * recorded expectation, and two such values with different content never compare equal. Classes and
+ * functions a module holds by name encode as refs (a constructor storing `len` or `KeyError`).
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -55,5 +56,47 @@ print(json.dumps({
       ],
     });
     expect(out.describe).toBe("<__main__.P {'value': (1, 2)}>");
+  });
+});
+
+describe('codec: classes and functions', () => {
+  it('encodes a class or function its module holds under its name as a ref, decodes it back, and refuses the rest', () => {
+    const out = python(`
+import codec, functools, json, operator, os.path
+def refuses(value):
+    try:
+        codec.encode(value)
+        return False
+    except codec.EncodeError:
+        return True
+e = codec.encode
+def make():
+    def local():
+        return 1
+    return local
+local = make()
+print(json.dumps({
+  "len": e(len), "error": e(ValueError), "join": e(os.path.join), "add": e(operator.add),
+  "state": e({"funcs": (len, str), "exc": KeyError}),
+  "roundTrip": codec.decode(e(os.path.join)) is os.path.join and codec.decode(e(ValueError)) is ValueError,
+  "lenVsStr": codec.same(e(len), e(str)),
+  "describe": codec.describe(e(ValueError)),
+  "refused": [refuses(v) for v in (lambda x: x, local, functools.partial(max, 1), "a".upper, [].append)],
+}))
+`) as Record<string, unknown>;
+    expect(out.len).toEqual({ t: 'ref', v: ['builtins', 'len'] });
+    expect(out.error).toEqual({ t: 'ref', v: ['builtins', 'ValueError'] });
+    expect(out.join).toEqual({ t: 'ref', v: ['posixpath', 'join'] });
+    expect((out.add as { v: string[] }).v[1]).toBe('add');
+    expect(out.state).toEqual({
+      t: 'dict',
+      v: [
+        [{ t: 'str', v: 'funcs' }, { t: 'tuple', v: [{ t: 'ref', v: ['builtins', 'len'] }, { t: 'ref', v: ['builtins', 'str'] }] }],
+        [{ t: 'str', v: 'exc' }, { t: 'ref', v: ['builtins', 'KeyError'] }],
+      ],
+    });
+    expect(out).toMatchObject({ roundTrip: true, lenVsStr: false, describe: 'builtins.ValueError' });
+    // a lambda, a function its module does not hold by that name (defined in a function), a partial, bound methods
+    expect(out.refused).toEqual([true, true, true, true, true]);
   });
 });

@@ -54,7 +54,8 @@ function floatSource(text: string): string {
 
 /**
  * Python source of a tagged value. Objects render as `_obj('<module>.<QualName>', {...state})`,
- * a helper the readable template defines; `repr` inputs render as their expression.
+ * classes and functions as `_ref('<module>', '<QualName>')`, helpers the readable template defines;
+ * `repr` inputs render as their expression.
  */
 export function taggedToPython(value: unknown): string {
   if (!isTagged(value)) return repr(value);
@@ -91,6 +92,10 @@ export function taggedToPython(value: unknown): string {
     case 'object': {
       const o = (value.v ?? {}) as { type?: string; state?: unknown };
       return `_obj(${pythonStrRepr(String(o.type ?? '?'))}, ${taggedToPython(o.state)})`;
+    }
+    case 'ref': {
+      const [module, qualname] = Array.isArray(value.v) ? value.v.map(String) : ['?', '?'];
+      return `_ref(${pythonStrRepr(module ?? '?')}, ${pythonStrRepr(qualname ?? '?')})`;
     }
     case 'repr':
       return String(value.v);

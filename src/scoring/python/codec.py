@@ -5,8 +5,11 @@ equality of their canonical JSON: no __eq__ of any object is ever called.
 """
 import base64
 import enum
+import importlib
 import json
 import math
+import sys
+import types
 
 MAX_DEPTH = 64
 
@@ -76,7 +79,28 @@ def encode(value, _depth=0, _seen=None):
             "t": "object",
             "v": {"type": t.__module__ + "." + t.__qualname__, "state": encode(slots, _depth + 1, _seen)},
         }
+    ref = _ref_of(value)
+    if ref is not None:
+        return {"t": "ref", "v": ref}
     raise EncodeError("cannot serialise a value of type %s.%s" % (t.__module__, t.__qualname__))
+
+
+_REF_TYPES = (type, types.FunctionType, types.BuiltinFunctionType)
+
+
+def _ref_of(value):
+    """[module, qualname] of a class or a function that its module holds under that name (the very
+    object: `len`, `ValueError`, `toolz.functoolz.identity`), else None (a lambda, a closure, a
+    partial, a bound method)."""
+    if not isinstance(value, _REF_TYPES):
+        return None
+    module, qualname = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
+    if not isinstance(module, str) or not isinstance(qualname, str) or "<" in qualname:
+        return None
+    found = sys.modules.get(module)
+    for part in qualname.split("."):
+        found = getattr(found, part, None)
+    return [module, qualname] if found is value else None
 
 
 _BASE_CONTENT = {
@@ -141,6 +165,11 @@ def decode(tagged, namespace=None):
         return frozenset(decode(x, namespace) for x in v)
     if t == "dict":
         return {decode(k, namespace): decode(val, namespace) for k, val in v}
+    if t == "ref":
+        found = importlib.import_module(v[0])
+        for part in v[1].split("."):
+            found = getattr(found, part)
+        return found
     if t == "repr":
         env = {}
         for name in tagged.get("imports", []):
@@ -185,4 +214,6 @@ def _describe(tg):
         return "{" + ", ".join("%s: %s" % (_describe(k), _describe(x)) for k, x in v) + "}"
     if t == "object":
         return "<%s %s>" % (v["type"], _describe(v["state"]))
+    if t == "ref":
+        return "%s.%s" % (v[0], v[1])
     return str(v)

@@ -33,6 +33,16 @@ def to_input(value, _depth=0):
         return {"t": t.__name__, "v": items}
     if t is dict:
         return {"t": "dict", "v": [[to_input(k, _depth + 1), to_input(v, _depth + 1)] for k, v in value.items()]}
+    ref = codec._ref_of(value)
+    if ref is not None:
+        # a class or function by the name its module holds it under (`len`, `toolz.identity`); not
+        # one of a test module, which the task's workspace may not have
+        module, qualname = ref
+        if module == "__main__" or "test" in module.lower():
+            raise NotAnInput("a function of a test module")
+        if module == "builtins":
+            return {"t": "repr", "v": qualname, "imports": []}
+        return {"t": "repr", "v": "%s.%s" % (module, qualname), "imports": [module]}
     return repr_input(value)
 
 
