@@ -22,7 +22,7 @@ import { makeUnit } from '../fixtures/units.js';
 import { FIXTURE, PYTHON, root, runHarness, target } from './pipeline-harness-helpers.js';
 
 const MODULE = 'recfix.dispatch';
-const NAMES = ['fails', 'as_pair', 'clip_percent', 'arity', 'count_items', 'Version.covers', 'Cursor.seek', 'Window.length', 'Guard.__init__'];
+const NAMES = ['fails', 'as_pair', 'clip_percent', 'arity', 'count_items', 'Version.covers', 'Cursor.seek', 'Window.length', 'Guard.__init__', 'Stamp.replace'];
 let recorded: Map<string, any>;
 let mutated: Map<string, any>;
 
@@ -73,6 +73,11 @@ describe('inputs read off the body', () => {
     const t = recorded.get('arity');
     expect(t.drop).toBeNull();
     expect(t.cases.some((c: any) => c.args[0].t === 'repr' && c.args[0].v.startsWith('lambda'))).toBe(true);
+  });
+
+  it("passes the keys its own docstring quotes to a **kwargs the body reads no literal key from", () => {
+    const keys = new Set(recorded.get('Stamp.replace').cases.flatMap((c: any) => Object.keys(c.kwargs)));
+    expect(keys).toEqual(new Set(['major', 'minor', 'patch']));
   });
 
   it('passes iterators to a sequence-named parameter seen only as a tuple', () => {

@@ -53,4 +53,21 @@ describe('mutate.py', () => {
     expect(descriptions).toEqual(expect.arrayContaining(['line 3: < → <=', 'line 3: 0 → 1', 'line 4: statement removed', 'line 5: 100 → 101', 'line 7: * → +']));
     expect(descriptions.filter((d) => d.startsWith('line 4: ') || d.startsWith('line 6: '))).toEqual(['line 4: statement removed']);
   });
+
+  it('nor the assignments that only build an exception message (a name read only by the raise or by another such assignment)', () => {
+    const source = [
+      'def replaced(parts, known):',
+      '    unknown = set(parts) - set(known)',
+      '    if unknown:',
+      '        missing = len(unknown)',
+      '        error = "got %d unknown: %s" % (missing, ", ".join(sorted(unknown)))',
+      '        raise TypeError(error)',
+      '    return len(parts) + 1',
+    ].join('\n');
+    const descriptions: string[] = runWithHarnessModule('mutants', ['tree = ast.parse(sys.stdin.read())',
+      'print(json.dumps([m["description"] for m in mutants.enumerate_mutants(tree.body[0])]))'], source);
+    // `unknown` is read by the condition too: it stays; `missing` and `error` only feed the message
+    expect(descriptions).toEqual(expect.arrayContaining(['line 2: - → +', 'line 2: statement removed', 'line 6: statement removed', 'line 7: + → -']));
+    expect(descriptions.filter((d) => d.startsWith('line 4: ') || d.startsWith('line 5: '))).toEqual([]);
+  });
 });

@@ -86,7 +86,29 @@ def _skip_ids(fn):
             skip.update(id(n) for n in ast.walk(node.format_spec))
         if isinstance(node, ast.JoinedStr):
             skip.update(id(v) for v in node.values if isinstance(v, ast.Constant))
+    for assign in _message_only_assigns(fn, skip):
+        skip.update(id(n) for n in ast.walk(assign))
     return skip
+
+
+def _message_only_assigns(fn, skip):
+    """Assignments `name = <expr>` whose name is read only inside nodes already skipped (an
+    exception's message: `error = "got %d" % n; raise TypeError(error)`), found to a fixpoint (a
+    name read only by such an assignment too). Updates `skip` with their nodes as it goes."""
+    assigns = [n for n in ast.walk(fn) if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)]
+    found, changed = [], True
+    while changed:
+        changed = False
+        for assign in assigns:
+            if assign in found:
+                continue
+            name = assign.targets[0].id
+            loads = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+            if loads and all(id(n) in skip for n in loads):
+                found.append(assign)
+                skip.update(id(n) for n in ast.walk(assign))
+                changed = True
+    return found
 
 
 def _variants(node, skip):
@@ -136,7 +158,9 @@ def _short(s):
 
 
 def _statement_drops(fn):
-    """(stmt node, owner list name) for statements that can be replaced by `pass`."""
+    """(stmt node, owner list name) for statements that can be replaced by `pass` (not an
+    assignment that only builds an exception's message, _message_only_assigns)."""
+    message_only = set(id(a) for a in _message_only_assigns(fn, _skip_ids(fn)))
     drops = []
     body = list(fn.body)
     docstring = body[0] if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str) else None
@@ -149,6 +173,8 @@ def _statement_drops(fn):
                 if stmt is docstring or isinstance(stmt, (ast.Pass, ast.Return, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Global, ast.Nonlocal)):
                     continue
                 if isinstance(stmt, ast.Expr) and (isinstance(stmt.value, ast.Constant) or _is_warning(stmt.value)):
+                    continue
+                if id(stmt) in message_only:
                     continue
                 drops.append(stmt)
     return drops

@@ -16,6 +16,7 @@ import functools
 import inspect
 import itertools
 import json
+import keyword
 import os
 import re
 import select
@@ -598,6 +599,20 @@ def _isinstance_classes(node, name):
     return found if checked else None
 
 
+def _doc_keys(raw, limit=6):
+    """Identifiers the function's own docstring quotes (``major``, 'minor'), in order, at most
+    `limit`; [] when there are more (a docstring quoting many names says nothing of the keys)."""
+    doc = getattr(raw, "__doc__", None)
+    if not isinstance(doc, str):
+        return []
+    found = []
+    for m in _QUOTED.finditer(doc):
+        text = next(g for g in m.groups() if g is not None)
+        if text.isidentifier() and not keyword.iskeyword(text) and text not in found:
+            found.append(text)
+    return found if len(found) <= limit else []
+
+
 def _describe():
     raw = STATE["raw"]
     target = getattr(STATE["owner"], STATE["name"])
@@ -606,7 +621,9 @@ def _describe():
     node = _def_node(raw, STATE["qualname"])
     for p in params or []:
         if p["kind"] == "VAR_KEYWORD":
-            keys = _keys_read(node, p["name"])
+            # the keys the body reads by literal, else those its own docstring quotes
+            # (``major``, ``minor``: `replace(**parts)` passes them on)
+            keys = _keys_read(node, p["name"]) or _doc_keys(raw)
             if keys:
                 p["keys"] = keys
             continue
