@@ -19,7 +19,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { renderPrompt } from '../../src/pipeline/write/render-prompt.js';
 import { renderReadableTest } from '../../src/pipeline/write/render-readable-test.js';
 import { makeUnit } from '../fixtures/units.js';
-import { FIXTURE, PYTHON, root, runHarness, target } from './pipeline-harness-helpers.js';
+import { FIXTURE, judgeCases, PYTHON, runHarness, target } from './pipeline-harness-helpers.js';
 
 const MODULE = 'recfix.dispatch';
 const NAMES = ['fails', 'as_pair', 'clip_percent', 'arity', 'count_items', 'Version.covers', 'Cursor.seek', 'Window.length', 'Guard.__init__', 'Stamp.replace'];
@@ -96,24 +96,6 @@ describe('inputs read off the body', () => {
   });
 });
 
-/** Each case run by the real subject and judged by the real judge against the fixture at `fixture`: [ok, detail]. */
-function judgeAll(cases: any[], fixture: string): [boolean, string][] {
-  const scoring = join(root, 'src', 'scoring', 'python');
-  const script = `
-import importlib.util, json, sys
-sys.path.insert(0, ${JSON.stringify(fixture)})
-def load(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod); return mod
-subject = load("s", ${JSON.stringify(join(scoring, 'subject.py'))})
-judge = load("j", ${JSON.stringify(join(scoring, 'judge.py'))})
-print(json.dumps([list(judge.judge_answer(case, subject.run_case(case))) for case in json.loads(sys.stdin.read())]))
-`;
-  const run = spawnSync(PYTHON, ['-I', '-B', '-c', script], { input: JSON.stringify(cases), encoding: 'utf8', timeout: 120_000 });
-  if (run.status !== 0) throw new Error(run.stderr);
-  return JSON.parse(run.stdout);
-}
-
 describe('a method judged by the state it leaves', () => {
   it('records the result and the attributes after the call, iterators left out, when the result alone is constant', () => {
     const cases = recorded.get('Cursor.seek').cases as any[];
@@ -132,13 +114,13 @@ describe('a method judged by the state it leaves', () => {
       expect([c.module, c.target, c.init]).toEqual(['builtins', 'list', null]);
       expect(c.args[0].v).toMatch(/ for _ in \(0,\) for _o in \(recfix\.dispatch\.Cursor\(.*\),\) for _r in \(_o\.seek\(.*\),\)\)$/);
     }
-    expect(judgeAll(judged, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
+    expect(judgeCases(judged, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
     // a seek that never reads ahead returns the same None: only the state tells it apart
     const wrong = mkdtempSync(join(tmpdir(), 'codemidas-stated-'));
     cpSync(join(FIXTURE, 'recfix'), join(wrong, 'recfix'), { recursive: true });
     const file = join(wrong, 'recfix', 'dispatch.py');
     writeFileSync(file, readFileSync(file, 'utf8').replace('        if remainder > 0:\n', '        if remainder > 0 and False:\n'));
-    expect(judgeAll(judged, wrong).filter(([ok]) => !ok).length).toBeGreaterThan(0);
+    expect(judgeCases(judged, wrong).filter(([ok]) => !ok).length).toBeGreaterThan(0);
   });
 
   it('shows the call on the instance and the (result, state) pair in the prompt', () => {
@@ -158,7 +140,7 @@ describe("a property's getter", () => {
     expect(cases.some((c: any) => c.init.args.length === 3 || 'step' in c.init.kwargs)).toBe(true);
     const judged = mutated.get('Window.length').cases as any[];
     for (const c of judged) expect(c.args[0].v).toMatch(/^\(_o\.length for _ in \(0,\) for _o in \(recfix\.dispatch\.Window\(.*\),\)\)$/);
-    expect(judgeAll(judged, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
+    expect(judgeCases(judged, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
     const unit = makeUnit({ id: 'recfix.dispatch:Window.length', kind: 'method', module: 'recfix.dispatch', qualname: 'Window.length', file: 'recfix/dispatch.py',
       signature: 'def length(self):', decorators: ['property'] });
     const prompt = renderPrompt({ unit, cases: [judged.find((c: any) => 'returns' in c.expect)], libraryName: 'recfix' });
@@ -171,7 +153,7 @@ describe('a state holding functions and classes', () => {
     const judged = mutated.get('Guard.__init__').cases as any[];
     const text = JSON.stringify(judged.map((c: any) => c.expect));
     expect(text).toContain('{"t":"ref","v":["builtins","len"]}');
-    expect(judgeAll(judged, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
+    expect(judgeCases(judged, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
     const dir = mkdtempSync(join(tmpdir(), 'codemidas-refs-'));
     const file = join(dir, 'test_guard.py');
     writeFileSync(file, renderReadableTest({ taskId: 'recfix/guard', module: MODULE, target: 'Guard.__init__', cases: judged }));

@@ -43,3 +43,24 @@ export function runWithHarnessModule(module: string, body: string[], source: str
   if (run.status !== 0) throw new Error(`python exited ${run.status}: ${run.stderr}`);
   return JSON.parse(run.stdout);
 }
+
+/**
+ * Each case run by the real subject (src/scoring/python/subject.py) and judged by the real judge,
+ * with `fixture` on sys.path (default: the recorder fixture): [ok, detail] per case.
+ */
+export function judgeCases(cases: unknown[], fixture: string = FIXTURE): [boolean, string][] {
+  const scoring = join(root, 'src', 'scoring', 'python');
+  const script = `
+import importlib.util, json, sys
+sys.path.insert(0, ${JSON.stringify(fixture)})
+def load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod); return mod
+subject = load("s", ${JSON.stringify(join(scoring, 'subject.py'))})
+judge = load("j", ${JSON.stringify(join(scoring, 'judge.py'))})
+print(json.dumps([list(judge.judge_answer(case, subject.run_case(case))) for case in json.loads(sys.stdin.read())]))
+`;
+  const run = spawnSync(PYTHON, ['-I', '-B', '-c', script], { input: JSON.stringify(cases), encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+  if (run.status !== 0) throw new Error(`the subject or the judge failed: ${run.stderr}`);
+  return JSON.parse(run.stdout);
+}

@@ -14,10 +14,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Unit } from '../../src/pipeline/types.js';
 import { renderPrompt } from '../../src/pipeline/write/render-prompt.js';
 import { renderReadableTest } from '../../src/pipeline/write/render-readable-test.js';
-import { FIXTURE, PYTHON, root, runHarness, runWithHarnessModule, target } from './pipeline-harness-helpers.js';
+import { FIXTURE, judgeCases, PYTHON, root, runHarness, runWithHarnessModule, target } from './pipeline-harness-helpers.js';
 
 const HARNESS = join(root, 'src', 'pipeline', 'adapters', 'python', 'harness');
-const SCORING = join(root, 'src', 'scoring', 'python');
 
 function python(script: string, input = '', env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(PYTHON, ['-I', '-B', '-c', script], {
@@ -288,20 +287,6 @@ describe('record.py inputs without useful type hints', () => {
 });
 
 describe('generated callables downstream', () => {
-  const JUDGE_SCRIPT = `
-import importlib.util, json, sys
-sys.path.insert(0, ${JSON.stringify(FIXTURE)})
-def load(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod); return mod
-subject = load("s", ${JSON.stringify(join(SCORING, 'subject.py'))})
-judge = load("j", ${JSON.stringify(join(SCORING, 'judge.py'))})
-out = []
-for case in json.loads(sys.stdin.read()):
-    answer = subject.run_case(case)
-    out.append(list(judge.judge_answer(case, answer)))
-print(json.dumps(out))
-`;
 
   it('decodes and passes in the subject and the judge: lambdas, iterators, namespaces, generator and probed cases', () => {
     const cases = ['recfix.dicts:valmap', 'recfix.dicts:merge_with', 'recfix.hinted:apply_twice', 'recfix.commands:bump_command', 'recfix.iterables:take_evens'].flatMap((id) => byId.get(id).cases);
@@ -310,10 +295,7 @@ print(json.dumps(out))
     expect(probed.length).toBeGreaterThan(0);
     const all = [...cases, ...iterate, ...probed];
     for (const form of ['lambda', 'iter([', 'types.SimpleNamespace(']) expect(all.some((c: any) => JSON.stringify(c.args).includes(form)), form).toBe(true);
-    const run = python(JUDGE_SCRIPT, JSON.stringify(all));
-    expect(run.status, run.stderr).toBe(0);
-    const verdicts = JSON.parse(run.stdout) as [boolean, string][];
-    expect(verdicts.filter(([ok]) => !ok)).toEqual([]);
+    expect(judgeCases(all).filter(([ok]) => !ok)).toEqual([]);
   });
 
   it('judges a constructor by the state it leaves (vars, or the slots set), in the subject and the judge, and fails a wrong one', () => {
@@ -331,9 +313,7 @@ print(json.dumps(out))
     expect(span.some((c: any) => 'returns' in c.expect && state(c).join() === 'start,stop,step')).toBe(true);
     expect(release.some((c: any) => 'returns' in c.expect && state(c).join() === 'major,minor,pre')).toBe(true);
     expect(release.some((c: any) => c.expect.raises === 'builtins.ValueError')).toBe(true);
-    const run = python(JUDGE_SCRIPT, JSON.stringify([...span, ...release]));
-    expect(run.status, run.stderr).toBe(0);
-    expect((JSON.parse(run.stdout) as [boolean, string][]).filter(([ok]) => !ok)).toEqual([]);
+    expect(judgeCases([...span, ...release]).filter(([ok]) => !ok)).toEqual([]);
     // the prompt shows the constructor call and the attributes it leaves
     const shown = release.find((c: any) => 'returns' in c.expect && c.args[0].v.includes('Release(1, 0)')) ?? release.find((c: any) => 'returns' in c.expect);
     const unit = { id: 'recfix.releases:Release.__init__', kind: 'method', module: 'recfix.releases', qualname: 'Release.__init__', file: 'recfix/releases.py', startLine: 16, endLine: 19,
