@@ -271,9 +271,7 @@ def collected_case(target, case, bound):
                 " for _ in (0,) for _x in itertools.islice(%s(%s), %d))") % (GENERATOR_ITEMS, callee, call_args_source(case, imports), GENERATOR_ITEMS)
     else:
         expr = "itertools.islice(%s(%s), %d)" % (callee, call_args_source(case, imports), GENERATOR_ITEMS)
-    return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
-            "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
-            "expect": case["expect"], "argsAfter": None, "source": case["source"]}
+    return _list_case(case, expr, imports)
 
 
 def _callee(target, case, bound, imports):
@@ -282,10 +280,28 @@ def _callee(target, case, bound, imports):
     module, qualname = target["module"], target["qualname"]
     imports.add(module)
     if bound:
-        owner, name = qualname.rsplit(".", 1)
-        init = case.get("init") or {"args": [], "kwargs": {}}
-        return "%s.%s(%s).%s" % (module, owner, call_args_source(init, imports), name)
+        return "%s.%s" % (instance_source(target, case.get("init"), imports), qualname.rsplit(".", 1)[1])
     return "%s.%s" % (module, qualname)
+
+
+def instance_source(target, init, imports):
+    """`<module>.<Owner>(<init args>)`: an instance of a method target's class, as source."""
+    imports.add(target["module"])
+    owner = target["qualname"].rsplit(".", 1)[0]
+    return "%s.%s(%s)" % (target["module"], owner, call_args_source(init or {"args": [], "kwargs": {}}, imports))
+
+
+# The state of instance `_o` in a judged expression (worker._state_of): its attributes, or the
+# slots set for a class with `__slots__`.
+STATE_OF_O = ("dict(vars(_o)) if hasattr(_o, '__dict__') else {k: getattr(_o, k) for c in type(_o).__mro__"
+              " for k in getattr(c, '__slots__', ()) if hasattr(_o, k)}")
+
+
+def _list_case(case, expr, imports):
+    """A case judged as builtins.list called on one `repr` expression (the forms above)."""
+    return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
+            "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
+            "expect": case["expect"], "argsAfter": None, "source": case["source"]}
 
 
 def probed_case(target, case, bound):
@@ -299,9 +315,7 @@ def probed_case(target, case, bound):
     callee = _callee(target, case, bound, imports)
     probe = {"args": case["probe"], "kwargs": {}}
     expr = "(%s(%s)(%s) for _ in (0,))" % (callee, call_args_source(case, imports), call_args_source(probe, imports))
-    return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
-            "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
-            "expect": case["expect"], "argsAfter": None, "source": case["source"]}
+    return _list_case(case, expr, imports)
 
 
 def constructed_case(target, case):
@@ -310,14 +324,9 @@ def constructed_case(target, case):
     worker._state_of), the class built inside builtins.list (so its exception is the case's
     `raises`): `list(<state of _o> for _ in (0,) for _o in (<module>.<Class>(<args>),))`, expecting
     `[<state>]`. Raises ValueError when an input has no source form."""
-    imports = {target["module"]}
-    owner = target["qualname"].rsplit(".", 1)[0]
-    expr = ("(dict(vars(_o)) if hasattr(_o, '__dict__') else {k: getattr(_o, k) for c in type(_o).__mro__"
-            " for k in getattr(c, '__slots__', ()) if hasattr(_o, k)} for _ in (0,) for _o in (%s.%s(%s),))") % (
-        target["module"], owner, call_args_source(case, imports))
-    return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
-            "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
-            "expect": case["expect"], "argsAfter": None, "source": case["source"]}
+    imports = set()
+    expr = "(%s for _ in (0,) for _o in (%s,))" % (STATE_OF_O, instance_source(target, case, imports))
+    return _list_case(case, expr, imports)
 
 
 def stated_case(target, case):
@@ -327,16 +336,12 @@ def stated_case(target, case):
     builtins.list:
     `list((_r, <state of _o>) for _ in (0,) for _o in (<module>.<Owner>(<init>),) for _r in (_o.<name>(<args>),))`,
     expecting `[(<result>, <state>)]`. Raises ValueError when an input has no source form."""
-    imports = {target["module"], "collections.abc"}
-    owner, name = target["qualname"].rsplit(".", 1)
-    init = case.get("init") or {"args": [], "kwargs": {}}
-    expr = ("((_r, {k: v for k, v in (dict(vars(_o)) if hasattr(_o, '__dict__') else {k: getattr(_o, k) for c in type(_o).__mro__"
-            " for k in getattr(c, '__slots__', ()) if hasattr(_o, k)}).items() if not isinstance(v, collections.abc.Iterator)})"
-            " for _ in (0,) for _o in (%s.%s(%s),) for _r in (_o.%s(%s),))") % (
-        target["module"], owner, call_args_source(init, imports), name, call_args_source(case, imports))
-    return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
-            "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
-            "expect": case["expect"], "argsAfter": None, "source": case["source"]}
+    imports = {"collections.abc"}
+    name = target["qualname"].rsplit(".", 1)[1]
+    expr = ("((_r, {k: v for k, v in (%s).items() if not isinstance(v, collections.abc.Iterator)})"
+            " for _ in (0,) for _o in (%s,) for _r in (_o.%s(%s),))") % (
+        STATE_OF_O, instance_source(target, case.get("init"), imports), name, call_args_source(case, imports))
+    return _list_case(case, expr, imports)
 
 
 def attribute_case(target, case):
@@ -344,13 +349,10 @@ def attribute_case(target, case):
     instance built inside builtins.list, `list(_o.<name> for _ in (0,) for _o in
     (<module>.<Owner>(<init>),))`, expecting `[value]` (worker.run_case gives it in that form).
     Raises ValueError when an init input has no source form."""
-    imports = {target["module"]}
-    owner, name = target["qualname"].rsplit(".", 1)
-    init = case.get("init") or {"args": [], "kwargs": {}}
-    expr = "(_o.%s for _ in (0,) for _o in (%s.%s(%s),))" % (name, target["module"], owner, call_args_source(init, imports))
-    return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
-            "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
-            "expect": case["expect"], "argsAfter": None, "source": case["source"]}
+    imports = set()
+    name = target["qualname"].rsplit(".", 1)[1]
+    expr = "(_o.%s for _ in (0,) for _o in (%s,))" % (name, instance_source(target, case.get("init"), imports))
+    return _list_case(case, expr, imports)
 
 
 def has_source(case_input):

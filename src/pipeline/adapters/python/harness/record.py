@@ -85,12 +85,11 @@ SAME_CLASS_NAMES = {"other", "that", "rhs", "right"}
 
 def _own_instances(target, inits, limit=6):
     """`<module>.<Owner>(<init>)` as `repr` inputs, for the inits that have a source form."""
-    owner = target["qualname"].rsplit(".", 1)[0]
     out = []
     for init in inits[:limit]:
-        imports = {target["module"]}
+        imports = set()
         try:
-            source = "%s.%s(%s)" % (target["module"], owner, common.call_args_source(init, imports))
+            source = common.instance_source(target, init, imports)
         except ValueError:
             continue
         out.append({"t": "repr", "v": source, "imports": sorted(imports)})
