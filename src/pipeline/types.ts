@@ -63,6 +63,8 @@ export interface Unit {
   decorators: string[];
   /** Statements in the body (nested blocks counted), excluding the docstring. */
   statementCount: number;
+  /** Lines of the body holding code (comments, blank lines and the docstring left out): its size. */
+  codeLines: number;
   /** Names this unit calls (`foo`, `self.bar`, `mod.baz`), in order of first appearance. */
   calls: string[];
   /** Where this unit is called from in the repository. */

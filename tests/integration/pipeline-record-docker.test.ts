@@ -36,7 +36,7 @@ function unit(module: string, qualname: string, docstring: string | null = null,
   return {
     id: `${module}:${qualname}`, kind: qualname.includes('.') ? 'method' : 'function', module, qualname,
     file: `${module.replace(/\./g, '/')}.py`, startLine: 1, endLine: 1, bodyStartLine: 1, bodyEndLine: 1,
-    signature: '', params: [], returnAnnotation: null, docstring, decorators: [], statementCount: 4, calls: [],
+    signature: '', params: [], returnAnnotation: null, docstring, decorators: [], statementCount: 4, codeLines: 4, calls: [],
     callSites, isAsync: false, isGenerator: false, impurities: [],
   };
 }

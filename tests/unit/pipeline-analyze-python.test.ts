@@ -80,6 +80,7 @@ describe('parsePythonUnits on a package with tests, examples and a broken file',
       docstring: 'Limit value to [low, high].\n\nValues below low become low.',
       decorators: [],
       statementCount: 5,
+      codeLines: 5,
       calls: [],
       callSites: [
         { file: 'examples/demo.py', line: 3, caller: '<module>', argumentTexts: ['11', 'high=[1, (2, 3)][0]'], allLiteral: false },
@@ -109,6 +110,8 @@ describe('parsePythonUnits on a package with tests, examples and a broken file',
     expect(flags('shapekit.geometry:roll').impurities).toEqual(['random:random.randint']);
     expect(flags('shapekit.geometry:bump').impurities).toEqual(['global:global counter']);
     expect(flags('shapekit.geometry:Grid.neighbours')).toEqual({ isGenerator: false, isAsync: false, impurities: [] });
+    // its size is its code: the leading comment is not counted (12 body lines, 11 of code)
+    expect(unit(pylibResult, 'shapekit.geometry:Grid.neighbours').codeLines).toBe(11);
   });
 
   it('reads parameter kinds: keyword-only after *, positional-only before /, *args and **kwargs', () => {
@@ -166,6 +169,7 @@ describe('parsePythonUnits on a src/ layout', () => {
     expect(normalise.file).toBe('src/tidy/words.py');
     expect(normalise.docstring).toBe(`Collapse runs of whitespace.\n\n>>> normalise("a  b")\n'a b'`);
     expect([normalise.startLine, normalise.endLine, normalise.bodyStartLine, normalise.bodyEndLine]).toEqual([4, 12, 10, 12]);
+    expect(normalise.codeLines).toBe(3); // the docstring is not code
     expect(normalise.callSites).toEqual([
       { file: 'tests/test_words.py', line: 5, caller: 'test_normalise', argumentTexts: ['"a  b"', 'sep="-"'], allLiteral: true },
     ]);

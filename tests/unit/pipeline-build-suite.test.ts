@@ -50,6 +50,7 @@ function unit(qualname: string, startLine: number, endLine: number, bodyStartLin
     docstring: 'Doc.',
     decorators: [],
     statementCount: 3,
+    codeLines: 4,
     calls: [],
     callSites: [],
     isAsync: false,

@@ -105,6 +105,7 @@ const TARGETS = [
   target('tag_rank', 'recfix.versions'),
   target('newer', 'recfix.versions'),
   target('expand_hex', 'recfix.swatches'),
+  target('swatch_name', 'recfix.swatches'),
   target('valmap', 'recfix.dicts'),
   target('keyfilter', 'recfix.dicts'),
   target('merge_with', 'recfix.dicts'),
@@ -174,6 +175,18 @@ describe('record.py inputs without useful type hints', () => {
   it('uses the quoted examples of the docstrings', () => {
     const valid = returning('recfix.swatches:expand_hex').map((c: any) => [c.args[0].v, c.expect.returns.v]);
     expect(valid).toEqual(expect.arrayContaining([['#A0B', '#aa00bb'], ['#a0b1c2', '#a0b1c2']]));
+  });
+
+  it('looks up the keys of the tables the body names, and the members of the one it checks a parameter against', () => {
+    const t = byId.get('recfix.swatches:swatch_name');
+    // the module holds more literals than its sampled literals keep: the table keys come from the tables
+    const names = returning('recfix.swatches:swatch_name').map((c: any) => c.expect.returns.v as string);
+    expect(names.length).toBeGreaterThanOrEqual(2);
+    expect(names.every((n) => ['red', 'lime', 'blue', 'white', 'black', 'signal red', 'ink', 'paper'].includes(n))).toBe(true);
+    // `palette not in PALETTES`: both palettes are tried
+    const palettes = new Set(t.cases.map((c: any) => (c.args[1] ?? c.kwargs.palette)?.v));
+    expect(palettes.has('print') && palettes.has('web')).toBe(true);
+    expect(mutated.get('recfix.swatches:swatch_name').mutation.score).toBeGreaterThanOrEqual(0.8);
   });
 
   it('passes callables and dicts to parameters named func / predicate / d, and dicts to *dicts', () => {
@@ -318,7 +331,7 @@ describe('generated callables downstream', () => {
     const shown = release.find((c: any) => 'returns' in c.expect && c.args[0].v.includes('Release(1, 0)')) ?? release.find((c: any) => 'returns' in c.expect);
     const unit = { id: 'recfix.releases:Release.__init__', kind: 'method', module: 'recfix.releases', qualname: 'Release.__init__', file: 'recfix/releases.py', startLine: 16, endLine: 19,
       bodyStartLine: 17, bodyEndLine: 19, signature: 'def __init__(self, major, minor, pre=None):', params: [], returnAnnotation: null, docstring: null, decorators: [],
-      statementCount: 3, calls: [], callSites: [], isAsync: false, isGenerator: false, impurities: [] } as Unit;
+      statementCount: 3, codeLines: 4, calls: [], callSites: [], isAsync: false, isGenerator: false, impurities: [] } as Unit;
     const prompt = renderPrompt({ unit, cases: [shown], libraryName: 'recfix' });
     expect(prompt).toMatch(/>>> recfix\.releases\.Release\(.*\)\n# the new instance holds these attributes \(vars\(\), or its __slots__\):\n\{'major': /);
   });

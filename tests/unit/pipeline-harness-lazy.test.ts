@@ -204,7 +204,7 @@ describe('calls that return an iterator', () => {
     const unit: Unit = {
       id: `${MODULE}:scaled`, kind: 'function', module: MODULE, qualname: 'scaled', file: 'recfix/lazy.py', startLine: 5, endLine: 11,
       bodyStartLine: 11, bodyEndLine: 11, signature: 'def scaled(values: list[int], factor: int):', params: [], returnAnnotation: null,
-      docstring: 'The values times factor, lazily (a map object).', decorators: [], statementCount: 1, calls: [], callSites: [],
+      docstring: 'The values times factor, lazily (a map object).', decorators: [], statementCount: 1, codeLines: 4, calls: [], callSites: [],
       isAsync: false, isGenerator: false, impurities: [],
     };
     const prompt = renderPrompt({ unit, cases: [c], libraryName: 'recfix' });
@@ -276,7 +276,7 @@ describe('calls that return a tuple or list of iterators', () => {
     const unit: Unit = {
       id: `${MODULE}:split_parity`, kind: 'function', module: MODULE, qualname: 'split_parity', file: 'recfix/lazy.py', startLine: 1, endLine: 9,
       bodyStartLine: 7, bodyEndLine: 9, signature: 'def split_parity(values: list[int]):', params: [], returnAnnotation: null,
-      docstring: 'Odd values and even values.', decorators: [], statementCount: 3, calls: [], callSites: [], isAsync: false, isGenerator: false, impurities: [],
+      docstring: 'Odd values and even values.', decorators: [], statementCount: 3, codeLines: 4, calls: [], callSites: [], isAsync: false, isGenerator: false, impurities: [],
     };
     const prompt = renderPrompt({ unit, cases: [c], libraryName: 'recfix' });
     expect(prompt).toContain('>>> recfix.lazy.split_parity([1, 2, 3, 4])\n[[1, 3], [2, 4]]\n# each iterator in the result is shown as the list of its items');

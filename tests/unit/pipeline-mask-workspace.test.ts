@@ -17,6 +17,7 @@ function unitOf(partial: Partial<Unit> & Pick<Unit, 'qualname' | 'startLine' | '
     docstring: null,
     decorators: [],
     statementCount: 3,
+    codeLines: 4,
     calls: [],
     callSites: [],
     isAsync: false,

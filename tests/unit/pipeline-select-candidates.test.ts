@@ -48,7 +48,7 @@ describe('selectCandidates on the fixture package', () => {
       'substance: 5 statements (at least 3)',
       'interface: public module-level function',
       'pure: no clock, randomness, environment, network, filesystem, process, stream or global-state use detected',
-      'size: 10 lines (at most 120)',
+      'size: 5 lines of code (at most 120)',
       'inputs: 6 call sites, 3 with literal arguments',
       'spec: has a docstring',
     ]);
@@ -85,9 +85,11 @@ describe('selectCandidates rules', () => {
     expect(codeOf(makeUnit({ statementCount: 2 }))).toBe('too-small');
     expect(codeOf(makeUnit({ statementCount: 3 }))).toBeUndefined();
     expect(codeOf(makeUnit({ statementCount: 3 }), { minStatements: 4 })).toBe('too-small');
-    expect(codeOf(makeUnit({ endLine: 120 }))).toBeUndefined();
-    expect(codeOf(makeUnit({ endLine: 121 }))).toBe('too-large');
-    expect(codeOf(makeUnit({ endLine: 121 }), { maxLines: 200 })).toBeUndefined();
+    expect(codeOf(makeUnit({ codeLines: 120 }))).toBeUndefined();
+    expect(codeOf(makeUnit({ codeLines: 121 }))).toBe('too-large');
+    expect(codeOf(makeUnit({ codeLines: 121 }), { maxLines: 200 })).toBeUndefined();
+    // the size is code: a long definition of comments and docstring is not too large
+    expect(codeOf(makeUnit({ endLine: 300, codeLines: 40 }))).toBeUndefined();
   });
 
   it('keeps a variadic-only function whose parameter names or docstring examples say what it takes', () => {

@@ -9,7 +9,7 @@ export interface SelectOptions {
   seed?: number | string;
   /** Fewest body statements (nested ones counted, docstring not) for enough substance. Default: 3. */
   minStatements?: number;
-  /** Most lines of the whole definition, decorators included. Default: 120. */
+  /** Most lines of code in the body (comments, blank lines and the docstring not counted). Default: 120. */
   maxLines?: number;
   /**
    * Keep private units (`_helper`, `_Cls.run`): they are reachable as `module._helper` and hold much
@@ -118,7 +118,7 @@ export function selectCandidates(units: readonly Unit[], options: SelectOptions 
 function judge(unit: Unit, classes: ReadonlyMap<string, Unit>, options: ResolvedSelectOptions): Verdict {
   const segments = unit.qualname.split('.');
   const name = segments.at(-1) ?? unit.qualname;
-  const lines = unit.endLine - unit.startLine + 1;
+  const lines = unit.codeLines;
 
   if (unit.kind === 'class') {
     return { code: 'class', reason: 'a class is a target through its methods; its unit only describes the constructor' };
@@ -164,7 +164,7 @@ function judge(unit: Unit, classes: ReadonlyMap<string, Unit>, options: Resolved
   if (unit.statementCount < options.minStatements) {
     return { code: 'too-small', reason: `${unit.statementCount} statement(s), fewer than ${options.minStatements}` };
   }
-  if (lines > options.maxLines) return { code: 'too-large', reason: `${lines} lines, more than ${options.maxLines}` };
+  if (lines > options.maxLines) return { code: 'too-large', reason: `${lines} lines of code, more than ${options.maxLines}` };
   if (unit.isAsync) return { code: 'async', reason: 'async functions are not supported yet' };
   const impurity = unit.impurities[0];
   if (impurity !== undefined) {
@@ -183,7 +183,7 @@ function judge(unit: Unit, classes: ReadonlyMap<string, Unit>, options: Resolved
     `substance: ${unit.statementCount} statements (at least ${options.minStatements})`,
     interfaceReason,
     'pure: no clock, randomness, environment, network, filesystem, process, stream or global-state use detected',
-    `size: ${lines} lines (at most ${options.maxLines})`,
+    `size: ${lines} lines of code (at most ${options.maxLines})`,
   ];
   if (unit.callSites.length > 0) {
     const literal = unit.callSites.filter((s) => s.allLiteral).length;

@@ -122,6 +122,22 @@ function countStatements(body: Node | null, docNode: Node | null): number {
   return count;
 }
 
+/** Lines of the body holding code: comments, blank lines and the docstring left out. */
+function countCodeLines(body: Node | null, docNode: Node | null): number {
+  if (body === null) return 0;
+  const rows = new Set<number>();
+  const visit = (node: Node): void => {
+    if (node.type === 'comment' || (docNode !== null && node.startIndex === docNode.startIndex && node.type === docNode.type)) return;
+    if (node.childCount === 0) {
+      for (let row = node.startPosition.row; row <= node.endPosition.row; row += 1) rows.add(row);
+      return;
+    }
+    for (const child of node.children) if (child !== null) visit(child);
+  };
+  visit(body);
+  return rows.size;
+}
+
 /** Callee names (`foo`, `self.bar`, `mod.baz`) in order of first appearance. */
 function callsIn(body: Node | null): string[] {
   if (body === null) return [];
@@ -171,6 +187,7 @@ function readFunction(outer: Node, definition: Node, classPath: string[], contex
     docstring: layout.docstring,
     decorators: decoratorsOf(outer),
     statementCount: countStatements(body, layout.docNode),
+    codeLines: countCodeLines(body, layout.docNode),
     calls: callsIn(body),
     callSites: [],
     isAsync: childrenOf(definition)[0]?.type === 'async',
@@ -216,6 +233,7 @@ function readClass(outer: Node, definition: Node, classPath: string[], context: 
     docstring: layout.docstring,
     decorators,
     statementCount: countStatements(body, layout.docNode),
+    codeLines: countCodeLines(body, layout.docNode),
     calls: callsIn(body),
     callSites: [],
     isAsync: false,

@@ -122,6 +122,7 @@ def mutate_target(config, target):
         # and strings its regexes accept / its docstrings quote, first (they reach the valid branches)
         module_literals = desc.get("moduleLiterals") or {}
         t.module_strings = [v for v in (module_literals.get("regexStr") or [])[:6] + (module_literals.get("docStr") or [])[:4]
+                            + (module_literals.get("dataStr") or [])[:6]
                             + (module_literals.get("str") or [])[:8] if isinstance(v, str)]
         gen, bound = worker.info.get("generator", False), worker.info.get("needsInstance", False)
         # a case the task judges collected (generator target, `lazy` case) needs its inputs as source

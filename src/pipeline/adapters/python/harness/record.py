@@ -211,7 +211,8 @@ def record_target(config, target, traced):
             if isinstance(desc.get(key), dict):
                 desc[key] = dict(desc[key], moduleStr=module_literals.get("str", []), moduleInt=module_literals.get("int", []),
                                  regexStr=module_literals.get("regexStr", []), regexNear=module_literals.get("regexNear", False),
-                                 docStr=module_literals.get("docStr", []))
+                                 docStr=module_literals.get("docStr", []), dataStr=module_literals.get("dataStr", []),
+                                 dataInt=module_literals.get("dataInt", []))
         candidates = collect(config, target, traced, desc, rng, sources, rejected)
         kept, impure, timeouts, tried, probed = [], set(), 0, 0, 0
         deadline = time.monotonic() + config.get("targetBudgetMs", 90000) / 1000.0

@@ -84,6 +84,7 @@ def pool_for(hint, literals, seen, depth=0, name=None):
     kind = hint.get("kind", "any")
     ints = [0, 1, -1, 2, 3, 10] + [i + d for i in literals.get("int", []) for d in (0, -1, 1) if abs(i) < MAX_INT_ABS]
     ints += [i for i in literals.get("moduleInt", []) if abs(i) < MAX_INT_ABS]
+    ints[6:6] = [i for i in literals.get("dataInt", [])[:6] if abs(i) < MAX_INT_ABS]
     strs = ["", "a", "ab", "abc", "hello world", "A-b c"] + [s for s in literals.get("str", [])] + [s + "x" for s in literals.get("str", []) if s]
     # module literals early enough to survive the pool's cut (generate keeps 12-24 per parameter)
     strs[4:4] = literals.get("moduleStr", [])[:8]
@@ -94,6 +95,9 @@ def pool_for(hint, literals, seen, depth=0, name=None):
     regex_strs, doc_strs = literals.get("regexStr", []), literals.get("docStr", [])
     strs[2:2] = regex_strs[1:4] + doc_strs[:2]
     strs[0:0] = regex_strs[:1]
+    # the keys and values of the lookup tables the body names (worker._data_literals): the values
+    # that find something in them, early, as they are few among the module's literals
+    strs[2:2] = literals.get("dataStr", [])[:6]
     strs[16:16] = regex_strs[4:8]
     strs += regex_strs[8:] + doc_strs[2:]
     floats = [0.0, 1.0, -1.0, 0.5, 2.5] + [f + d for f in literals.get("float", []) for d in (0.0, -1.0, 1.0)] + [float(i) for i in literals.get("int", [])[:3]]
@@ -206,6 +210,7 @@ def _from_seen(seen, literals, depth, name=None):
     if not out:
         generic = [0, 1, -1, 2, "", "abc", [], [1, 2, 3], [3, 1, 2], {"a": 1, "b": 2}, None, {}]
         generic[6:6] = literals.get("regexStr", [])[:3] + literals.get("docStr", [])[:2]
+        generic[4:4] = literals.get("dataStr", [])[:6]  # the keys of the tables the body looks up
         if literals.get("regexNear") and literals.get("regexStr"):
             # the target (or a function it calls) checks a regex: lead with a string it accepts
             generic.insert(0, literals["regexStr"][0])
@@ -415,6 +420,9 @@ def generate(params, literals, seen_by_param, rng, limit):
         if default is not None and default.get("t") != "unavailable":
             seen.insert(0, default)
         pool = pool_for(p["hint"], literals, seen, name=p["name"])
+        if p.get("members"):
+            # values of the table the body looks it up in (`spec in SUPPORTED`): those first
+            pool = list(p["members"]) + pool
         if "instances" in p:
             # isinstance checks on it: the checked classes' instances early, and a None and an int
             # (values of none of the checked types, for the `else: raise TypeError` branch)

@@ -293,6 +293,96 @@ def _module_literals(limit=24):
     return found
 
 
+_DATA_TYPES = (dict, list, tuple, set, frozenset)
+
+
+def _plain_items(container, limit):
+    """Up to `limit` str/int/float items of a module-level container (a dict's keys, then its
+    values), spread evenly over it; sets in sorted order so the choice is the same every run."""
+    try:
+        if isinstance(container, dict):
+            items = list(container.keys()) + list(container.values())
+        elif isinstance(container, (set, frozenset)):
+            items = sorted(container, key=repr)
+        else:
+            items = list(container)
+    except Exception:  # noqa: BLE001 - odd containers: nothing to offer
+        return []
+    plain = []
+    for v in items[:4096]:
+        if type(v) in (str, int, float) and not (type(v) is str and not 0 < len(v) <= 40) and v not in plain:
+            plain.append(v)
+    if len(plain) > limit:
+        step = len(plain) / float(limit)
+        plain = [plain[int(k * step)] for k in range(limit)]
+    return plain
+
+
+def _global_container(n):
+    """The module-level dict/list/tuple/set an expression names (`SUPPORTED`, `mod.TABLE`), or None."""
+    if isinstance(n, ast.Name):
+        value = vars(STATE["module"]).get(n.id)
+        return value if isinstance(value, _DATA_TYPES) and not isinstance(value, type) else None
+    return None
+
+
+def _member_values(node, name, limit=8):
+    """Values of the module-level containers the body tests parameter `name` against: `name in
+    TABLE`, `TABLE[name]`, `TABLE.get(name)`, `{A: x, B: y}[name]` (their keys): the values that get
+    past a lookup or a membership check (`spec in SUPPORTED_SPECIFICATIONS`)."""
+    if node is None:
+        return []
+    found = []
+
+    def is_param(n):
+        return isinstance(n, ast.Name) and n.id == name
+
+    for n in ast.walk(node):
+        containers = []
+        if isinstance(n, ast.Compare) and is_param(n.left):
+            containers = [c for op, c in zip(n.ops, n.comparators) if isinstance(op, (ast.In, ast.NotIn))]
+        elif isinstance(n, ast.Subscript) and is_param(n.slice):
+            containers = [n.value]
+        elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get"
+              and n.args and is_param(n.args[0])):
+            containers = [n.func.value]
+        for c in containers:
+            if isinstance(c, ast.Dict):
+                namespace = vars(STATE["module"])
+                keys = [namespace.get(k.id) if isinstance(k, ast.Name) else getattr(k, "value", None) for k in c.keys if k is not None]
+                values = [k for k in keys if type(k) in (str, int, float)]
+            else:
+                value = _global_container(c)
+                values = _plain_items(value, limit) if value is not None and not isinstance(value, dict) else (
+                    _plain_items(list(value.keys()), limit) if value is not None else [])
+            for v in values:
+                if v not in found:
+                    found.append(v)
+    return found[:limit]
+
+
+def _data_literals(node, limit=12):
+    """str/int items of the module-level containers the body names (a lookup table's keys and
+    values: `CSS3_HEX_TO_NAMES` gives '#f0f8ff' and 'aliceblue'), at most `limit` per kind, taken
+    evenly from each table in the order the body names them."""
+    found = {"str": [], "int": []}
+    if node is None:
+        return found
+    tables, seen = [], set()
+    for n in ast.walk(node):
+        value = _global_container(n) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) else None
+        if value is not None and id(value) not in seen:
+            seen.add(id(value))
+            tables.append(value)
+    per_table = max(2, limit // max(1, len(tables)))
+    for value in tables[:6]:
+        for v in _plain_items(value, per_table):
+            kind = "str" if type(v) is str else "int" if type(v) is int else None
+            if kind and v not in found[kind] and len(found[kind]) < limit:
+                found[kind].append(v)
+    return found
+
+
 _RE_CALLS = ("compile", "match", "fullmatch", "search", "findall", "finditer", "split", "sub", "subn")
 # a quoted example in prose: ``x``, 'x' or "x", the quote not preceded by a word character (the
 # apostrophe in "it's" opens nothing)
@@ -627,6 +717,9 @@ def _describe():
             if keys:
                 p["keys"] = keys
             continue
+        members = _member_values(node, p["name"])
+        if members:
+            p["members"] = [codec.encode(v) for v in members]
         attrs = _attributes_read(node, p["name"])
         if attrs and p["hint"].get("kind", "any") == "any":
             p["attrs"] = attrs
@@ -644,6 +737,11 @@ def _describe():
     # strings the target's regexes accept, and quoted examples in the docstrings (variations.pool_for)
     found = answer["moduleLiterals"]
     found["regexStr"], found["regexNear"], found["docStr"] = [], False, []
+    try:
+        data = _data_literals(node)
+        found["dataStr"], found["dataInt"] = data["str"], data["int"]
+    except Exception:  # noqa: BLE001 - never lose the description
+        found["dataStr"], found["dataInt"] = [], []
     try:
         found["regexStr"], found["regexNear"] = _regex_strings(node)
     except Exception:  # noqa: BLE001 - repo objects with odd attributes: never lose the description
