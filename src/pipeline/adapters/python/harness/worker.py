@@ -327,12 +327,19 @@ def _global_container(n):
 
 
 def _member_values(node, name, limit=8):
-    """Values of the module-level containers the body tests parameter `name` against: `name in
-    TABLE`, `TABLE[name]`, `TABLE.get(name)`, `{A: x, B: y}[name]` (their keys): the values that get
-    past a lookup or a membership check (`spec in SUPPORTED_SPECIFICATIONS`)."""
+    """Values of the containers the body tests parameter `name` against: `name in TABLE`,
+    `TABLE[name]`, `TABLE.get(name)`, `{A: x, B: y}[name]` (their keys), `name in ("a", "b")` or a
+    local bound to such a literal: the values that get past a lookup or a membership check
+    (`spec in SUPPORTED_SPECIFICATIONS`, `part not in validparts`)."""
     if node is None:
         return []
     found = []
+    # names the body binds once to a literal container (`validparts = {"major", "minor"}`)
+    local = {}
+    for n in ast.walk(node):
+        if (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                and isinstance(n.value, (ast.Set, ast.List, ast.Tuple, ast.Dict))):
+            local[n.targets[0].id] = n.value
 
     def is_param(n):
         return isinstance(n, ast.Name) and n.id == name
@@ -347,10 +354,14 @@ def _member_values(node, name, limit=8):
               and n.args and is_param(n.args[0])):
             containers = [n.func.value]
         for c in containers:
+            if isinstance(c, ast.Name) and c.id in local:
+                c = local[c.id]  # `validparts = {"major", ...}` then `part not in validparts`
             if isinstance(c, ast.Dict):
                 namespace = vars(STATE["module"])
                 keys = [namespace.get(k.id) if isinstance(k, ast.Name) else getattr(k, "value", None) for k in c.keys if k is not None]
                 values = [k for k in keys if type(k) in (str, int, float)]
+            elif isinstance(c, (ast.Set, ast.List, ast.Tuple)):
+                values = [e.value for e in c.elts if isinstance(e, ast.Constant) and type(e.value) in (str, int, float)]
             else:
                 value = _global_container(c)
                 values = _plain_items(value, limit) if value is not None and not isinstance(value, dict) else (
