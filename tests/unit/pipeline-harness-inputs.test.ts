@@ -354,3 +354,46 @@ describe('generated callables downstream', () => {
     }
   });
 });
+
+describe('record.py inputs held in module data', () => {
+  it("takes a traced argument with no repr (a spec holding a lambda) by its path in the module's registry; the cases pass the subject and judge", () => {
+    const spec = target('accepts', 'recfix.specs');
+    const recorded = runHarness('record.py', { runRepoTests: true, targets: [spec] });
+    const t = recorded.targets[0];
+    const traced = t.cases.filter((c: any) => c.source === 'repo-test');
+    expect(traced.length).toBeGreaterThanOrEqual(6);
+    const paths = traced.flatMap((c: any) => c.args[0].v.filter((x: any) => x.t === 'repr').map((x: any) => x.v as string));
+    expect(paths).toEqual(expect.arrayContaining(["recfix.specs.REGISTRY['inc'][1]", "recfix.specs.REGISTRY['add'][1]", 'len']));
+    expect(new Set(traced.map((c: any) => c.expect.returns?.v))).toEqual(new Set([true, false]));
+    expect(judgeCases(t.cases).every(([ok]) => ok)).toBe(true);
+    const mutated = runHarness('mutate.py', { targets: [{ ...spec, cases: t.cases }] });
+    expect(mutated.targets[0].mutation.score).toBeGreaterThanOrEqual(0.8);
+  }, 120_000);
+
+  it('gives no path for an object the module does not hold, and none outside the HOME modules', () => {
+    const out = runWithHarnessModule('worker', [
+      'import types',
+      'm = types.ModuleType("specmod"); sys.modules["specmod"] = m',
+      'exec(sys.stdin.read(), vars(m))',
+      'values = worker.values',
+      'def tagged(v):',
+      '    try:',
+      '        return values.to_input(v)',
+      '    except values.NotAnInput:',
+      '        return None',
+      'values.HOME = []',
+      'outside = tagged(m.TABLE[0][1])',
+      'values.HOME = ["specmod"]',
+      'held = tagged(m.TABLE[0][1]); loose = tagged(lambda: 1); keyed = tagged(m.BY_FN[max][1])',
+      'print(json.dumps([outside, held, worker.codec.decode(held) is m.TABLE[0][1], loose, keyed, worker._holds_callable(m.TABLE[0])]))',
+    ], 'TABLE = [(0, lambda: 0)]\nBY_FN = {max: (2, lambda a, b: a)}\n');
+    expect(out).toEqual([
+      null,
+      { t: 'repr', v: 'specmod.TABLE[0][1]', imports: ['specmod'] },
+      true,
+      null,
+      { t: 'repr', v: 'specmod.BY_FN[max][1]', imports: ['specmod'] },
+      true,
+    ]);
+  });
+});

@@ -63,6 +63,7 @@ class Tracer:
         self.seen = {}
         self.count = {}
         self.loaded = []
+        self.modules = [t["module"] for t in targets]
         for index, t in enumerate(targets):
             try:
                 module = _with_alarm(20, lambda: importlib.import_module(t["module"]))
@@ -145,6 +146,7 @@ class Tracer:
                 init = known[1]
         if drop_first:
             args = args[1:]
+        values.HOME = [self.modules[index]]  # data the target's module holds: an input by path
         try:
             record = {"target": index, "source": self.source, "init": init,
                       "args": [values.to_input(a) for a in args], "kwargs": {k: values.to_input(v) for k, v in kwargs.items()}}

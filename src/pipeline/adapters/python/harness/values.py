@@ -43,7 +43,88 @@ def to_input(value, _depth=0):
         if module == "builtins":
             return {"t": "repr", "v": qualname, "imports": []}
         return {"t": "repr", "v": "%s.%s" % (module, qualname), "imports": [module]}
-    return repr_input(value)
+    try:
+        return repr_input(value)
+    except NotAnInput:
+        found = data_path(value)
+        if found is None:
+            raise
+        return found
+
+
+# Modules whose module-level data an input may be taken from by path (set per call by the tracer:
+# the target's own module). An object with no repr that evaluates back (a tuple holding lambdas and
+# an inspect.Signature, toolz's signature registry) is still an input when the module holds it.
+HOME = []
+_PATHS = {}  # module name -> {id(obj): (obj, source)}
+MAX_PATH_NODES = 20000
+
+
+def _key_source(key):
+    """Source text of a dict key when it is short and plain (`'map'`, `3`, `map`), else None."""
+    if type(key) in (str, int) and len(repr(key)) <= 60:
+        return repr(key)
+    ref = codec._ref_of(key)
+    if ref is not None and ref[0] == "builtins":
+        return ref[1]
+    return None
+
+
+def _index_module(name):
+    """{id(obj): (obj, source)} of the objects module `name` holds in its module-level dicts, lists
+    and tuples, up to three levels down: `toolz._signatures.signatures[map][0]`, or by position
+    (`list(mod.table.values())[2]`) where a key has no short source. Built once per module."""
+    if name in _PATHS:
+        return _PATHS[name]
+    index = {}
+    module = sys.modules.get(name)
+    frontier = []
+    if module is not None:
+        for attr, obj in sorted(vars(module).items()):
+            if not attr.startswith("__") and isinstance(obj, (dict, list, tuple)):
+                frontier.append((obj, "%s.%s" % (name, attr)))
+    nodes = 0
+    for _depth in range(3):
+        following = []
+        for container, source in frontier:
+            if isinstance(container, dict):
+                items = list(container.items())
+                keyed = [_key_source(k) for k, _ in items]
+                children = [(v, "%s[%s]" % (source, k) if k is not None else "list(%s.values())[%d]" % (source, i))
+                            for i, ((_, v), k) in enumerate(zip(items, keyed))]
+            else:
+                children = [(v, "%s[%d]" % (source, i)) for i, v in enumerate(container)]
+            for child, child_source in children:
+                nodes += 1
+                if nodes > MAX_PATH_NODES:
+                    _PATHS[name] = index
+                    return index
+                if id(child) not in index and not isinstance(child, (str, int, float, bool, bytes, type(None))):
+                    index[id(child)] = (child, child_source)
+                    if isinstance(child, (dict, list, tuple)):
+                        following.append((child, child_source))
+        frontier = following
+    _PATHS[name] = index
+    return index
+
+
+def data_path(value):
+    """A `repr` input naming `value` by where a HOME module holds it, or None. The expression is
+    evaluated here and must give the very object back."""
+    for name in HOME:
+        try:
+            hit = _index_module(name).get(id(value))
+        except Exception:  # noqa: BLE001 - odd module data: no path
+            continue
+        if hit is None or hit[0] is not value:
+            continue
+        tagged = {"t": "repr", "v": hit[1], "imports": [name]}
+        try:
+            if codec.decode(tagged) is value:
+                return tagged
+        except Exception:  # noqa: BLE001
+            pass
+    return None
 
 
 def _dotted(obj):

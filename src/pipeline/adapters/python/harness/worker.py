@@ -359,14 +359,14 @@ def _member_values(node, name, limit=8):
             if isinstance(c, ast.Dict):
                 namespace = vars(STATE["module"])
                 keys = [namespace.get(k.id) if isinstance(k, ast.Name) else getattr(k, "value", None) for k in c.keys if k is not None]
-                values = [k for k in keys if type(k) in (str, int, float)]
+                picked = [k for k in keys if type(k) in (str, int, float)]
             elif isinstance(c, (ast.Set, ast.List, ast.Tuple)):
-                values = [e.value for e in c.elts if isinstance(e, ast.Constant) and type(e.value) in (str, int, float)]
+                picked = [e.value for e in c.elts if isinstance(e, ast.Constant) and type(e.value) in (str, int, float)]
             else:
                 value = _global_container(c)
-                values = _plain_items(value, limit) if value is not None and not isinstance(value, dict) else (
+                picked = _plain_items(value, limit) if value is not None and not isinstance(value, dict) else (
                     _plain_items(list(value.keys()), limit) if value is not None else [])
-            for v in values:
+            for v in picked:
                 if v not in found:
                     found.append(v)
     return found[:limit]
@@ -521,10 +521,16 @@ def _args_after(args):
         try:
             after.append(codec.encode(a))
         except codec.EncodeError:
-            if callable(a) or isinstance(a, (collections.abc.Iterator, slice)):
+            if callable(a) or isinstance(a, (collections.abc.Iterator, slice)) or _holds_callable(a):
                 return None
             raise
     return after
+
+
+def _holds_callable(value):
+    """A tuple holding a callable (a signature spec `(1, lambda x: x, (), sig)` taken from module
+    data): no tagged form, and a tuple cannot change."""
+    return type(value) is tuple and any(callable(x) or _holds_callable(x) for x in value)
 
 
 def _def_node(raw, qualname):
