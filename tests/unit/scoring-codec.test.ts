@@ -99,4 +99,17 @@ print(json.dumps({
     // a lambda, a function its module does not hold by that name (defined in a function), a partial, bound methods
     expect(out.refused).toEqual([true, true, true, true, true]);
   });
+
+  it('decodes a string of name characters as the interned object a literal in source is, others as plain strings', () => {
+    const out = python(`
+import codec, json
+sentinel = "".join(["__no", "__pad__"])  # built at run time: not interned
+literal = "__no__pad__"          # compiled: interned
+decoded = codec.decode({"t": "str", "v": sentinel})
+spaced = codec.decode({"t": "str", "v": "a b"})
+print(json.dumps([sentinel is literal, decoded is literal, decoded == literal, spaced == "a b", type(spaced).__name__]))
+`);
+    // a sentinel check (\`pad is no_pad\`) sees a decoded input as a test written in source would
+    expect(out).toEqual([false, true, true, true, 'str']);
+  });
 });

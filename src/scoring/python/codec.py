@@ -8,6 +8,7 @@ import enum
 import importlib
 import json
 import math
+import re
 import sys
 import types
 
@@ -85,6 +86,7 @@ def encode(value, _depth=0, _seen=None):
     raise EncodeError("cannot serialise a value of type %s.%s" % (t.__module__, t.__qualname__))
 
 
+_NAME_CHARS = re.compile(r"[A-Za-z0-9_]+\Z")  # literals CPython interns when it compiles them
 _REF_TYPES = (type, types.FunctionType, types.BuiltinFunctionType)
 
 
@@ -152,7 +154,10 @@ def decode(tagged, namespace=None):
     if t == "float":
         return float(v)
     if t == "str":
-        return str(v)
+        # interned where the compiler interns a literal (name characters only), so a string input
+        # is the same object a test written in source would pass: `pad is no_pad` holds for
+        # `'__no__pad__'` in a direct call as it does in a judged expression
+        return sys.intern(str(v)) if _NAME_CHARS.match(v) else str(v)
     if t == "bytes":
         return base64.b64decode(v)
     if t == "list":
