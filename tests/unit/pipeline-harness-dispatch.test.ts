@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderPrompt } from '../../src/pipeline/write/render-prompt.js';
+import { mutateResultSchema, recordResultSchema } from '../../src/pipeline/record/harness-result-schema.js';
 import { renderReadableTest } from '../../src/pipeline/write/render-readable-test.js';
 import { makeUnit } from '../fixtures/units.js';
 import { FIXTURE, judgeCases, PYTHON, runHarness, target } from './pipeline-harness-helpers.js';
@@ -28,9 +29,10 @@ let mutated: Map<string, any>;
 
 beforeAll(() => {
   const targets = NAMES.map((n) => target(n, MODULE));
-  const rec = runHarness('record.py', { runRepoTests: false, targets });
+  // through the schemas recordCandidates reads them with: the `state` and `attribute` marks reach mutate.py
+  const rec = recordResultSchema.parse(runHarness('record.py', { runRepoTests: false, targets }));
   recorded = new Map(NAMES.map((n, k) => [n, rec.targets[k]]));
-  const mut = runHarness('mutate.py', { targets: targets.map((t, k) => ({ ...t, cases: rec.targets[k].cases })) });
+  const mut = mutateResultSchema.parse(runHarness('mutate.py', { targets: targets.map((t, k) => ({ ...t, cases: rec.targets[k]!.cases })) }));
   mutated = new Map(NAMES.map((n, k) => [n, mut.targets[k]]));
 }, 300_000);
 

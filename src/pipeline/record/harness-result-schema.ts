@@ -33,6 +33,16 @@ const recordedCaseSchema = z.object({
    * mutate.py gives it back as `list(vars(<Class>(<args>)) for _ in (0,))`, without this mark.
    */
   construct: z.boolean().optional(),
+  /**
+   * record.py only: a method case judged by its result and the instance's state after the call;
+   * mutate.py gives it back as `list((<call>, <state of the instance>) for _ in (0,))`, without this mark.
+   */
+  state: z.boolean().optional(),
+  /**
+   * record.py only: a property getter's case, judged by the attribute of a built instance;
+   * mutate.py gives it back as `list(<instance>.<name> for _ in (0,))`, without this mark.
+   */
+  attribute: z.boolean().optional(),
 });
 
 const dropSchema = z.object({ code: z.string(), reason: z.string() });
