@@ -23,7 +23,7 @@ import { makeUnit } from '../fixtures/units.js';
 import { FIXTURE, judgeCases, PYTHON, runHarness, target } from './pipeline-harness-helpers.js';
 
 const MODULE = 'recfix.dispatch';
-const NAMES = ['fails', 'as_pair', 'clip_percent', 'arity', 'count_items', 'Version.covers', 'Cursor.seek', 'Window.length', 'Guard.__init__', 'Stamp.replace'];
+const NAMES = ['fails', 'as_pair', 'clip_percent', 'arity', 'count_items', 'Version.covers', 'Cursor.seek', 'Window.length', 'Guard.__init__', 'Stamp.replace', 'thread', 'Catching.label'];
 let recorded: Map<string, any>;
 let mutated: Map<string, any>;
 
@@ -80,6 +80,20 @@ describe('inputs read off the body', () => {
   it("passes the keys its own docstring quotes to a **kwargs the body reads no literal key from", () => {
     const keys = new Set(recorded.get('Stamp.replace').cases.flatMap((c: any) => Object.keys(c.kwargs)));
     expect(keys).toEqual(new Set(['major', 'minor', 'patch']));
+  });
+
+  it('passes (func, arg) forms beside callables to a *args of callables whose body checks for tuples', () => {
+    const forms = recorded.get('thread').cases.flatMap((c: any) => c.args.slice(1));
+    expect(forms.some((f: any) => f.t === 'tuple' && f.v[0].t === 'repr' && f.v[1].t === 'int')).toBe(true);
+    expect(forms.some((f: any) => f.t === 'repr')).toBe(true);
+  });
+
+  it('passes exception classes to a parameter named exc (a constructor the property reads them from)', () => {
+    const t = recorded.get('Catching.label');
+    expect(t.drop).toBeNull();
+    const labels = new Set(t.cases.map((c: any) => c.expect.returns?.v?.[0]?.v));
+    expect([...labels].some((l: any) => /_catching_ZeroDivisionError$/.test(l))).toBe(true);
+    expect(new Set([...labels].map((l: any) => String(l).split('_catching_')[1])).size).toBeGreaterThanOrEqual(3);
   });
 
   it('passes iterators to a sequence-named parameter seen only as a tuple', () => {

@@ -237,6 +237,8 @@ CALLABLES_NULLARY = [("lambda: 1", []), ("lambda: 1 / 0", []), ("lambda: [][0]",
 # For a parameter the body catches (`except err:`): exception classes, one a tuple of two.
 EXCEPTION_CLASSES = [("ZeroDivisionError", []), ("IndexError", []), ("KeyError", []), ("ValueError", []),
                      ("TypeError", []), ("LookupError", []), ("Exception", []), ("(KeyError, ValueError)", [])]
+# `(func, arg)` forms for a *args of callables whose body checks for tuples.
+TUPLE_FORMS = [("operator.add", ["operator"], 4), ("pow", [], 2), ("operator.sub", ["operator"], 10)]
 CALLABLE_SOURCES = {src for src, _ in CALLABLES_UNARY + CALLABLES_PREDICATE + CALLABLES_BINARY + CALLABLES_NULLARY + EXCEPTION_CLASSES}
 
 
@@ -332,6 +334,7 @@ _NAME_KINDS = {
             "major", "minor", "patch", "step", "start", "stop", "times", "depth", "offset", "pos"},
     "str": {"s", "string", "text", "word", "name", "version", "ver", "hex", "color", "colour", "label", "prefix",
             "suffix", "sep", "char", "line", "title"},
+    "exception": {"exc", "exception", "exceptions", "exc_type", "error", "errors", "err", "catch"},
 }
 _AMBIGUOUS = {"key"}
 _PLURAL = {"funcs", "functions", "fns", "forms", "dicts", "mappings", "seqs", "sequences", "iterables", "colls"}
@@ -374,6 +377,8 @@ def name_pool(name, literals, star=False):
         if plural and not star:  # `seqs`: a list of sequences
             return [tag(x) for x in ([[1, 2], [3]], [["a"], ["b", "c"]], [[]], [])]
         return _with_iterators([tag(x) for x in SMALL_SEQS])
+    elif kind == "exception":  # `exc`, `error`: exception classes (one a tuple of two)
+        one = [_callable_tag(src, imports) for src, imports in EXCEPTION_CLASSES]
     elif kind == "int":
         one = pool_for({"kind": "int"}, literals, [], 1)
         if base_name in INDEX_NAMES and not plural:
@@ -407,6 +412,9 @@ def generate(params, literals, seen_by_param, rng, limit):
         if p["kind"] == "VAR_POSITIONAL":
             hint = p.get("hint") or {"kind": "any"}
             items = pool_for(hint, literals, [])[:6] if hint.get("kind", "any") != "any" else name_pool(p["name"], literals, star=True)[:6]
+            if items and p.get("tuples") and items[0].get("t") == "repr":
+                # callables, and `(func, arg)` forms beside them (`thread_first(1, (add, 4), inc)`)
+                items = items[:3] + [{"t": "tuple", "v": [_callable_tag(src, imports), tag(arg)]} for src, imports, arg in TUPLE_FORMS]
             if not items and p["name"] in GENERIC_STAR_NAMES and len(params) <= 2:
                 # a bare `*args` that is the whole interface (`Span(*args)` like range): small ints
                 items = pool_for({"kind": "int"}, literals, [])[:6]

@@ -706,6 +706,15 @@ def _isinstance_classes(node, name):
     return found if checked else None
 
 
+def _checks_tuple(node):
+    """Whether the body (nested functions included) checks a value for being a tuple."""
+    for n in ast.walk(node) if node is not None else ():
+        if (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "isinstance" and len(n.args) == 2
+                and isinstance(n.args[1], ast.Name) and n.args[1].id == "tuple"):
+            return True
+    return False
+
+
 def _doc_keys(raw, limit=6):
     """Identifiers the function's own docstring quotes (``major``, 'minor'), in order, at most
     `limit`; [] when there are more (a docstring quoting many names says nothing of the keys)."""
@@ -727,6 +736,8 @@ def _describe():
     params = _describe_callable(target if not instance_first else raw, instance_first)
     node = _def_node(raw, STATE["qualname"])
     for p in params or []:
+        if p["kind"] == "VAR_POSITIONAL" and _checks_tuple(node):
+            p["tuples"] = True  # `isinstance(form, tuple)`: its elements may be `(func, *args)` forms
         if p["kind"] == "VAR_KEYWORD":
             # the keys the body reads by literal, else those its own docstring quotes
             # (``major``, ``minor``: `replace(**parts)` passes them on)
