@@ -23,7 +23,7 @@ import { makeUnit } from '../fixtures/units.js';
 import { FIXTURE, judgeCases, PYTHON, runHarness, target } from './pipeline-harness-helpers.js';
 
 const MODULE = 'recfix.dispatch';
-const NAMES = ['fails', 'as_pair', 'clip_percent', 'arity', 'count_items', 'Version.covers', 'Cursor.seek', 'Window.length', 'Guard.__init__', 'Stamp.replace', 'thread', 'Catching.label'];
+const NAMES = ['fails', 'as_pair', 'clip_percent', 'arity', 'count_items', 'Version.covers', 'Cursor.seek', 'Window.length', 'Guard.__init__', 'Stamp.replace', 'thread', 'Catching.label', 'Lookahead.__next__'];
 let recorded: Map<string, any>;
 let mutated: Map<string, any>;
 
@@ -94,6 +94,16 @@ describe('inputs read off the body', () => {
     const labels = new Set(t.cases.map((c: any) => c.expect.returns?.v?.[0]?.v));
     expect([...labels].some((l: any) => /_catching_ZeroDivisionError$/.test(l))).toBe(true);
     expect(new Set([...labels].map((l: any) => String(l).split('_catching_')[1])).size).toBeGreaterThanOrEqual(3);
+  });
+
+  it("calls a method on instances another of the class's methods was called on first, judged in that form", () => {
+    const warmed = recorded.get('Lookahead.__next__').cases.filter((c: any) => c.warm === 'peek');
+    expect(warmed.length).toBeGreaterThan(0);
+    const judged = mutated.get('Lookahead.__next__').cases as any[];
+    const forms = judged.filter((c: any) => c.target === 'list' && /for _w in \(_o\.peek\(\),\)/.test(c.args[0].v));
+    expect(forms.length).toBe(warmed.length);
+    expect(judged.every((c: any) => !('warm' in c))).toBe(true);
+    expect(judgeCases(judged).every(([ok]) => ok)).toBe(true);
   });
 
   it('passes iterators to a sequence-named parameter seen only as a tuple', () => {

@@ -43,6 +43,12 @@ const recordedCaseSchema = z.object({
    * mutate.py gives it back as `list(<instance>.<name> for _ in (0,))`, without this mark.
    */
   attribute: z.boolean().optional(),
+  /**
+   * record.py only: a method case on an instance this other method (no arguments) was called on
+   * first; mutate.py gives it back as `list(_o.<name>(<args>) for ... for _w in (_o.<warm>(),))`,
+   * without this field.
+   */
+  warm: z.string().optional(),
 });
 
 const dropSchema = z.object({ code: z.string(), reason: z.string() });

@@ -243,7 +243,7 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
       // generators, `lazy` cases (a returned iterator), `probe` cases (a returned function),
       // constructor, `state` and `attribute` cases: mutate.py gives the recorded cases back in the
       // form the task judges them; the recorder's marks and `probe` never reach a task
-      const cases = [...(m.cases ?? t.cases), ...m.newCases].map(({ lazy: _lazy, probe: _probe, construct: _construct, state: _state, attribute: _attribute, ...c }) => c) as RecordedCase[];
+      const cases = [...(m.cases ?? t.cases), ...m.newCases].map(({ lazy: _lazy, probe: _probe, construct: _construct, state: _state, attribute: _attribute, warm: _warm, ...c }) => c) as RecordedCase[];
       const rejected: Record<string, number> = { ...t.rejected };
       if (m.baselineMismatches) rejected['state-dependent'] = m.baselineMismatches;
       for (const [reason, n] of Object.entries(m.rejected ?? {})) rejected[reason] = (rejected[reason] ?? 0) + n;

@@ -125,6 +125,8 @@ def input_of(case):
         out["probe"] = case["probe"]
     if case.get("state"):
         out["state"] = True
+    if case.get("warm"):
+        out["warm"] = case["warm"]
     return out
 
 
@@ -200,8 +202,10 @@ def make_case(target, case_input, outcome, source, generator=False):
         case["state"] = True
     if outcome.get("attribute"):
         case["attribute"] = True
+    if case_input.get("warm"):
+        case["warm"] = case_input["warm"]
     collected = (generator or lazy or probe is not None or bool(outcome.get("construct")) or bool(case_input.get("state"))
-                 or bool(outcome.get("attribute")))
+                 or bool(outcome.get("attribute")) or bool(case_input.get("warm")))
     case["argsAfter"] = outcome.get("argsAfter") if needs_args_after(case) and not collected else None
     case["source"] = source
     case["id"] = case_id(target["qualname"], case)
@@ -215,7 +219,7 @@ def judged_elsewhere(case, generator=False):
     target, a `lazy` case) or probed (the call returned a function). Such a case needs every input
     as source."""
     return bool(generator or case.get("lazy") or case.get("probe") is not None or case.get("construct") or case.get("state")
-                or case.get("attribute"))
+                or case.get("attribute") or case.get("warm"))
 
 
 # Kept equal to worker.GENERATOR_ITEMS: the recorder collects exactly what the task's case evaluates.
@@ -355,6 +359,18 @@ def attribute_case(target, case):
     return _list_case(case, expr, imports)
 
 
+def warmed_case(target, case):
+    """A method's case on an instance another of its methods was called on first (`peek()` before
+    `__next__`), as the task judges it: `list(_o.<name>(<args>) for _ in (0,) for _o in
+    (<module>.<Owner>(<init>),) for _w in (_o.<warm>(),))`, expecting `[result]` (worker.run_case
+    gives it in that form). Raises ValueError when an input has no source form."""
+    imports = set()
+    name = target["qualname"].rsplit(".", 1)[1]
+    expr = "(_o.%s(%s) for _ in (0,) for _o in (%s,) for _w in (_o.%s(),))" % (
+        name, call_args_source(case, imports), instance_source(target, case.get("init"), imports), case["warm"])
+    return _list_case(case, expr, imports)
+
+
 def has_source(case_input):
     """Whether every input (init and probe included) has a source form, as collected_case and
     probed_case need."""
@@ -382,6 +398,8 @@ def judged_cases(target, cases, generator, bound):
                     out.append(stated_case(target, case))
                 elif case.get("attribute"):
                     out.append(attribute_case(target, case))
+                elif case.get("warm"):
+                    out.append(warmed_case(target, case))
                 elif case.get("probe") is not None:
                     out.append(probed_case(target, case, bound))
                 else:

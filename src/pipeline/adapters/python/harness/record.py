@@ -166,6 +166,14 @@ def collect(config, target, traced, desc, rng, sources, rejected):
                         for a in list(case_input["args"]) + list(case_input["kwargs"].values()))
         by_source["constructed" if uses_repr else "type-hint"].append(case_input)
 
+    if is_method and desc.get("warmers"):
+        # the same inputs on instances another method was called on first (`peek()` before
+        # `__next__`): states a fresh instance is never in; at most 8, in the cases' own sources
+        base = [(src, x) for src, group in by_source.items() for x in group if x.get("init") is not None][:8]
+        for src, case_input in base:
+            for name in desc["warmers"]:
+                by_source[src].append(dict(case_input, warm=name))
+
     seen = set()
     out = []
     for src, group in by_source.items():

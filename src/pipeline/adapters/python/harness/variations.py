@@ -650,6 +650,8 @@ def neighbours(case_input, constants, rng, limit):
     probe = case_input.get("probe")
 
     state = {"state": True} if case_input.get("state") else {}
+    if case_input.get("warm"):
+        state["warm"] = case_input["warm"]
 
     def near(init=init, args=args, kwargs=kwargs, probe=probe):
         return {"init": init, "args": args, "kwargs": kwargs, **({"probe": probe} if probe is not None else {}), **state}

@@ -706,6 +706,34 @@ def _isinstance_classes(node, name):
     return found if checked else None
 
 
+def _in_genexpr(call):
+    """call(), raising as it would inside the generator expression the task judges it in: a
+    StopIteration becomes the RuntimeError PEP 479 makes of it."""
+    try:
+        return call()
+    except StopIteration as exc:
+        raise RuntimeError("generator raised StopIteration") from exc
+
+
+def _warmers(klass, target_name, limit=3):
+    """Public methods of `klass` (its own, not inherited) callable with no arguments (`peek`,
+    `elements`), the target and properties left out: called before the target, they leave the
+    instance in states a fresh one is never in (a peeked item cached, an index set)."""
+    out = []
+    for name, attr in vars(klass).items():
+        if name.startswith("_") or name == target_name or not inspect.isfunction(attr):
+            continue
+        if inspect.isgeneratorfunction(attr):
+            continue
+        try:
+            params = list(inspect.signature(attr).parameters.values())[1:]
+        except (TypeError, ValueError):
+            continue
+        if all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+            out.append(name)
+    return out[:limit]
+
+
 def _checks_tuple(node):
     """Whether the body (nested functions included) checks a value for being a tuple."""
     for n in ast.walk(node) if node is not None else ():
@@ -782,6 +810,7 @@ def _describe():
         klass = STATE["klass"]
         init_params = _describe_callable(klass.__init__, True) if "__init__" in vars(klass) else []
         answer["initParams"] = init_params or []
+        answer["warmers"] = _warmers(klass, STATE["name"])
         answer["initLiterals"] = _literals(_def_node(None, STATE["qualname"].rsplit(".", 1)[0] + ".__init__"))
         strings = list(found.get("regexStr") or []) + list(found.get("docStr") or []) + list(found.get("str") or [])
         try:
@@ -961,6 +990,14 @@ def run_case(case, trace=False):
                 sys.settrace(None)
                 _ACTIVE[0] = False
                 return {"kind": "error", "reason": "init-raises", "message": _type_name(type(e))}
+            if case.get("warm"):
+                # another method called first (`peek()` before `__next__`), as common.warmed_case judges it
+                try:
+                    getattr(instance, case["warm"])()
+                except BaseException as e:  # noqa: BLE001
+                    sys.settrace(None)
+                    _ACTIVE[0] = False
+                    return {"kind": "error", "reason": "warm-raises", "message": _type_name(type(e))}
             fn = None if STATE.get("property") else getattr(instance, STATE["name"])
         else:
             fn = getattr(STATE["owner"], STATE["name"])
@@ -976,17 +1013,19 @@ def run_case(case, trace=False):
             result = list(itertools.islice(result, GENERATOR_ITEMS))
         elif STATE.get("property"):
             # the attribute of the built instance, as common.attribute_case judges it: [value]
-            result = [getattr(instance, STATE["name"])]
+            result = [_in_genexpr(lambda: getattr(instance, STATE["name"]))]
         elif STATE.get("construct"):
             # the state the constructor leaves, as common.constructed_case judges it
-            result = [_state_of(STATE["klass"](*args, **kwargs))]
+            result = [_in_genexpr(lambda: _state_of(STATE["klass"](*args, **kwargs)))]
         elif probe_args is not None:
             # the returned function called on the probe: judged as list(<call>(<probe>) for _ in (0,))
-            result = [fn(*args, **kwargs)(*probe_args)]
+            result = [_in_genexpr(lambda: fn(*args, **kwargs)(*probe_args))]
         elif case.get("state") and STATE["method"]:
             # the result and the state the call leaves, as common.stated_case judges it
-            value = fn(*args, **kwargs)
+            value = _in_genexpr(lambda: fn(*args, **kwargs))
             result = [(value, _plain_state_of(instance))]
+        elif case.get("warm") and STATE["method"]:
+            result = [_in_genexpr(lambda: fn(*args, **kwargs))]
         else:
             result = fn(*args, **kwargs)
             form = case.get("lazy")
@@ -1018,6 +1057,8 @@ def run_case(case, trace=False):
         out["construct"] = True
     if case.get("state") and STATE["method"]:
         out["state"] = True
+    if case.get("warm") and STATE["method"]:
+        out["warm"] = case["warm"]
     if STATE.get("property"):
         out["attribute"] = True
     if raised:
