@@ -10,10 +10,10 @@ import math
 
 import pytest
 
-# (no extra imports)
+import parsekit.histogram
 
-TARGET_MODULE = "parsekit.histogram"
-TARGET = "Histogram.bucket_of"
+TARGET_MODULE = "builtins"
+TARGET = "list"
 
 
 class _obj:
@@ -22,6 +22,14 @@ class _obj:
     def __init__(self, type_name, state):
         self.type_name = type_name
         self.state = state
+
+
+def _ref(module, qualname):
+    """An expected class or function, by the name its module holds it under (compared by identity)."""
+    found = importlib.import_module(module)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    return found
 
 
 def _raw(text):
@@ -80,119 +88,164 @@ def _raises(call, type_name):
     assert _qualified(type(info.value)) == type_name, "raised %s, expected %s" % (_qualified(type(info.value)), type_name)
 
 
-# ---- cases (23) ----
+# ---- cases (32) ----
 
 
 def test_histogram_bucket_of_1():
+    result = list((_o.bucket_of(-1) for _ in (0,) for _o in (parsekit.histogram.Histogram(0, 10, 5),) for _w in (_o.counts(),)))
+    assert _same(result, [None])
+
+
+def test_histogram_bucket_of_2():
+    result = list((_o.bucket_of(0) for _ in (0,) for _o in (parsekit.histogram.Histogram(0, 10, 5),) for _w in (_o.counts(),)))
+    assert _same(result, [0])
+
+
+def test_histogram_bucket_of_3():
+    result = list((_o.bucket_of(0) for _ in (0,) for _o in (parsekit.histogram.Histogram(0, 4, 2),) for _w in (_o.counts(),)))
+    assert _same(result, [0])
+
+
+def test_histogram_bucket_of_4():
+    result = list((_o.bucket_of(1) for _ in (0,) for _o in (parsekit.histogram.Histogram(0, 10, 5),) for _w in (_o.counts(),)))
+    assert _same(result, [0])
+
+
+def test_histogram_bucket_of_5():
+    result = list((_o.bucket_of(10) for _ in (0,) for _o in (parsekit.histogram.Histogram(0, 10, 5),) for _w in (_o.counts(),)))
+    assert _same(result, [4])
+
+
+def test_histogram_bucket_of_6():
+    result = list((_o.bucket_of(11) for _ in (0,) for _o in (parsekit.histogram.Histogram(0, 10, 5),) for _w in (_o.counts(),)))
+    assert _same(result, [None])
+
+
+def test_histogram_bucket_of_7():
+    result = list((_o.bucket_of(2) for _ in (0,) for _o in (parsekit.histogram.Histogram(0, 10, 5),) for _w in (_o.counts(),)))
+    assert _same(result, [1])
+
+
+def test_histogram_bucket_of_8():
+    result = list((_o.bucket_of(4) for _ in (0,) for _o in (parsekit.histogram.Histogram(0, 10, 5),) for _w in (_o.counts(),)))
+    assert _same(result, [2])
+
+
+def test_histogram_bucket_of_9():
     result = _target(([0, 10, 5], {}))(-1)
     assert _same(result, None)
 
 
-def test_histogram_bucket_of_2():
+def test_histogram_bucket_of_10():
     result = _target(([0, 4, 2], {}))(-1)
     assert _same(result, None)
 
 
-def test_histogram_bucket_of_3():
-    result = _target(([-1, 10], {}))(0)
-    assert _same(result, 0)
-
-
-def test_histogram_bucket_of_4():
-    result = _target(([0, 10], {}))(0)
-    assert _same(result, 0)
-
-
-def test_histogram_bucket_of_5():
-    result = _target(([0, 10, 5], {}))(0)
-    assert _same(result, 0)
-
-
-def test_histogram_bucket_of_6():
-    result = _target(([0, 4, 2], {}))(0)
-    assert _same(result, 0)
-
-
-def test_histogram_bucket_of_7():
-    result = _target(([1, 10], {}))(0)
-    assert _same(result, None)
-
-
-def test_histogram_bucket_of_8():
-    result = _target(([2, 10], {}))(0)
-    assert _same(result, None)
-
-
-def test_histogram_bucket_of_9():
-    result = _target(([0, 10], {}))(1)
-    assert _same(result, 1)
-
-
-def test_histogram_bucket_of_10():
-    result = _target(([0, 10, 5], {}))(1)
-    assert _same(result, 0)
-
-
 def test_histogram_bucket_of_11():
-    result = _target(([0, 4, 2], {}))(1)
+    result = _target(([-2, 10, 5], {}))(0)
     assert _same(result, 0)
 
 
 def test_histogram_bucket_of_12():
-    result = _target(([0, 10, 5], {}))(10)
-    assert _same(result, 4)
+    result = _target(([0, 10], {}))(0)
+    assert _same(result, 0)
 
 
 def test_histogram_bucket_of_13():
-    result = _target(([3, 10], {}))(10)
-    assert _same(result, 9)
+    result = _target(([0, 10, 10], {}))(0)
+    assert _same(result, 0)
 
 
 def test_histogram_bucket_of_14():
-    result = _target(([-1, 10], {}))(11)
-    assert _same(result, None)
+    result = _target(([0, 10, 5], {}))(0)
+    assert _same(result, 0)
 
 
 def test_histogram_bucket_of_15():
-    result = _target(([0, 10, 5], {}))(11)
-    assert _same(result, None)
+    result = _target(([0, 4], {}))(0)
+    assert _same(result, 0)
 
 
 def test_histogram_bucket_of_16():
-    result = _target(([0, 10, 5], {}))(2)
-    assert _same(result, 1)
+    result = _target(([0, 4, 2], {}))(0)
+    assert _same(result, 0)
 
 
 def test_histogram_bucket_of_17():
-    result = _target(([1, 10], {}))(2)
-    assert _same(result, 1)
+    result = _target(([1, 10], {}))(0)
+    assert _same(result, None)
 
 
 def test_histogram_bucket_of_18():
-    result = _target(([0, 4, 2], {}))(3)
+    result = _target(([0, 10], {}))(1)
     assert _same(result, 1)
 
 
 def test_histogram_bucket_of_19():
+    result = _target(([0, 10, 5], {}))(1)
+    assert _same(result, 0)
+
+
+def test_histogram_bucket_of_20():
+    result = _target(([0, 4, 2], {}))(1)
+    assert _same(result, 0)
+
+
+def test_histogram_bucket_of_21():
+    result = _target(([-1, 10], {}))(10)
+    assert _same(result, 9)
+
+
+def test_histogram_bucket_of_22():
+    result = _target(([0, 10, 5], {}))(10)
+    assert _same(result, 4)
+
+
+def test_histogram_bucket_of_23():
+    result = _target(([0, 10, 5], {}))(11)
+    assert _same(result, None)
+
+
+def test_histogram_bucket_of_24():
+    result = _target(([1, 10], {}))(11)
+    assert _same(result, None)
+
+
+def test_histogram_bucket_of_25():
+    result = _target(([0, 10, 10], {}))(2)
+    assert _same(result, 2)
+
+
+def test_histogram_bucket_of_26():
+    result = _target(([0, 10, 5], {}))(2)
+    assert _same(result, 1)
+
+
+def test_histogram_bucket_of_27():
+    result = _target(([0, 4, 2], {}))(3)
+    assert _same(result, 1)
+
+
+def test_histogram_bucket_of_28():
     result = _target(([0, 10, 5], {}))(4)
     assert _same(result, 2)
 
 
-def test_histogram_bucket_of_20():
+def test_histogram_bucket_of_29():
+    result = _target(([0, 4], {}))(4)
+    assert _same(result, 9)
+
+
+def test_histogram_bucket_of_30():
     result = _target(([0, 4, 2], {}))(4)
     assert _same(result, 1)
 
 
-def test_histogram_bucket_of_21():
-    result = _target(([2, 10], {}))(4)
-    assert _same(result, 2)
+def test_histogram_bucket_of_31():
+    result = _target(([0, 10, 2], {}))(6)
+    assert _same(result, 1)
 
 
-def test_histogram_bucket_of_22():
-    result = _target(([9, 10], {}))(6)
-    assert _same(result, None)
-
-
-def test_histogram_bucket_of_23():
+def test_histogram_bucket_of_32():
     result = _target(([0, 4, 2], {}))(9)
     assert _same(result, None)

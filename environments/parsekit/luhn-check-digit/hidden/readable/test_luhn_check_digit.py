@@ -24,6 +24,14 @@ class _obj:
         self.state = state
 
 
+def _ref(module, qualname):
+    """An expected class or function, by the name its module holds it under (compared by identity)."""
+    found = importlib.import_module(module)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    return found
+
+
 def _raw(text):
     raise AssertionError("value not representable in Python source: %s" % text)
 

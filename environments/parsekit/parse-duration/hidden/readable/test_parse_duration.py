@@ -24,6 +24,14 @@ class _obj:
         self.state = state
 
 
+def _ref(module, qualname):
+    """An expected class or function, by the name its module holds it under (compared by identity)."""
+    found = importlib.import_module(module)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    return found
+
+
 def _raw(text):
     raise AssertionError("value not representable in Python source: %s" % text)
 
@@ -84,113 +92,113 @@ def _raises(call, type_name):
 
 
 def test_parse_duration_1():
-    _raises(lambda: _target()(5), 'builtins.TypeError')
+    _raises(lambda: _target()(0), 'builtins.TypeError')
 
 
 def test_parse_duration_2():
+    _raises(lambda: _target()(5), 'builtins.TypeError')
+
+
+def test_parse_duration_3():
+    _raises(lambda: _target()(None), 'builtins.TypeError')
+
+
+def test_parse_duration_4():
     result = _target()(' 45S ')
     assert _same(result, 45)
 
 
-def test_parse_duration_3():
+def test_parse_duration_5():
     _raises(lambda: _target()(''), 'builtins.ValueError')
 
 
-def test_parse_duration_4():
+def test_parse_duration_6():
     result = _target()('0')
     assert _same(result, 0)
 
 
-def test_parse_duration_5():
+def test_parse_duration_7():
     result = _target()('0s')
     assert _same(result, 0)
 
 
-def test_parse_duration_6():
+def test_parse_duration_8():
     _raises(lambda: _target()('1h1h'), 'builtins.ValueError')
 
 
-def test_parse_duration_7():
+def test_parse_duration_9():
     result = _target()('1h30m')
     assert _same(result, 5400)
 
 
-def test_parse_duration_8():
+def test_parse_duration_10():
     _raises(lambda: _target()('1m1h'), 'builtins.ValueError')
 
 
-def test_parse_duration_9():
+def test_parse_duration_11():
     result = _target()('2D')
     assert _same(result, 172800)
 
 
-def test_parse_duration_10():
+def test_parse_duration_12():
     _raises(lambda: _target()('3x'), 'builtins.ValueError')
 
 
-def test_parse_duration_11():
+def test_parse_duration_13():
     _raises(lambda: _target()('5'), 'builtins.ValueError')
 
 
-def test_parse_duration_12():
+def test_parse_duration_14():
     _raises(lambda: _target()('<number><unit>'), 'builtins.ValueError')
 
 
-def test_parse_duration_13():
+def test_parse_duration_15():
     _raises(lambda: _target()('A-b c'), 'builtins.ValueError')
 
 
-def test_parse_duration_14():
+def test_parse_duration_16():
     _raises(lambda: _target()('"1h30m"'), 'builtins.ValueError')
 
 
-def test_parse_duration_15():
+def test_parse_duration_17():
     _raises(lambda: _target()('a'), 'builtins.ValueError')
 
 
-def test_parse_duration_16():
+def test_parse_duration_18():
     _raises(lambda: _target()('ab'), 'builtins.ValueError')
 
 
-def test_parse_duration_17():
+def test_parse_duration_19():
     _raises(lambda: _target()('abc'), 'builtins.ValueError')
 
 
-def test_parse_duration_18():
+def test_parse_duration_20():
     _raises(lambda: _target()('d'), 'builtins.ValueError')
 
 
-def test_parse_duration_19():
+def test_parse_duration_21():
     _raises(lambda: _target()('dhms'), 'builtins.ValueError')
 
 
-def test_parse_duration_20():
+def test_parse_duration_22():
     _raises(lambda: _target()('duration must be a str'), 'builtins.ValueError')
 
 
-def test_parse_duration_21():
+def test_parse_duration_23():
     _raises(lambda: _target()('empty duration'), 'builtins.ValueError')
 
 
-def test_parse_duration_22():
+def test_parse_duration_24():
     _raises(lambda: _target()('h'), 'builtins.ValueError')
 
 
-def test_parse_duration_23():
+def test_parse_duration_25():
     _raises(lambda: _target()('hello world'), 'builtins.ValueError')
 
 
-def test_parse_duration_24():
+def test_parse_duration_26():
     _raises(lambda: _target()('m'), 'builtins.ValueError')
 
 
-def test_parse_duration_25():
-    _raises(lambda: _target()('number without a unit'), 'builtins.ValueError')
-
-
-def test_parse_duration_26():
-    _raises(lambda: _target()('s'), 'builtins.ValueError')
-
-
 def test_parse_duration_27():
-    _raises(lambda: _target()('units out of order or repeated'), 'builtins.ValueError')
+    _raises(lambda: _target()('s'), 'builtins.ValueError')

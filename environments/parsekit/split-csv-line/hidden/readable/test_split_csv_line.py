@@ -24,6 +24,14 @@ class _obj:
         self.state = state
 
 
+def _ref(module, qualname):
+    """An expected class or function, by the name its module holds it under (compared by identity)."""
+    found = importlib.import_module(module)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    return found
+
+
 def _raw(text):
     raise AssertionError("value not representable in Python source: %s" % text)
 
@@ -108,136 +116,136 @@ def test_split_csv_line_5():
 
 
 def test_split_csv_line_6():
-    _raises(lambda: _target()('""\r'), 'builtins.ValueError')
-
-
-def test_split_csv_line_7():
     _raises(lambda: _target()('"open'), 'builtins.ValueError')
 
 
-def test_split_csv_line_8():
+def test_split_csv_line_7():
     _raises(lambda: _target()('"open', ','), 'builtins.ValueError')
 
 
-def test_split_csv_line_9():
+def test_split_csv_line_8():
     _raises(lambda: _target()('"open', 'sep'), 'builtins.ValueError')
 
 
-def test_split_csv_line_10():
+def test_split_csv_line_9():
     _raises(lambda: _target()('"open', 'unterminated quotex'), 'builtins.ValueError')
 
 
-def test_split_csv_line_11():
+def test_split_csv_line_10():
     result = _target()('"say ""hi"" now",x')
     assert _same(result, ['say "hi" now', 'x'])
 
 
-def test_split_csv_line_12():
+def test_split_csv_line_11():
     result = _target()('"say ""hi"" now",x', ',')
     assert _same(result, ['say "hi" now', 'x'])
 
 
-def test_split_csv_line_13():
+def test_split_csv_line_12():
     _raises(lambda: _target()('"say ""hi"" now",x', '\n'), 'builtins.ValueError')
 
 
-def test_split_csv_line_14():
+def test_split_csv_line_13():
     _raises(lambda: _target()('"x', 'sep'), 'builtins.ValueError')
 
 
-def test_split_csv_line_15():
+def test_split_csv_line_14():
     result = _target()('a')
     assert _same(result, ['a'])
 
 
-def test_split_csv_line_16():
+def test_split_csv_line_15():
     _raises(lambda: _target()('a', 'abc'), 'builtins.ValueError')
 
 
-def test_split_csv_line_17():
+def test_split_csv_line_16():
     _raises(lambda: _target()('a', 'text after a closing quote at %d'), 'builtins.ValueError')
 
 
-def test_split_csv_line_18():
+def test_split_csv_line_17():
     result = _target()('a,"b,c",d')
     assert _same(result, ['a', 'b,c', 'd'])
 
 
-def test_split_csv_line_19():
+def test_split_csv_line_18():
     result = _target()('a,"b,c",d', ',')
     assert _same(result, ['a', 'b,c', 'd'])
 
 
-def test_split_csv_line_20():
+def test_split_csv_line_19():
     result = _target()('a,b')
     assert _same(result, ['a', 'b'])
 
 
-def test_split_csv_line_21():
+def test_split_csv_line_20():
     result = _target()('a,b', ' ')
     assert _same(result, ['a,b'])
 
 
-def test_split_csv_line_22():
+def test_split_csv_line_21():
     _raises(lambda: _target()('a,b', ''), 'builtins.ValueError')
 
 
-def test_split_csv_line_23():
+def test_split_csv_line_22():
     result = _target()('a,b', ',')
     assert _same(result, ['a', 'b'])
 
 
-def test_split_csv_line_24():
+def test_split_csv_line_23():
     _raises(lambda: _target()('a,b', '"'), 'builtins.ValueError')
 
 
-def test_split_csv_line_25():
+def test_split_csv_line_24():
     _raises(lambda: _target()('a,b', '""'), 'builtins.ValueError')
 
 
-def test_split_csv_line_26():
+def test_split_csv_line_25():
     result = _target()('a,b', '\n')
     assert _same(result, ['a,b'])
 
 
-def test_split_csv_line_27():
+def test_split_csv_line_26():
     result = _target()('a,b', '\r')
     assert _same(result, ['a,b'])
 
 
-def test_split_csv_line_28():
+def test_split_csv_line_27():
     result = _target()('a,b', 'a')
     assert _same(result, ['', ',b'])
 
 
-def test_split_csv_line_29():
+def test_split_csv_line_28():
     _raises(lambda: _target()('a,b', 'ab'), 'builtins.ValueError')
 
 
-def test_split_csv_line_30():
+def test_split_csv_line_29():
     _raises(lambda: _target()('a,b', 'abc'), 'builtins.ValueError')
 
 
-def test_split_csv_line_31():
+def test_split_csv_line_30():
     _raises(lambda: _target()('a,b', 'sep'), 'builtins.ValueError')
 
 
-def test_split_csv_line_32():
+def test_split_csv_line_31():
     _raises(lambda: _target()('a,b', 'unterminated quote'), 'builtins.ValueError')
 
 
-def test_split_csv_line_33():
+def test_split_csv_line_32():
     result = _target()('ab')
     assert _same(result, ['ab'])
 
 
-def test_split_csv_line_34():
+def test_split_csv_line_33():
     _raises(lambda: _target()('ab', 'text after a closing quote at %dx'), 'builtins.ValueError')
 
 
-def test_split_csv_line_35():
+def test_split_csv_line_34():
     result = _target()('abc')
     assert _same(result, ['abc'])
+
+
+def test_split_csv_line_35():
+    _raises(lambda: _target()('plain,"with,comma","quote""d"," padded" '), 'builtins.ValueError')
 
 
 def test_split_csv_line_36():

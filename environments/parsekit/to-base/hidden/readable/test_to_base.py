@@ -24,6 +24,14 @@ class _obj:
         self.state = state
 
 
+def _ref(module, qualname):
+    """An expected class or function, by the name its module holds it under (compared by identity)."""
+    found = importlib.import_module(module)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    return found
+
+
 def _raw(text):
     raise AssertionError("value not representable in Python source: %s" % text)
 
@@ -80,7 +88,7 @@ def _raises(call, type_name):
     assert _qualified(type(info.value)) == type_name, "raised %s, expected %s" % (_qualified(type(info.value)), type_name)
 
 
-# ---- cases (41) ----
+# ---- cases (42) ----
 
 
 def test_to_base_1():
@@ -279,5 +287,8 @@ def test_to_base_40():
 
 
 def test_to_base_41():
-    result = _target()(37, 2)
-    assert _same(result, '100101')
+    _raises(lambda: _target()(None, -2), 'builtins.TypeError')
+
+
+def test_to_base_42():
+    _raises(lambda: _target()(None, 2), 'builtins.TypeError')

@@ -1,0 +1,3 @@
+"""parsekit: parsers, formatters and check-digit validators (standard library only)."""
+
+__all__ = ["bases", "checksums", "csvline", "durations", "histogram", "ranges"]
