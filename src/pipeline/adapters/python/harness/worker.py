@@ -363,9 +363,8 @@ def _member_values(node, name, limit=8):
             elif isinstance(c, (ast.Set, ast.List, ast.Tuple)):
                 picked = [e.value for e in c.elts if isinstance(e, ast.Constant) and type(e.value) in (str, int, float)]
             else:
-                value = _global_container(c)
-                picked = _plain_items(value, limit) if value is not None and not isinstance(value, dict) else (
-                    _plain_items(list(value.keys()), limit) if value is not None else [])
+                value = _global_container(c)  # a dict's keys (list(dict)), a sequence's items
+                picked = [] if value is None else _plain_items(list(value) if isinstance(value, dict) else value, limit)
             for v in picked:
                 if v not in found:
                     found.append(v)
