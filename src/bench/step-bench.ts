@@ -3,7 +3,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../project-root.js';
 import Docker from 'dockerode';
-import { EnvironmentGrpcClient, type WireResetResponse, type WireStepResponse, type WireTaskInfo } from './environment-grpc-client.js';
+import { EnvironmentGrpcClient, type WireResetResponse, type WireStepResponse, type WireTaskInfo } from '../client/environment-grpc-client.js';
 import { elapsedMs, summarizeLatencies, type LatencySummary } from './latency-stats.js';
 import { findPythonImage, measureRawDockerExec, type RawDockerExecResult } from './raw-docker-exec.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
