@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { LlmError } from './errors.js';
-import type { ChatClient, ChatMessage, ChatRequest, ChatResponse, ChatToolCall } from './types.js';
+import { toWireMessages } from './wire-messages.js';
+import type { ChatClient, ChatRequest, ChatResponse, ChatToolCall } from './types.js';
 
 export interface OpenAiChatClientOptions {
   /** The endpoint's base URL, up to and including `/v1` (`http://127.0.0.1:8000/v1`). */
@@ -56,7 +57,7 @@ export function createOpenAiChatClient(options: OpenAiChatClientOptions): OpenAi
         completion = await openai.chat.completions.create(
           {
             model,
-            messages: request.messages.map(toWireMessage),
+            messages: toWireMessages(request.messages) as OpenAI.Chat.Completions.ChatCompletionMessageParam[],
             ...(request.tools && request.tools.length > 0
               ? {
                   tools: request.tools.map((t) => ({
@@ -110,24 +111,6 @@ export function createOpenAiChatClient(options: OpenAiChatClientOptions): OpenAi
       return { models };
     },
   };
-}
-
-function toWireMessage(message: ChatMessage): OpenAI.Chat.Completions.ChatCompletionMessageParam {
-  switch (message.role) {
-    case 'system':
-    case 'user':
-      return { role: message.role, content: message.content };
-    case 'tool':
-      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
-    case 'assistant':
-      return {
-        role: 'assistant',
-        content: message.content,
-        ...(message.toolCalls && message.toolCalls.length > 0
-          ? { tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
-          : {}),
-      };
-  }
 }
 
 /** One table from the HTTP client's failures to `LlmError` kinds, with what to do next. */
