@@ -23,6 +23,8 @@ export interface RuntimeOptions {
   say: (line: string) => void;
   /** Only these tasks' images are built (the `episode` command needs one). Default: every task's. */
   onlyTaskIds?: readonly string[];
+  /** Load retired tasks too (`codemidas filter`). Default false. */
+  includeRetired?: boolean;
   signal?: AbortSignal;
 }
 
@@ -76,7 +78,7 @@ export async function prepareScrubbedImages(
  */
 export async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { logger, say } = options;
-  const catalog = await loadCatalog(options.environmentsDir, { logger });
+  const catalog = await loadCatalog(options.environmentsDir, { logger, includeRetired: options.includeRetired ?? false });
   for (const problem of catalog.problems) say(`skipped task: ${formatTaskLoadProblem(problem)}`);
   if (catalog.tasks.size === 0) {
     throw new CliError(

@@ -9,6 +9,8 @@ import type { LoadedTask, TaskCatalog, TaskLoadProblem } from './types.js';
 export interface LoadCatalogOptions {
   /** Gets one warning per problem and a summary line (component `tasks`). Default: no logging. */
   logger?: Logger;
+  /** Also load the tasks a suite lists as `retired` (`codemidas filter` attempts them again). Default false. */
+  includeRetired?: boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ export async function loadCatalog(environmentsDir: string, options: LoadCatalogO
   for (const suite of suiteDirs) {
     const suiteDir = path.join(root, suite);
     if (!(await isDirectory(suiteDir))) continue;
-    const loaded = await loadSuite(suite, suiteDir);
+    const loaded = await loadSuite(suite, suiteDir, options.includeRetired ?? false);
     tasks.push(...loaded.tasks);
     problems.push(...loaded.problems);
   }
@@ -61,7 +63,7 @@ interface Loaded {
   problems: TaskLoadProblem[];
 }
 
-async function loadSuite(suite: string, suiteDir: string): Promise<Loaded> {
+async function loadSuite(suite: string, suiteDir: string, includeRetired: boolean): Promise<Loaded> {
   const suiteFile = path.join(suiteDir, 'suite.json');
   const problem = (field: string, message: string, file = suiteFile): TaskLoadProblem => ({ suite, path: file, field, message });
 
@@ -76,8 +78,9 @@ async function loadSuite(suite: string, suiteDir: string): Promise<Loaded> {
   const problems: TaskLoadProblem[] = [];
   const pending: Array<Promise<Loaded>> = [];
   const seen = new Set<string>();
-  parsed.data.tasks.forEach((name, index) => {
-    const field = `tasks.${index}`;
+  const listed = parsed.data.tasks.map((name, index) => ({ name, field: `tasks.${index}` }));
+  if (includeRetired) listed.push(...parsed.data.retired.map((name, index) => ({ name, field: `retired.${index}` })));
+  listed.forEach(({ name, field }) => {
     if (!isPlainSegment(name)) {
       problems.push(problem(field, `"${name}" is not a folder name (no slashes, not "." or "..")`));
     } else if (seen.has(name)) {

@@ -21,6 +21,27 @@ const limitsOverride = z
   .partial()
   .strict();
 
+/** What `codemidas filter` found for a task: K attempts by a policy and the verdict of the pass-rate band. */
+export const rolloutVerdictSchema = z
+  .object({
+    agent: z.string(),
+    model: z.string().nullable(),
+    attempts: z.number().int().nonnegative(),
+    solved: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+    infra: z.number().int().nonnegative(),
+    /** solved / (solved + failed); null when no attempt was scored. */
+    passRate: z.number().min(0).max(1).nullable(),
+    /** The band, as given (`mixed` or `lo..hi`). */
+    band: z.string(),
+    verdict: z.enum(['kept', 'retired', 'unscored']),
+    reason: z.string(),
+    runId: z.string(),
+  })
+  .strict();
+
+export type RolloutVerdict = z.infer<typeof rolloutVerdictSchema>;
+
 export const taskFileSchema = z
   .object({
     schemaVersion: z.literal(TASK_SCHEMA_VERSION),
@@ -74,6 +95,8 @@ export const taskFileSchema = z
     gates: z.record(z.string(), z.unknown()).nullable().default(null),
     /** Pass rate of a reference policy (0..1), or null when unknown. */
     difficulty: z.number().min(0).max(1).nullable().default(null),
+    /** The last `codemidas filter` verdict on this task, or null when it was never filtered. */
+    rollouts: rolloutVerdictSchema.nullable().default(null),
   })
   .strict();
 
@@ -86,6 +109,11 @@ export const suiteFileSchema = z
     description: z.string().default(''),
     /** Task folder names, in order. */
     tasks: z.array(z.string()),
+    /**
+     * Task folders `codemidas filter` retired (their rollouts showed no learning signal): kept on
+     * disk, not served, attempted again by the next filter run, which may re-admit them.
+     */
+    retired: z.array(z.string()).default([]),
   })
   .strict();
 
