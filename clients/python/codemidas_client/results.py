@@ -80,6 +80,20 @@ class StepResult:
     def ok(self) -> bool:
         return self.exit_code == 0 and not self.timed_out
 
+    def text(self) -> str:
+        """The observation as one text, as an LLM would read it: stdout, then stderr, then a note
+        when the command failed, timed out or its output was cut."""
+        parts = [self.stdout] if self.stdout else []
+        if self.stderr:
+            parts.append(f"[stderr]\n{self.stderr}")
+        if self.timed_out:
+            parts.append("[timed out]")
+        elif self.exit_code != 0:
+            parts.append(f"[exit code {self.exit_code}]")
+        if self.output_truncated:
+            parts.append("[output truncated]")
+        return "\n".join(p.rstrip("\n") for p in parts) or "[no output]"
+
 
 @dataclass(frozen=True)
 class TestResult:
