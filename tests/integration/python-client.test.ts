@@ -12,8 +12,8 @@ import { startServerProcess, type ServerProcess } from '../../src/bench/server-p
 const root = projectRoot();
 const PYTHON = process.env.CODEMIDAS_PYTHON ?? '/usr/bin/python3';
 
-function runPytest(file: string, env: NodeJS.ProcessEnv): { status: number | null; output: string; passed: number } {
-  const result = spawnSync(PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', file], {
+function runPytest(files: string[], env: NodeJS.ProcessEnv): { status: number | null; output: string; passed: number } {
+  const result = spawnSync(PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', ...files], {
     cwd: root,
     env: { ...process.env, ...env },
     encoding: 'utf8',
@@ -30,11 +30,18 @@ function generateStubs(): void {
 }
 
 describe('python client without a server', () => {
-  it('generates its stubs and passes its unit tests against an in-process fake server', () => {
+  it('generates its stubs and passes its unit tests (sync facade, aio client, trainer examples) against an in-process fake server', () => {
     generateStubs();
-    const run = runPytest('clients/python/tests/test_client_unit.py', {});
+    const run = runPytest(
+      [
+        'clients/python/tests/test_client_unit.py',
+        'clients/python/tests/test_client_aio.py',
+        'clients/python/tests/test_examples.py',
+      ],
+      {},
+    );
     expect(run.status, run.output).toBe(0);
-    expect(run.passed, run.output).toBeGreaterThanOrEqual(12);
+    expect(run.passed, run.output).toBe(36);
     expect(run.output).not.toMatch(/\d+ (failed|error)/);
   });
 });
@@ -51,13 +58,14 @@ describe('python client against the real server', () => {
     await server?.stop();
   });
 
-  it('drives real episodes: the reference solution scores 1.0, an untouched workspace 0.0', () => {
+  it('drives real episodes: reference 1.0, untouched 0.0, an aio group of 4 scored [1,1,0,0], each trainer example 1.0', () => {
     if (!server) throw new Error('server did not start');
-    const run = runPytest('clients/python/tests/test_client_episode.py', {
+    const run = runPytest(['clients/python/tests/test_client_episode.py'], {
       CODEMIDAS_ADDRESS: server.address,
       CODEMIDAS_ENVIRONMENTS: join(root, 'environments'),
     });
     expect(run.status, `${run.output}\n--- server output ---\n${server.outputTail()}`).toBe(0);
-    expect(run.passed, run.output).toBe(2);
+    expect(run.passed, run.output).toBe(6);
+    expect(run.output).not.toMatch(/\d+ skipped/);
   });
 });
