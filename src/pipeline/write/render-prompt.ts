@@ -82,7 +82,8 @@ export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
   return picked.sort((a, b) => cases.indexOf(a) - cases.indexOf(b));
 }
 
-function exampleBlock(unit: Unit, c: RecordedCase): string {
+/** One case as the prompt shows it: `>>> <call>` then the value (or the exception type). */
+export function exampleBlock(unit: Unit, c: RecordedCase): string {
   const call = `>>> ${exampleCall(unit, c)}`;
   if ('raises' in c.expect) {
     const type = c.expect.raises.startsWith('builtins.') ? c.expect.raises.slice('builtins.'.length) : c.expect.raises;
@@ -142,10 +143,15 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
     out.push('## Examples', '', '```python', examples.map((c) => exampleBlock(unit, c)).join('\n'), '```', '');
   }
   out.push(
-    `Hidden tests check ${input.cases.length} recorded cases, many more than these examples. Results are compared with their exact types (a \`tuple\` is not a \`list\`, \`True\` is not \`1\`), exceptions by their exact type and never by their message, and effects on mutable arguments where the original has them.`,
+    `${hiddenCasesSentence(input.cases.length)}, many more than these examples. Results are compared with their exact types (a \`tuple\` is not a \`list\`, \`True\` is not \`1\`), exceptions by their exact type and never by their message, and effects on mutable arguments where the original has them.`,
     '',
   );
   return out.join('\n');
+}
+
+/** The prompt's count of hidden cases (write-task.ts updates it when a review drops cases). */
+export function hiddenCasesSentence(count: number): string {
+  return `Hidden tests check ${count} recorded cases`;
 }
 
 /**

@@ -1,9 +1,9 @@
 import { compareStrings } from './stable-json.js';
 import type { Recording, RecordedCase, RepoSnapshot, Unit } from '../types.js';
 import { normaliseCases, renderCasesFile } from './render-cases.js';
-import { renderPrompt, taskTitle } from './render-prompt.js';
+import { hiddenCasesSentence, pickExamples, renderPrompt, taskTitle } from './render-prompt.js';
 import { renderReadableTest } from './render-readable-test.js';
-import { noopSpecWriter, type SpecWriter } from './spec-writer.js';
+import { noopAssertionReviewer, noopSpecWriter, type AssertionReviewer, type ReferenceCode, type SpecWriter } from './spec-writer.js';
 
 /** The parts of a task the write stage produces (before masking and gates). */
 export interface WrittenTask {
@@ -12,6 +12,8 @@ export interface WrittenTask {
   title: string;
   prompt: string;
   cases: RecordedCase[];
+  /** Cases the assertion reviewer dropped (0 without one). */
+  reviewDropped: number;
   /** Files under hidden/: `cases.json`, `readable/test_<name>.py`. */
   hidden: Map<string, Buffer>;
 }
@@ -75,8 +77,28 @@ export class WriteError extends Error {
 }
 
 /**
+ * How far an `AssertionReviewer` may thin a task's cases. A review that would leave fewer than
+ * `minCases` cases, or less than `minShare` of them, is ignored as a whole (every case kept, the
+ * fallback `review-below-minimum` reported): a task is never dropped on a model's opinion alone, and
+ * a review that flags most cases says more about the spec (or the model) than about the cases.
+ * The cases the prompt shows as examples are never dropped: the spec promises them by showing them.
+ */
+export interface ReviewBounds {
+  /** Default 5. */
+  minCases: number;
+  /** Default 0.5. */
+  minShare: number;
+}
+
+export const DEFAULT_REVIEW_BOUNDS: Readonly<ReviewBounds> = Object.freeze({ minCases: 5, minShare: 0.5 });
+
+/** Which LLM hook of the write stage fell back, and why. */
+export type WriteFallbackListener = (hook: 'spec-writer' | 'assertion-reviewer', reason: string) => void;
+
+/**
  * The write stage for one recording: cases.json (sorted, stable ids), the readable pytest rendering,
- * the prompt (through the `SpecWriter` hook, a no-op by default).
+ * the prompt (through the `SpecWriter` hook, a no-op by default), then the `AssertionReviewer`
+ * (a no-op by default) on the final prompt, before the hidden tests are rendered.
  */
 export async function writeTask(input: {
   suite: string;
@@ -86,15 +108,44 @@ export async function writeTask(input: {
   snapshot: Pick<RepoSnapshot, 'origin' | 'revision'>;
   libraryName: string;
   specWriter?: SpecWriter;
+  assertionReviewer?: AssertionReviewer;
+  /** Default `DEFAULT_REVIEW_BOUNDS`. */
+  reviewBounds?: Partial<ReviewBounds>;
+  /** The unit's code, for the LLM hooks. */
+  reference?: ReferenceCode;
+  onLlmFallback?: WriteFallbackListener;
   signal?: AbortSignal;
 }): Promise<WrittenTask> {
   const { unit, name } = input;
-  const cases = normaliseCases(input.recording.cases, name);
+  let cases = normaliseCases(input.recording.cases, name);
   if (cases.length === 0) throw new WriteError('no-cases', 'the recording holds no usable case');
+  const common = {
+    unit,
+    ...(input.reference ? { reference: input.reference } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+  };
   const draft = renderPrompt({ unit, cases, libraryName: input.libraryName });
   const specWriter = input.specWriter ?? noopSpecWriter;
-  const rewritten = await specWriter.rewrite({ unit, draft, cases, ...(input.signal ? { signal: input.signal } : {}) });
-  const prompt = rewritten ?? draft;
+  const rewritten = await specWriter.rewrite({ ...common, draft, cases, onFallback: (reason) => input.onLlmFallback?.('spec-writer', reason) });
+  let prompt = rewritten ?? draft;
+
+  const reviewer = input.assertionReviewer ?? noopAssertionReviewer;
+  const flagged = new Set(await reviewer.review({ ...common, spec: prompt, cases, onFallback: (reason) => input.onLlmFallback?.('assertion-reviewer', reason) }));
+  let reviewDropped = 0;
+  if (flagged.size > 0) {
+    const shown = new Set(pickExamples(cases).map((c) => c.id));
+    const kept = cases.filter((c) => shown.has(c.id) || !flagged.has(c.id));
+    const bounds = { ...DEFAULT_REVIEW_BOUNDS, ...input.reviewBounds };
+    if (kept.length < bounds.minCases || kept.length < cases.length * bounds.minShare) {
+      input.onLlmFallback?.('assertion-reviewer', 'review-below-minimum');
+    } else if (kept.length < cases.length) {
+      reviewDropped = cases.length - kept.length;
+      // the prompt's count of hidden cases follows (it was written before the review)
+      prompt = prompt.replace(hiddenCasesSentence(cases.length), hiddenCasesSentence(kept.length));
+      cases = normaliseCases(kept, name);
+    }
+  }
+
   const hidden = new Map<string, Buffer>();
   hidden.set('cases.json', Buffer.from(renderCasesFile(cases)));
   const first = cases[0];
@@ -104,6 +155,5 @@ export async function writeTask(input: {
     `readable/test_${name.replace(/-/g, '_')}.py`,
     Buffer.from(renderReadableTest({ taskId: `${input.suite}/${name}`, module, target, cases })),
   );
-  return { name, unit, title: taskTitle(unit), prompt, cases, hidden };
+  return { name, unit, title: taskTitle(unit), prompt, cases, reviewDropped, hidden };
 }
-
