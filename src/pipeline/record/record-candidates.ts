@@ -5,6 +5,7 @@ import { CodeMidasError } from '../../errors.js';
 import { projectRoot } from '../../project-root.js';
 import type { FileEntry, Sandbox, SandboxProvider } from '../../sandbox/types.js';
 import type { Candidate, Drop, MutationResult, RecordedCase, Recording, RepoSnapshot, Unit } from '../types.js';
+import type { InputProposal } from '../write/spec-writer.js';
 import { mutateResultSchema, recordResultSchema } from './harness-result-schema.js';
 
 /** Where the harness and the codec go inside the sandbox (never /tmp: the scrubbed images mount it). */
@@ -64,6 +65,11 @@ export interface RecordCandidatesInput {
   signal?: AbortSignal;
   /** Every unit of the repository, so a method's class (its constructor's call sites) can be found. */
   units?: Unit[];
+  /**
+   * Extra inputs per unit id (an `InputProposer`'s): record.py runs them on the original code like
+   * every other input, as source `llm` (target `proposed`). Default: none.
+   */
+  proposals?: ReadonlyMap<string, readonly InputProposal[]>;
   options?: Partial<RecordOptions>;
 }
 
@@ -121,8 +127,9 @@ export function importRoots(candidates: Candidate[]): string[] {
   return [...roots].sort((a, b) => (a === WORKSPACE ? -1 : b === WORKSPACE ? 1 : a.localeCompare(b)));
 }
 
-function targetOf(candidate: Candidate, classes: Map<string, Unit>): Record<string, unknown> {
+function targetOf(candidate: Candidate, classes: Map<string, Unit>, proposals?: ReadonlyMap<string, readonly InputProposal[]>): Record<string, unknown> {
   const u = candidate.unit;
+  const proposed = proposals?.get(u.id) ?? [];
   const owner = u.kind === 'method' ? classes.get(`${u.module}:${u.qualname.split('.').slice(0, -1).join('.')}`) : undefined;
   return {
     unitId: u.id,
@@ -133,6 +140,8 @@ function targetOf(candidate: Candidate, classes: Map<string, Unit>): Record<stri
     docstring: u.docstring,
     callSites: u.callSites.filter((c) => c.allLiteral).map((c) => ({ argumentTexts: c.argumentTexts, allLiteral: c.allLiteral })),
     initCallSites: (owner?.callSites ?? []).filter((c) => c.allLiteral).map((c) => ({ argumentTexts: c.argumentTexts, allLiteral: true })),
+    // absent when empty, so a build without proposals sends record.py the config it always did
+    ...(proposed.length > 0 ? { proposed: proposed.map((p) => ({ args: p.args, kwargs: p.kwargs, init: p.init })) } : {}),
   };
 }
 
@@ -207,7 +216,7 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
       maxCases: options.maxCases,
       traceTimeoutMs: options.traceTimeoutMs,
       runRepoTests: options.runRepoTests,
-      targets: candidates.map((c) => targetOf(c, classes)),
+      targets: candidates.map((c) => targetOf(c, classes, input.proposals)),
     };
     const recorded = recordResultSchema.parse(await runScript(sandbox, 'record.py', recordConfig, options.recordTimeoutMs, signal));
     for (const trace of recorded.traces) if (trace.timedOut) logger.warn({ trace }, 'tracing the repository ran out of time; partial traces kept');

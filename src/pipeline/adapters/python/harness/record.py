@@ -4,7 +4,8 @@
 target, candidate inputs are collected in order — the repository's own tests traced at run time
 (`repo-test`), docstring examples (`doctest`), literal arguments at call sites (`call-site`), values
 generated from type hints and neighbouring literals (`type-hint`), values built with the codebase's
-own constructors (`constructed`) — then each is run twice on the original, in two worker processes
+own constructors (`constructed`), inputs an LLM proposed (`llm`, the target's `proposed`; only the
+inputs: the outputs are recorded here like any other) — then each is run twice on the original, in two worker processes
 (each call in a fresh fork, with its own hash seed per worker), and kept only when both runs give the
 same tagged verdict. See docs in src/pipeline/record/README.md for the config and result shapes.
 """
@@ -32,7 +33,7 @@ common = _load.load("common")
 variations = _load.load("variations")
 codec = common.codec
 
-TRY_CAPS = {"repo-test": 80, "doctest": 60, "call-site": 40, "type-hint": 80, "constructed": 40}
+TRY_CAPS = {"repo-test": 80, "doctest": 60, "call-site": 40, "type-hint": 80, "constructed": 40, "llm": 20}
 # Inputs whose call returned a function are tried again with the function called on probe arguments
 # (worker `callable-result`, common.probed_case): this many inputs, this many probes each.
 MAX_PROBED_INPUTS = 6
@@ -98,7 +99,7 @@ def _own_instances(target, inits, limit=6):
 
 def collect(config, target, traced, desc, rng, sources, rejected):
     """Candidate inputs [(source, input)] in source order, deduplicated, each source capped."""
-    by_source = collections.OrderedDict((s, []) for s in ("repo-test", "doctest", "call-site", "type-hint", "constructed"))
+    by_source = collections.OrderedDict((s, []) for s in ("repo-test", "doctest", "call-site", "type-hint", "constructed", "llm"))
     is_method = desc.get("needsInstance", False)
     traced_inits = []
     for record in traced:
@@ -165,6 +166,14 @@ def collect(config, target, traced, desc, rng, sources, rejected):
         uses_repr = any(a.get("t") == "repr" and not variations.is_generated_repr(a)
                         for a in list(case_input["args"]) + list(case_input["kwargs"].values()))
         by_source["constructed" if uses_repr else "type-hint"].append(case_input)
+
+    # an LLM's proposals (record-candidates `proposals`): tagged inputs, run like the others; a
+    # method's proposal without an init takes the inits the other inputs use, in turn
+    for k, proposal in enumerate(target.get("proposed") or []):
+        case_input = {"init": None, "args": list(proposal.get("args") or []), "kwargs": dict(proposal.get("kwargs") or {})}
+        if is_method and not desc.get("construct"):
+            case_input["init"] = proposal.get("init") or inits[k % len(inits)]
+        by_source["llm"].append(case_input)
 
     if is_method and desc.get("warmers"):
         # the same inputs on instances another method was called on first (`peek()` before
