@@ -21,11 +21,12 @@ import type { ImageFileReader } from './audit/image-files.js';
 import { DEFAULT_GATE_OPTIONS, runGates, type GateOptions, type GateReport } from './gate/run-gates.js';
 import { maskWorkspace, type MaskedWorkspace } from './mask/mask-workspace.js';
 import { createSuiteStaging, reclaimStaleStaging, writeFileAtomic, writeFileTree } from './package/suite-staging.js';
-import { countDrops, sortDrops, type AcceptedTask, type BuildTimings, type FunnelReport } from './report/funnel-report.js';
+import { countDrops, sortDrops, summariseLlmFallbacks, type AcceptedTask, type BuildTimings, type FunnelReport, type LlmFallback } from './report/funnel-report.js';
 import type { Candidate, Drop, DropStage, Recording, RepoSnapshot, Unit } from './types.js';
 import { withCoMaskedNote } from './write/render-prompt.js';
 import { renderTaskFile, repoLabel, type GatesSummary } from './write/render-task-file.js';
-import { noopInputProposer, noopSpecWriter, type InputProposer, type SpecWriter } from './write/spec-writer.js';
+import { referenceCodeOf } from './llm/reference-code.js';
+import { noopAssertionReviewer, noopInputProposer, noopSpecWriter, type AssertionReviewer, type InputProposal, type InputProposer, type ReferenceCode, type SpecWriter } from './write/spec-writer.js';
 import { compareStrings, stableJson } from './write/stable-json.js';
 import { WriteError, assignTaskNames, writeTask, type WrittenTask } from './write/write-task.js';
 
@@ -65,6 +66,8 @@ export interface PipelineStages {
     signal?: AbortSignal;
     /** Every unit of the repository (a method's class and its constructor's call sites). */
     units?: Unit[];
+    /** Extra inputs per unit id, from the `InputProposer`; recorded like every other input (source `llm`). */
+    proposals?: ReadonlyMap<string, readonly InputProposal[]>;
   }): Promise<{ recordings: Recording[]; drops: Drop[] }>;
 }
 
@@ -87,9 +90,13 @@ export interface BuildSuiteOptions {
   /** Default: `createPythonScorer({ provider, logger })`. */
   scorer?: Scorer;
   gates?: Partial<GateOptions>;
-  /** LLM hooks; no-ops by default (see write/spec-writer.ts). */
+  /**
+   * LLM hooks; no-ops by default (see write/spec-writer.ts). When any is given, the funnel report
+   * holds `llm`: every time a hook kept the deterministic behaviour, with its reason.
+   */
   specWriter?: SpecWriter;
   inputProposer?: InputProposer;
+  assertionReviewer?: AssertionReviewer;
   /** Tasks written, audited and gated at once. Default 2 (each gate starts 4 + 2 sandboxes). */
   concurrency?: number;
   /** Where the snapshot is copied. Default: a fresh folder under the OS temp folder, removed at the end. */
@@ -156,7 +163,8 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
   const ownWorkRoot = options.workRoot === undefined;
   const workRoot = options.workRoot ?? (await mkdtemp(join(tmpdir(), 'codemidas-build-')));
   const drops: Drop[] = [];
-  void (options.inputProposer ?? noopInputProposer); // consumed by the record stage once it takes proposals
+  const llmHooked = options.specWriter !== undefined || options.inputProposer !== undefined || options.assertionReviewer !== undefined;
+  const llmFallbacks: LlmFallback[] = [];
   const funnelFile = join(options.outDir, `${suite}.funnel.json`);
 
   try {
@@ -190,6 +198,7 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
         funnel: { units: units.length, candidates: 0, recorded: 0, written: 0, gated: 0, ...counts, drops: sortedDrops },
         dropCounts: countDrops(sortedDrops),
         tasks,
+        ...(llmHooked ? { llm: summariseLlmFallbacks(llmFallbacks) } : {}),
       };
     };
     /** The funnel so far, written beside the suite; then the build stops with `BuildFailedError`. */
@@ -229,6 +238,39 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
     }
     const toRecord = candidates.slice(0, recordCap);
     progress({ stage: 'select', done: toRecord.length, total: units.length, message: `${candidates.length} candidates` });
+    const files = await readSnapshotFiles(snapshot);
+    const referenceOf = (unit: Unit): ReferenceCode | undefined => {
+      const text = files.get(unit.file);
+      return text === undefined ? undefined : referenceCodeOf(unit, text.toString('utf8'));
+    };
+
+    // Asked before recording, so the proposals are run on the original code in the same record run
+    // as every other input (there are no recorded cases to show the model yet).
+    const proposals = new Map<string, InputProposal[]>();
+    if (options.inputProposer !== undefined && options.inputProposer !== noopInputProposer) {
+      const proposer = options.inputProposer;
+      const concurrency = Math.max(1, options.concurrency ?? 2);
+      await timed('propose', async () => {
+        for (let i = 0; i < toRecord.length; i += concurrency) {
+          signal?.throwIfAborted();
+          await Promise.all(
+            toRecord.slice(i, i + concurrency).map(async ({ unit }) => {
+              const reference = referenceOf(unit);
+              const proposed = await proposer.propose({
+                unit,
+                existing: [],
+                seed,
+                ...(reference ? { reference } : {}),
+                onFallback: (reason) => llmFallbacks.push({ hook: 'input-proposer', unitId: unit.id, reason }),
+                ...signalOption,
+              });
+              if (proposed.length > 0) proposals.set(unit.id, proposed);
+            }),
+          );
+          progress({ stage: 'record', done: 0, total: toRecord.length, message: `llm proposals for ${Math.min(i + concurrency, toRecord.length)}/${toRecord.length} candidates` });
+        }
+      });
+    }
 
     progress({ stage: 'record', done: 0, total: toRecord.length });
     const recorded = await timed('record', () =>
@@ -239,6 +281,7 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
         seed,
         logger,
         units,
+        ...(proposals.size > 0 ? { proposals } : {}),
         onProgress: (e) => {
           const message = [e.phase, e.message].filter(Boolean).join(': ');
           progress({ stage: 'record', done: e.done ?? 0, total: e.total ?? toRecord.length, ...(e.unitId ? { unitId: e.unitId } : {}), ...(message ? { message } : {}) });
@@ -254,7 +297,6 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
       await fail(`none of the ${toRecord.length} candidates of ${options.source} could be recorded (${countsOf('record')})`, { candidates: candidates.length });
     }
 
-    const files = await readSnapshotFiles(snapshot);
     const libraryName = libraryNameOf(units);
     const staging = await createSuiteStaging(options.outDir, suite);
     try {
@@ -284,9 +326,22 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
           return drop('write', 'import-root', `${unit.module} is imported from ${importRootOf(unit)}/, but scoring imports from the workspace root`);
         }
         let written: WrittenTask;
+        const reference = referenceOf(unit);
         try {
           written = await timed('write', () =>
-            writeTask({ suite, name, unit, recording, snapshot, libraryName, specWriter: options.specWriter ?? noopSpecWriter, ...signalOption }),
+            writeTask({
+              suite,
+              name,
+              unit,
+              recording,
+              snapshot,
+              libraryName,
+              specWriter: options.specWriter ?? noopSpecWriter,
+              assertionReviewer: options.assertionReviewer ?? noopAssertionReviewer,
+              ...(reference ? { reference } : {}),
+              onLlmFallback: (hook, reason) => llmFallbacks.push({ hook, unitId: unit.id, reason }),
+              ...signalOption,
+            }),
           );
         } catch (err) {
           if (err instanceof WriteError) return drop('write', err.code, err.message);
@@ -337,7 +392,7 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
           schemaVersion: 1,
           task: `${suite}/${name}`,
           unit: unit.id,
-          cases: { total: written.cases.length, sources: recording.sources, rejected: recording.rejected },
+          cases: { total: written.cases.length, sources: recording.sources, rejected: recording.rejected, ...(written.reviewDropped > 0 ? { droppedByReview: written.reviewDropped } : {}) },
           gates: { ...gates, leakAudit: leak },
           mask: {
             removedTests: masked.removedTests,

@@ -192,6 +192,54 @@ describe('buildSuite with fake stages and scorer', () => {
     expect((await readdir(out)).filter((n) => n.startsWith('.'))).toEqual([]);
   });
 
+  it('records an input proposer\'s inputs in the record stage and counts every LLM fallback in the funnel', async () => {
+    const seen: { proposals?: ReadonlyMap<string, readonly unknown[]> } = {};
+    const stages = fakeStages(repo);
+    const record = stages.record;
+    stages.record = async (o) => {
+      if (o.proposals) seen.proposals = o.proposals;
+      return record(o);
+    };
+    const proposal = { args: [int(42)], kwargs: {}, init: null };
+    const result = await buildSuite({
+      source: 'examples/mini',
+      suite: 'mini',
+      outDir: out,
+      seed: 7,
+      provider: createMemorySandboxProvider(),
+      logger: createSilentLogger(),
+      imageReader: createDirectoryImageFileReader({ root: image }),
+      stages,
+      scorer: fakeScorer,
+      workRoot: join(root, 'work'),
+      inputProposer: {
+        propose: async ({ unit: u, reference, onFallback }) => {
+          if (u.qualname === 'clamp') {
+            expect(reference?.body).toBe('    if x < low:\n        return low\n    return min(x, high)');
+            return [proposal];
+          }
+          onFallback?.('llm-error:endpoint-down');
+          return [];
+        },
+      },
+      specWriter: {
+        rewrite: async ({ onFallback }) => {
+          onFallback?.('leak');
+          return null;
+        },
+      },
+    });
+    expect([...(seen.proposals?.entries() ?? [])]).toEqual([['mini.core:clamp', [proposal]]]);
+    expect(result.report.llm?.byReason).toEqual({ 'input-proposer:llm-error:endpoint-down': 2, 'spec-writer:leak': 3 });
+    expect(result.report.llm?.fallbacks).toBe(5);
+    expect(JSON.parse(await readFile(join(out, 'mini/funnel.json'), 'utf8')).llm.items[0]).toEqual({ hook: 'input-proposer', unitId: 'mini.core:leaky', reason: 'llm-error:endpoint-down' });
+  });
+
+  it('writes no llm section in the funnel when no LLM hook is given', async () => {
+    const result = await build(fakeStages(repo));
+    expect(result.report).not.toHaveProperty('llm');
+  });
+
   it('scrubs a copy of the library itself out of the tasks\' image, and still drops a body copied anywhere else', async () => {
     // Debian's python3-mini as it would sit in the runtime image: every body of mini/core.py.
     await mkdir(join(image, 'usr/lib/python3/dist-packages/mini'), { recursive: true });

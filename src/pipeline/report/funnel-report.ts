@@ -25,6 +25,32 @@ export interface FunnelReport {
   /** Drops counted per stage and code. */
   dropCounts: Record<string, number>;
   tasks: AcceptedTask[];
+  /** Present when the build ran with LLM hooks: where they kept the deterministic behaviour, and why. */
+  llm?: LlmFallbackSummary;
+}
+
+/** One time an LLM hook kept the deterministic behaviour (the draft prompt, no proposals, every case). */
+export interface LlmFallback {
+  hook: 'spec-writer' | 'input-proposer' | 'assertion-reviewer';
+  unitId: string;
+  /** `llm-error:<kind>` (src/llm/errors.ts), `leak`, `empty`, `no-signature`, `malformed-answer`, `review-below-minimum`, ... */
+  reason: string;
+}
+
+export interface LlmFallbackSummary {
+  fallbacks: number;
+  /** Counted per `<hook>:<reason>`. */
+  byReason: Record<string, number>;
+  /** Every fallback, sorted by hook, unit and reason. */
+  items: LlmFallback[];
+}
+
+/** The report's `llm` section from the fallbacks of a build, in a stable order (hooks run concurrently). */
+export function summariseLlmFallbacks(fallbacks: readonly LlmFallback[]): LlmFallbackSummary {
+  const items = [...fallbacks].sort((a, b) => compareStrings(a.hook, b.hook) || compareStrings(a.unitId, b.unitId) || compareStrings(a.reason, b.reason));
+  const byReason: Record<string, number> = {};
+  for (const f of items) byReason[`${f.hook}:${f.reason}`] = (byReason[`${f.hook}:${f.reason}`] ?? 0) + 1;
+  return { fallbacks: items.length, byReason, items };
 }
 
 /** Wall-clock figures of a build (never inside the suite: they change from run to run). */
@@ -65,6 +91,10 @@ export function formatFunnelSummary(report: FunnelReport, timings: BuildTimings 
   const beyond = listed.length - shown.length;
   const hidden = [selectDrops ? `${selectDrops} select drop${selectDrops === 1 ? '' : 's'}` : '', beyond ? `${beyond} more beyond the first ${max}` : ''].filter(Boolean);
   if (hidden.length) lines.push(`  … ${hidden.join(' and ')}: see the funnel JSON`);
+  if (report.llm) {
+    const reasons = Object.entries(report.llm.byReason).sort((a, b) => b[1] - a[1] || compareStrings(a[0], b[0]));
+    lines.push(`llm fallbacks: ${report.llm.fallbacks}${reasons.length ? ` (${reasons.map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`);
+  }
   if (report.tasks.length) {
     const scores = report.tasks.map((t) => t.mutationScore).sort((a, b) => a - b);
     const median = scores[Math.floor((scores.length - 1) / 2)] ?? 0;
