@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import Dockerode from 'dockerode';
 import { ensureImages } from '../images/image-builder.js';
+import { createOpenAiChatClient } from '../llm/openai-chat-client.js';
 import { createLogger } from '../logging.js';
+import { createLlmHooks, type LlmHooks } from '../pipeline/llm/create-llm-hooks.js';
 import { createDirectoryImageFileReader, createDockerImageFileReader, type ImageFileReader } from '../pipeline/audit/image-files.js';
 import { BuildFailedError, buildSuite, createDefaultStages, type BuildProgress, type PipelineStages } from '../pipeline/build-suite.js';
 import { checkRepositorySource } from '../pipeline/ingest/ingest-repository.js';
@@ -21,6 +24,9 @@ interface BuildOptions {
   seed: number;
   sandbox: 'auto' | 'docker' | 'local';
   concurrency: number;
+  llmBaseUrl?: string;
+  llmModel?: string;
+  llmCache?: string;
 }
 
 const SUITE_NAME = /^[a-z0-9][a-z0-9._-]*$/;
@@ -44,6 +50,9 @@ export function createBuildCommand(): Command {
     .option('--seed <n>', 'seed of every random choice (same seed, same suite)', positiveInt('--seed'), 0)
     .option('--concurrency <n>', 'tasks gated at once (each starts 6 scoring sandboxes)', positiveInt('--concurrency'), 2)
     .addOption(new Option('--sandbox <kind>', 'sandbox adapter').choices(['auto', 'docker', 'local']).default('auto'))
+    .option('--llm-base-url <url>', 'OpenAI-compatible endpoint (…/v1) for the LLM hooks: spec rewrite, input proposals, assertion review; off without it. Key from CODEMIDAS_LLM_API_KEY or OPENAI_API_KEY')
+    .option('--llm-model <name>', 'model the LLM hooks ask (required with --llm-base-url)')
+    .option('--llm-cache <dir>', 'folder of cached LLM answers (a rebuild with the same seed asks nothing again); default <out>/.llm-cache')
     .action(async (repo: string, options: BuildOptions, cmd: Command) => {
       const verbose = Boolean(cmd.optsWithGlobals()['verbose']);
       await runBuild(repo, options, verbose);
@@ -56,6 +65,7 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
   }
   // A path that is not there fails now, before any image is built or container started.
   await checkRepositorySource(repo);
+  const llm = llmHooksOf(options);
   const logger = createLogger({ level: verbose ? 'debug' : 'warn' });
   const say = (line: string): void => void process.stderr.write(`${line}\n`);
   const controller = new AbortController();
@@ -97,6 +107,7 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
         logger,
         imageReader,
         stages,
+        ...(llm ?? {}),
         onProgress,
         signal: controller.signal,
       });
@@ -114,6 +125,18 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
     process.removeListener('SIGTERM', onSignal);
     await provider.close();
   }
+}
+
+/** The LLM hooks when `--llm-base-url` is given, else null (the build stays deterministic without a model). */
+function llmHooksOf(options: BuildOptions): LlmHooks | null {
+  if (options.llmBaseUrl === undefined) {
+    if (options.llmModel !== undefined) throw new CliError('--llm-model needs --llm-base-url', 'e.g. --llm-base-url http://127.0.0.1:8000/v1 --llm-model <name>', 2);
+    return null;
+  }
+  if (options.llmModel === undefined) throw new CliError('--llm-base-url needs --llm-model', 'name the model the endpoint serves, e.g. --llm-model Qwen/Qwen2.5-Coder-7B-Instruct', 2);
+  const apiKey = process.env['CODEMIDAS_LLM_API_KEY'] ?? process.env['OPENAI_API_KEY'];
+  const client = createOpenAiChatClient({ baseUrl: options.llmBaseUrl, model: options.llmModel, apiKey });
+  return createLlmHooks(client, { seed: options.seed, cacheDir: options.llmCache ?? join(options.out, '.llm-cache') });
 }
 
 function hostPythonFolders(): string[] {
