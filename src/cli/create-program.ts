@@ -2,7 +2,9 @@ import { Command } from 'commander';
 import { createBenchCommand } from './bench-command.js';
 import { createBuildCommand } from './build-command.js';
 import { createEpisodeCommand } from './episode-command.js';
+import { createFilterCommand } from './filter-command.js';
 import { createImagesCommand } from './images-command.js';
+import { createRolloutCommand } from './rollout-command.js';
 import { createServeCommand } from './serve-command.js';
 
 /** The `codemidas` command line. */
@@ -16,5 +18,7 @@ export function createProgram(): Command {
   program.addCommand(createImagesCommand());
   program.addCommand(createBenchCommand());
   program.addCommand(createBuildCommand());
+  program.addCommand(createRolloutCommand());
+  program.addCommand(createFilterCommand());
   return program;
 }
