@@ -90,5 +90,15 @@ status=0
 "$PYTHON" scripts/grpo-demo.py --address "$address" --environments environments "$@" || status=$?
 if [ "$status" -ne 0 ]; then
   echo "demo: FAILED (exit $status); server log: $server_err" >&2
+  exit "$status"
+fi
+step "rollout worker (oracle and null mixed in each group of 4, one group per sample task)"
+trajectories="$(mktemp -d)/sample.jsonl"
+node bin/codemidas.js rollout --server "$address" --suite sample --agent oracle,null --group-size 4 \
+  --environments environments --out "$trajectories" || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "demo: rollout FAILED (exit $status); server log: $server_err" >&2
+else
+  echo "trajectories (docs/trajectory-format.md): $trajectories"
 fi
 exit "$status"
