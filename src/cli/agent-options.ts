@@ -6,6 +6,7 @@ import type { Agent } from '../agents/types.js';
 import { LlmError } from '../llm/errors.js';
 import { createOpenAiChatClient } from '../llm/openai-chat-client.js';
 import { CliError } from './cli-error.js';
+import { positiveInt } from './positive-int.js';
 
 export interface AgentFlags {
   agent: string;
@@ -21,12 +22,6 @@ export interface AgentFlags {
 }
 
 const POLICIES = ['llm', 'oracle', 'null'] as const;
-
-const positiveInt = (name: string) => (raw: string): number => {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new CliError(`${name} must be a positive integer, got "${raw}"`);
-  return n;
-};
 
 /** The flags that choose and tune the policy (`rollout`, `filter`). */
 export function addAgentOptions(command: Command): Command {

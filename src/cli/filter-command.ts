@@ -11,6 +11,7 @@ import { startServer } from '../server/start-server.js';
 import type { RolloutVerdict } from '../tasks/task-schema.js';
 import { addAgentOptions, createAgentsFromFlags, describeAgents, type AgentFlags } from './agent-options.js';
 import { CliError } from './cli-error.js';
+import { positiveInt } from './positive-int.js';
 import { composeRuntime, type SandboxKind } from './compose-runtime.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { failOnFatal, rolloutToFile } from './rollout-command.js';
@@ -27,12 +28,6 @@ interface FilterFlags extends AgentFlags {
   dryRun: boolean;
   [limit: string]: unknown;
 }
-
-const positiveInt = (name: string) => (raw: string): number => {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new CliError(`${name} must be a positive integer, got "${raw}"`);
-  return n;
-};
 
 /**
  * `codemidas filter`: K attempts per task of a suite by a policy (one group of K per task, served

@@ -10,6 +10,7 @@ import { runRollouts, type RolloutSummary } from '../rollouts/run-rollouts.js';
 import type { Trajectory } from '../rollouts/trajectory-schema.js';
 import { addAgentOptions, createAgentsFromFlags, type AgentFlags } from './agent-options.js';
 import { CliError } from './cli-error.js';
+import { positiveInt } from './positive-int.js';
 
 interface RolloutFlags extends AgentFlags {
   server: string;
@@ -22,12 +23,6 @@ interface RolloutFlags extends AgentFlags {
   environments: string;
   token?: string;
 }
-
-const positiveInt = (name: string) => (raw: string): number => {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new CliError(`${name} must be a positive integer, got "${raw}"`);
-  return n;
-};
 
 /** `codemidas rollout`: a rollout worker against a running server. */
 export function createRolloutCommand(): Command {

@@ -1,5 +1,5 @@
 import { status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
-import type { Action, Observation, StepResult, ToolSpec } from '../episodes/types.js';
+import type { Action, Observation, RewardResult, StepResult, ToolSpec } from '../episodes/types.js';
 import type { ScoreOutcome, TestOutcome } from '../scoring/types.js';
 import { EnvironmentGrpcClient } from './environment-grpc-client.js';
 
@@ -23,16 +23,8 @@ export interface RemoteEpisode {
   limits: { maxSteps: number; maxWallMs: number; maxCommandMs: number; maxOutputBytes: number; maxFileBytes: number };
 }
 
-export interface RemoteReward {
-  episodeId: string;
-  reward: number;
-  outcome: ScoreOutcome;
-  passed: number;
-  total: number;
-  tests: TestOutcome[];
-  detail: string;
-  durationMs: number;
-}
+/** One episode's score, as Reward / RewardGroup give it. */
+export type RemoteReward = RewardResult;
 
 export interface RemoteGroupReward {
   groupId: string;

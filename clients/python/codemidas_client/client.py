@@ -72,19 +72,12 @@ class _LoopThread:
 
 
 class EnvironmentClient:
-    """Synchronous client of the ``codemidas.v1.Environment`` service.
+    """Synchronous client of the ``codemidas.v1.Environment`` service: a facade over
+    :class:`AsyncEnvironmentClient` running on a private event loop thread.
 
     Args:
-        address: ``host:port`` of the server.
-        token: bearer token, sent as ``authorization: Bearer <token>`` (required by a server bound
-            to a non-loopback address).
-        timeout_s: deadline of every call but scoring and resets. Default 120 s.
-        reset_timeout_s: deadline of Reset and ResetGroup (container starts). Default 300 s.
-        reward_timeout_s: deadline of Reward and RewardGroup (scoring runs the hidden tests).
-            Default 900 s.
-        retries: how many times a call that failed with ``UNAVAILABLE`` is retried, for the calls
-            that are safe to repeat (everything but Reset and ResetGroup). Default 2.
-        root_certificates: PEM bytes; when given, the channel uses TLS.
+        address, token, timeout_s, reset_timeout_s, reward_timeout_s, retries, root_certificates:
+            as for :class:`AsyncEnvironmentClient`.
         channel: a zero-argument callable returning a ``grpc.aio`` channel to use instead of opening
             one (called on the client's loop; the client will not close the channel). A blocking
             ``grpc.Channel`` cannot serve the async client underneath and is refused.
