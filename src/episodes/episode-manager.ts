@@ -10,6 +10,7 @@ import { type CloseReason, Episode } from './episode.js';
 import { computeGroupAdvantages } from './group-advantages.js';
 import { mapSettledWithConcurrency } from './map-with-concurrency.js';
 import { createToolSpecs } from './tool-schemas.js';
+import { workspaceImageForTask } from './workspace-image-for-task.js';
 import type { Action, CallOptions, ResetGroupResult, ResetResult, RewardGroupResult, RewardResult, StepResult } from './types.js';
 
 export interface EpisodeManagerOptions {
@@ -30,6 +31,12 @@ export interface EpisodeManagerOptions {
   closedRetentionMs?: number;
   /** Clock, for tests. Default `Date.now`. */
   now?: () => number;
+  /**
+   * Bake each task's workspace into an image (where the adapter can), so Reset starts it
+   * copy-on-write instead of uploading it. A task's first Reset starts the build in the background
+   * and uploads meanwhile; `prepareWorkspaceImages` builds ahead. Default true.
+   */
+  bakeWorkspaces?: boolean;
 }
 
 export interface ShutdownOptions {
@@ -59,6 +66,11 @@ export interface EpisodeManager {
   shutdown(options?: ShutdownOptions): Promise<void>;
   /** Episodes holding a sandbox now. */
   readonly activeCount: number;
+  /**
+   * Builds the workspace images of these tasks (default: every loaded task) ahead of their Resets;
+   * resolves when each is ready or has failed (a failed one leaves its task on the upload path).
+   */
+  prepareWorkspaceImages(taskIds?: readonly string[], options?: { signal?: AbortSignal; onReady?: (taskId: string, image: string | null, error: unknown) => void }): Promise<void>;
 }
 
 const DEFAULT_GROUP_CONCURRENCY = 4;
@@ -75,6 +87,9 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
   const episodes = new Map<string, Episode>();
   const groups = new Map<string, string[]>();
   const workspaces = new Map<string, Promise<FileEntry[]>>();
+  const bake = options.bakeWorkspaces ?? true;
+  /** Per task: the baked image once built (null: not built, or the adapter cannot bake), and the build. */
+  const workspaceImages = new Map<string, { image: string | null; build: Promise<string | null> }>();
   const inFlight = new Set<Promise<unknown>>();
   const stopping = new AbortController();
   const timers: NodeJS.Timeout[] = [];
@@ -137,6 +152,39 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
     return cached;
   }
 
+  /** Starts (once) the build of a task's workspace image; a failure is logged and retried on a later call. */
+  function workspaceImageEntry(task: LoadedTask, signal?: AbortSignal): { image: string | null; build: Promise<string | null> } {
+    let entry = workspaceImages.get(task.id);
+    if (!entry) {
+      const created: { image: string | null; build: Promise<string | null> } = { image: null, build: Promise.resolve(null) };
+      created.build = (async () => {
+        const files = await readWorkspace(task);
+        return workspaceImageForTask(provider, task, files, signal ? { signal } : {});
+      })().then(
+        (image) => {
+          created.image = image;
+          if (image) logger.info({ taskId: task.id, image }, 'workspace image ready');
+          return image;
+        },
+        (err: unknown) => {
+          logger.warn({ err, taskId: task.id }, 'building the workspace image failed; the workspace is uploaded at Reset instead');
+          workspaceImages.delete(task.id);
+          throw err;
+        },
+      );
+      created.build.catch(() => undefined);
+      workspaceImages.set(task.id, created);
+      entry = created;
+    }
+    return entry;
+  }
+
+  /** The task's baked image when it is ready now; otherwise starts its build and returns null. */
+  function readyWorkspaceImage(task: LoadedTask): string | null {
+    if (!bake) return null;
+    return workspaceImageEntry(task).image;
+  }
+
   function newEpisode(task: LoadedTask, groupId: string | null): Episode {
     const id = `ep-${randomUUID()}`;
     const episode = new Episode({
@@ -156,7 +204,7 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
     try {
       const workspace = await readWorkspace(episode.task);
       const expiresAt = new Date(now() + episode.limits.maxWallMs + episode.limits.idleExpiryMs + EXPIRY_SLACK_MS);
-      await episode.start(provider, workspace, { signal, expiresAt });
+      await episode.start(provider, workspace, { signal, expiresAt, workspaceImage: readyWorkspaceImage(episode.task) });
     } catch (err) {
       await episode.close('reset-failed');
       episodes.delete(episode.id);
@@ -205,6 +253,19 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
 
     ping(signal) {
       return provider.ping(signal);
+    },
+
+    async prepareWorkspaceImages(taskIds, prepareOptions = {}) {
+      if (!bake) return;
+      const tasks = taskIds ? taskIds.map(taskOrThrow) : [...catalog.tasks.values()];
+      await mapSettledWithConcurrency(tasks, 2, async (task) => {
+        try {
+          const image = await workspaceImageEntry(task, prepareOptions.signal).build;
+          prepareOptions.onReady?.(task.id, image, null);
+        } catch (err) {
+          prepareOptions.onReady?.(task.id, null, err);
+        }
+      });
     },
 
     reset(taskId, callOptions) {

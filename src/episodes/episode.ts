@@ -85,11 +85,19 @@ export class Episode {
     return this.sandbox?.id ?? null;
   }
 
-  /** Creates the sandbox and copies the workspace in: `starting` → `ready`. */
-  async start(provider: SandboxProvider, workspace: readonly FileEntry[], options: { signal: AbortSignal; expiresAt: Date }): Promise<void> {
+  /**
+   * Creates the sandbox and, unless it starts from `workspaceImage` (the workspace baked in), copies
+   * the workspace in: `starting` → `ready`.
+   */
+  async start(
+    provider: SandboxProvider,
+    workspace: readonly FileEntry[],
+    options: { signal: AbortSignal; expiresAt: Date; workspaceImage?: string | null },
+  ): Promise<void> {
     const signal = AbortSignal.any([options.signal, this.lifetime.signal]);
+    const baked = options.workspaceImage ?? null;
     const spec: SandboxSpec = {
-      image: provider.imageFor(this.task.file.language),
+      image: baked ?? provider.imageFor(this.task.file.language),
       role: 'episode',
       workdir: this.workdir,
       resources: { memoryBytes: 1024 ** 3, cpus: 1, pids: 256 },
@@ -99,7 +107,8 @@ export class Episode {
         ...(this.groupId ? { 'codemidas.group': this.groupId } : {}),
       },
       expiresAt: options.expiresAt,
-      ...(this.task.file.runtime.scrub.length > 0 ? { scrub: this.task.file.runtime.scrub } : {}),
+      // A baked image was built on the scrubbed one.
+      ...(baked === null && this.task.file.runtime.scrub.length > 0 ? { scrub: this.task.file.runtime.scrub } : {}),
     };
     const sandbox = await provider.create(spec, { signal });
     if (this.state === 'closed') {
@@ -107,12 +116,14 @@ export class Episode {
       throw new FailedPreconditionError(`episode '${this.id}' was closed while starting`);
     }
     this.sandbox = sandbox;
-    this.logger.debug({ sandboxId: sandbox.id }, 'sandbox created');
-    await sandbox.putFiles(
-      this.workdir,
-      workspace.map((entry) => ({ ...entry, uid: AGENT_UID, gid: AGENT_GID })),
-      { signal },
-    );
+    this.logger.debug({ sandboxId: sandbox.id, image: spec.image }, 'sandbox created');
+    if (baked === null) {
+      await sandbox.putFiles(
+        this.workdir,
+        workspace.map((entry) => ({ ...entry, uid: AGENT_UID, gid: AGENT_GID })),
+        { signal },
+      );
+    }
     // The wall budget runs from the moment the agent can act.
     this.startedAtMs = this.now();
     this.lastActivityMs = this.startedAtMs;

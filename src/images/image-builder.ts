@@ -80,7 +80,7 @@ function listFiles(dir: string): string[] {
   return out;
 }
 
-function shortHash(parts: (string | Buffer)[]): string {
+export function shortHash(parts: (string | Buffer)[]): string {
   const hash = createHash('sha256');
   for (const part of parts) {
     hash.update(part);
@@ -150,7 +150,7 @@ export async function ensureImages(options: EnsureImagesOptions): Promise<Ensure
   return { tags, built };
 }
 
-async function imageExists(docker: Dockerode, tag: string): Promise<boolean> {
+export async function imageExists(docker: Dockerode, tag: string): Promise<boolean> {
   try {
     await docker.getImage(tag).inspect();
     return true;
@@ -244,7 +244,7 @@ async function buildLanguage(
 }
 
 /** Runs the engine's build API on a tar context and waits for it; a failed step rejects with its message. */
-async function buildFromContext(
+export async function buildFromContext(
   docker: Dockerode,
   context: Buffer,
   options: { t: string; buildargs?: Record<string, string>; labels: Record<string, string> },

@@ -137,6 +137,13 @@ export interface SandboxProvider {
    * calls it too, so calling it ahead only moves the cost. Returns `image` when `scrub` is empty.
    */
   prepareImage(image: string, scrub: readonly string[], options?: { signal?: AbortSignal }): Promise<string>;
+  /**
+   * An image that is `image` with `files` at `workdir`, owned by the agent user, so an episode's
+   * sandbox starts with its codebase copy-on-write instead of having it uploaded: docker builds it
+   * once, cached by content (`codemidas/workspace:<hash>`). Returns null where the adapter cannot
+   * bake files into an image (local, memory): the caller copies them in after `create`.
+   */
+  prepareWorkspaceImage(image: string, workdir: string, files: readonly FileEntry[], options?: { signal?: AbortSignal }): Promise<string | null>;
   close(): Promise<void>;
 }
 

@@ -132,6 +132,16 @@ export class FakeProvider implements SandboxProvider {
   imageFor(language: string) {
     return `codemidas/${language}:fake`;
   }
+  async prepareImage(image: string) {
+    return image;
+  }
+  /** Set to a tag to play an adapter that bakes workspaces into images. */
+  workspaceImage: string | null = null;
+  workspaceImageCalls = 0;
+  async prepareWorkspaceImage() {
+    this.workspaceImageCalls++;
+    return this.workspaceImage;
+  }
   async close() {}
   get live(): FakeSandbox[] {
     return this.sandboxes.filter((s) => !s.destroyed);

@@ -72,6 +72,30 @@ describe('EpisodeManager.reset', () => {
     expect(sandbox.files.get('/workspace/pkg/add.py')?.toString()).toContain('NotImplementedError');
   });
 
+  it('starts from the baked workspace image once it is built, uploading nothing; uploads until then', async () => {
+    const { manager, provider } = setup();
+    provider.workspaceImage = 'codemidas/workspace:baked';
+    // The first Reset finds no image ready: it starts the build and uploads.
+    await manager.reset(TASK);
+    expect(provider.sandboxes[0]!.spec.image).toBe('codemidas/python:fake');
+    expect(provider.sandboxes[0]!.files.size).toBeGreaterThan(0);
+    await manager.prepareWorkspaceImages([TASK]);
+    expect(provider.workspaceImageCalls).toBe(1); // the build started by Reset, shared
+    await manager.reset(TASK);
+    const baked = provider.sandboxes[1]!;
+    expect(baked.spec.image).toBe('codemidas/workspace:baked');
+    expect(baked.spec.scrub).toBeUndefined();
+    expect(baked.files.size).toBe(0);
+  });
+
+  it('keeps uploading where the adapter cannot bake a workspace image', async () => {
+    const { manager, provider } = setup();
+    await manager.prepareWorkspaceImages();
+    await manager.reset(TASK);
+    expect(provider.sandboxes[0]!.spec.image).toBe('codemidas/python:fake');
+    expect(provider.sandboxes[0]!.files.get('/workspace/pkg/add.py')).toBeDefined();
+  });
+
   it('refuses an unknown task with NOT_FOUND', async () => {
     const { manager } = setup();
     await expectCode(() => manager.reset('sample/nope'), 'NOT_FOUND', /unknown task 'sample\/nope'/);

@@ -8,10 +8,11 @@ import Dockerode from 'dockerode';
 import type { Logger } from '../../logging.js';
 import { InvalidArgumentError, SandboxAbortedError, UnavailableError } from '../../errors.js';
 import { ensureScrubbedImage, imageTags, type ImageTags } from '../../images/image-builder.js';
+import { ensureWorkspaceImage } from '../../images/workspace-image.js';
 import { projectRoot } from '../../project-root.js';
 import { RELAY_PATH_IN_SANDBOX, RelayClient } from '../relay/relay-client.js';
 import { assertScrubPaths, normaliseScrubPaths } from '../scrub-paths.js';
-import type { Sandbox, SandboxProvider, SandboxSpec } from '../types.js';
+import type { FileEntry, Sandbox, SandboxProvider, SandboxSpec } from '../types.js';
 import { DockerSandbox, statusOf } from './docker-sandbox.js';
 
 export const LABEL_MANAGED = 'codemidas.managed';
@@ -105,6 +106,11 @@ class DockerSandboxProvider implements SandboxProvider {
       prepared.catch(() => this.prepared.delete(key));
     }
     return prepared;
+  }
+
+  async prepareWorkspaceImage(image: string, workdir: string, files: readonly FileEntry[], options: { signal?: AbortSignal } = {}): Promise<string | null> {
+    options.signal?.throwIfAborted();
+    return ensureWorkspaceImage({ docker: this.docker, image, workdir, entries: files, logger: this.logger });
   }
 
   async create(spec: SandboxSpec, options: { signal?: AbortSignal } = {}): Promise<Sandbox> {

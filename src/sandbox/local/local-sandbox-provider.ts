@@ -105,6 +105,11 @@ class LocalSandboxProvider implements SandboxProvider {
     return image;
   }
 
+  /** Files cannot be baked into an image here: they are copied in after create. */
+  async prepareWorkspaceImage(): Promise<string | null> {
+    return null;
+  }
+
   async create(spec: SandboxSpec, options: { signal?: AbortSignal } = {}): Promise<Sandbox> {
     options.signal?.throwIfAborted();
     await this.prepareImage(spec.image, spec.scrub ?? []);

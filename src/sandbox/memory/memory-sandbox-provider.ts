@@ -85,6 +85,11 @@ export class MemorySandboxProvider implements SandboxProvider {
     return image;
   }
 
+  /** Files cannot be baked into an image here: they are copied in after create. */
+  async prepareWorkspaceImage(): Promise<string | null> {
+    return null;
+  }
+
   async create(spec: SandboxSpec, options: { signal?: AbortSignal } = {}): Promise<Sandbox> {
     options.signal?.throwIfAborted();
     const failure = this.createFailures.shift();
