@@ -6,6 +6,7 @@ import { ensureImages, type ImageLanguage, type ImageProgress } from '../images/
 import type { Logger } from '../logging.js';
 import { createSandboxProvider } from '../sandbox/create-sandbox-provider.js';
 import type { SandboxProvider } from '../sandbox/types.js';
+import { createWarmPoolProvider } from '../sandbox/warm-pool-provider.js';
 import { createPythonScorer } from '../scoring/python-scorer.js';
 import { listWorkspaceFiles } from '../tasks/list-workspace-files.js';
 import { formatTaskLoadProblem, loadCatalog } from '../tasks/load-catalog.js';
@@ -13,6 +14,9 @@ import type { LoadedTask, TaskCatalog } from '../tasks/types.js';
 import { CliError } from './cli-error.js';
 
 export type SandboxKind = 'auto' | 'docker' | 'local' | 'memory';
+
+/** Scoring sandboxes the warm pool may hold ready, over every scoring image. */
+const SCORING_POOL_CAPACITY = 4;
 
 export interface RuntimeOptions {
   environmentsDir: string;
@@ -23,6 +27,11 @@ export interface RuntimeOptions {
   say: (line: string) => void;
   /** Only these tasks' images are built (the `episode` command needs one). Default: every task's. */
   onlyTaskIds?: readonly string[];
+  /**
+   * Started sandboxes kept ready per hot task image (and per scoring image), so Reset and Reward skip
+   * the container start. 0 turns the pool off. Default 2.
+   */
+  warmPool?: number;
   /** Load retired tasks too (`codemidas filter`). Default false. */
   includeRetired?: boolean;
   signal?: AbortSignal;
@@ -88,13 +97,23 @@ export async function composeRuntime(options: RuntimeOptions): Promise<Runtime> 
   }
   const serverId = `codemidas-${randomUUID().slice(0, 8)}`;
   const docker = new Dockerode();
-  const provider = await createSandboxProvider({
+  const engine = await createSandboxProvider({
     kind: options.sandbox,
     logger,
     serverId,
     docker,
     ...(options.signal ? { signal: options.signal } : {}),
   });
+  // The pool may hold episode sandboxes only up to the episode limit less the episodes running.
+  let running = (): number => 0;
+  const provider: SandboxProvider =
+    (options.warmPool ?? 2) > 0 && engine.kind !== 'memory'
+      ? createWarmPoolProvider(engine, {
+          perSpec: options.warmPool ?? 2,
+          logger,
+          capacity: (role) => (role === 'episode' ? options.limits.maxEpisodes - running() : SCORING_POOL_CAPACITY),
+        })
+      : engine;
   try {
     if (provider.kind === 'docker') {
       const tasks = options.onlyTaskIds ? options.onlyTaskIds.flatMap((id) => catalog.get(id) ?? []) : [...catalog.tasks.values()];
@@ -111,6 +130,7 @@ export async function composeRuntime(options: RuntimeOptions): Promise<Runtime> 
       limits: options.limits,
       readWorkspace: (task) => listWorkspaceFiles(task),
     });
+    running = () => manager.activeCount;
     await manager.start();
     if (provider.kind === 'docker') {
       // In the background: Resets upload the workspace until their task's image is ready.

@@ -11,7 +11,7 @@ import { startServer } from '../server/start-server.js';
 import type { RolloutVerdict } from '../tasks/task-schema.js';
 import { addAgentOptions, createAgentsFromFlags, describeAgents, type AgentFlags } from './agent-options.js';
 import { CliError } from './cli-error.js';
-import { positiveInt } from './positive-int.js';
+import { nonNegativeInt, positiveInt } from './positive-int.js';
 import { composeRuntime, type SandboxKind } from './compose-runtime.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { failOnFatal, rolloutToFile } from './rollout-command.js';
@@ -26,6 +26,7 @@ interface FilterFlags extends AgentFlags {
   out?: string;
   sandbox: SandboxKind;
   dryRun: boolean;
+  warmPool: number;
   [limit: string]: unknown;
 }
 
@@ -46,6 +47,7 @@ export function createFilterCommand(): Command {
     .option('--seed <n>', 'seed of the first group', (raw) => Number(raw), 0)
     .option('--out <file>', 'also append every trajectory to this file')
     .option('--dry-run', 'print the verdicts, change nothing on disk', false)
+    .option('--warm-pool <n>', 'started sandboxes kept ready per hot task image and scoring image (0: off)', nonNegativeInt('--warm-pool'), 2)
     .addOption(new Option('--sandbox <kind>', 'sandbox adapter').choices(['auto', 'docker', 'local', 'memory']).default('auto'));
   addAgentOptions(command);
   addLimitOptions(command);
@@ -57,7 +59,7 @@ export function createFilterCommand(): Command {
     const agents = await createAgentsFromFlags(flags, flags.environments, say);
     const limits = resolveLimits(limitsFromOptions(flags));
 
-    const runtime = await composeRuntime({ environmentsDir: flags.environments, sandbox: flags.sandbox, limits, logger, say, includeRetired: true });
+    const runtime = await composeRuntime({ environmentsDir: flags.environments, sandbox: flags.sandbox, warmPool: flags.warmPool, limits, logger, say, includeRetired: true });
     const tasks = runtime.catalog.list({ suite: flags.suite });
     if (tasks.length === 0) {
       await runtime.dispose(0);

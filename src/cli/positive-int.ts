@@ -8,3 +8,12 @@ export function positiveInt(flag: string): (raw: string) => number {
     return n;
   };
 }
+
+/** A commander parser for a flag that takes 0 or a positive integer. */
+export function nonNegativeInt(flag: string): (raw: string) => number {
+  return (raw) => {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0) throw new CliError(`${flag} must be 0 or a positive integer, got "${raw}"`);
+    return n;
+  };
+}

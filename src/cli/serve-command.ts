@@ -5,6 +5,7 @@ import { createLogger } from '../logging.js';
 import { startServer } from '../server/start-server.js';
 import { composeRuntime, type SandboxKind } from './compose-runtime.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
+import { nonNegativeInt } from './positive-int.js';
 
 interface ServeOptions {
   listen: string;
@@ -12,6 +13,7 @@ interface ServeOptions {
   sandbox: SandboxKind;
   authToken?: string;
   graceMs: number;
+  warmPool: number;
   verbose?: boolean;
   [limit: string]: unknown;
 }
@@ -24,7 +26,8 @@ export function createServeCommand(): Command {
     .option('--environments <dir>', 'folder of suites', 'environments')
     .addOption(new Option('--sandbox <kind>', 'sandbox adapter').choices(['auto', 'docker', 'local', 'memory']).default('auto'))
     .addOption(new Option('--auth-token <token>', 'bearer token every call must send (required off loopback)').env('CODEMIDAS_AUTH_TOKEN'))
-    .option('--grace-ms <ms>', 'how long calls in flight may finish on shutdown', (v) => Number(v), 10_000);
+    .option('--grace-ms <ms>', 'how long calls in flight may finish on shutdown', (v) => Number(v), 10_000)
+    .option('--warm-pool <n>', 'started sandboxes kept ready per hot task image and scoring image (0: off)', nonNegativeInt('--warm-pool'), 2);
   addLimitOptions(command);
   command.action(async (options: ServeOptions, cmd: Command) => {
     const verbose = Boolean(cmd.optsWithGlobals()['verbose']);
@@ -48,6 +51,7 @@ async function serve(options: ServeOptions, verbose: boolean): Promise<void> {
   const runtime = await composeRuntime({
     environmentsDir: options.environments,
     sandbox: options.sandbox,
+    warmPool: options.warmPool,
     limits,
     logger,
     say,
