@@ -215,7 +215,7 @@ export function formatStepBenchTable(result: StepBenchResult): string {
 }
 
 /** Runs src/bench/python/step_latency.py with Debian's python3 (grpcio) against the same server. */
-function measurePythonClientSteps(address: string, taskId: string, warmup: number, steps: number): StepBenchResult['pythonClientStep'] {
+export function measurePythonClientSteps(address: string, taskId: string, warmup: number, steps: number): StepBenchResult['pythonClientStep'] {
   const script = join(projectRoot(), 'src', 'bench', 'python', 'step_latency.py');
   const run = spawnSync(process.env['CODEMIDAS_PYTHON'] ?? '/usr/bin/python3', [script, address, taskId, String(warmup), String(steps)], {
     encoding: 'utf8',

@@ -91,6 +91,10 @@ export class EnvironmentClient {
     }));
   }
 
+  async reset(taskId: string, seed = 0): Promise<RemoteEpisode> {
+    return decodeReset(await this.#call<WireReset>('Reset', { task_id: taskId, seed: String(seed) }, false));
+  }
+
   async resetGroup(taskId: string, groupSize: number, seed = 0): Promise<{ groupId: string; episodes: RemoteEpisode[] }> {
     const res = await this.#call<{ group_id: string; episodes: WireReset[] }>('ResetGroup', { task_id: taskId, group_size: groupSize, seed: String(seed) }, false);
     return { groupId: res.group_id, episodes: res.episodes.map(decodeReset) };

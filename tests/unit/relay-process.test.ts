@@ -381,11 +381,27 @@ describe('RelayClient watchdog', () => {
   it('matches answers split across chunks to their requests', async () => {
     const sent: string[] = [];
     const client = new RelayClient({ sandboxId: 'chunks', write: (line) => sent.push(line), onHung: () => undefined });
+    client.feed(Buffer.from('{"event": "ready", "channel": "stdio"}\n'));
     const call = client.ping();
     const id = (JSON.parse(sent[0] ?? '{}') as { id: number }).id;
     const answer = Buffer.from(`${JSON.stringify({ id, ok: true, result: { pid: 7, uid: 0, gid: 0, workdir: '/w' } })}\n`);
     client.feed(answer.subarray(0, 5));
     client.feed(answer.subarray(5));
     expect((await call).pid).toBe(7);
+  });
+
+  it('holds requests made before the relay is ready, then sends them in order once it is', async () => {
+    const sent: string[] = [];
+    const client = new RelayClient({ sandboxId: 'early', write: (line) => sent.push(line), onHung: () => undefined });
+    const first = client.ping();
+    const second = client.ping();
+    expect(sent).toEqual([]);
+    client.feed(Buffer.from('{"event": "ready", "channel": "socket"}\n'));
+    expect(sent).toHaveLength(2);
+    const ids = sent.map((line) => (JSON.parse(line) as { id: number }).id);
+    expect(ids[0]).toBeLessThan(ids[1]!);
+    for (const id of ids) client.feed(Buffer.from(`${JSON.stringify({ id, ok: true, result: { pid: id, uid: 0, gid: 0, workdir: '/w' } })}\n`));
+    expect((await first).pid).toBe(ids[0]);
+    expect((await second).pid).toBe(ids[1]);
   });
 });

@@ -39,8 +39,13 @@ export interface DockerSandboxProviderOptions {
   images?: ImageTags;
   /** Size of the /tmp tmpfs in bytes. Default 256 MiB. */
   tmpfsBytes?: number;
-  /** How long create() waits for the relay's first answer. Default 30000. */
+  /** How long the relay may take to answer first; past it the sandbox is marked dead. Default 30000. */
   readyTimeoutMs?: number;
+  /**
+   * create() returns once the relay answers, rather than once the container is started (its first
+   * requests then wait for the relay). Default false.
+   */
+  waitForRelay?: boolean;
   /** Extra time the relay gets past an exec's timeoutMs before the sandbox counts as hung. Default 5000. */
   watchdogGraceMs?: number;
   /**
@@ -218,9 +223,21 @@ class DockerSandboxProvider implements SandboxProvider {
       });
       this.live.add(sandbox);
       await container.start();
-      await withTimeout(relay.ready, this.options.readyTimeoutMs ?? 30_000, signal, () =>
+      const relayStarted = withTimeout(relay.ready, this.options.readyTimeoutMs ?? 30_000, this.options.waitForRelay ? signal : undefined, () =>
         new SandboxAbortedError(sandbox?.id ?? '', `the relay in ${spec.image} did not start; rebuild the images with 'codemidas images build'`),
       );
+      if (this.options.waitForRelay) {
+        await relayStarted;
+      } else {
+        // The container is started: hand it out now, like the engine's own start does. The relay
+        // comes up meanwhile (tens of ms of python3 start-up); requests made before it is ready wait
+        // for it, and a relay that never comes up marks the sandbox dead, so they fail as ABORTED.
+        const live = sandbox;
+        relayStarted.catch((err: unknown) => {
+          log.error({ err, image: spec.image }, 'the relay did not start; destroying the sandbox');
+          live.markDead(err instanceof Error ? err.message : String(err));
+        });
+      }
       log.debug({ image: spec.image, role: spec.role, startMs: Math.round(performance.now() - started) }, 'sandbox started');
       return sandbox;
     } catch (error) {

@@ -56,6 +56,8 @@ export class RelayClient {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private buffered: Buffer[] = [];
+  private isReady = false;
+  private queued: string[] = [];
   private failure: Error | undefined;
   private resolveReady!: () => void;
   private rejectReady!: (error: Error) => void;
@@ -201,7 +203,10 @@ export class RelayClient {
   }
 
   private send(message: Record<string, unknown>): void {
-    this.options.write(`${JSON.stringify(message)}\n`);
+    const line = `${JSON.stringify(message)}\n`;
+    // Requests made while the relay starts wait for its ready line, then go over the channel it announced.
+    if (this.isReady) this.options.write(line);
+    else this.queued.push(line);
   }
 
   private onLine(line: string): void {
@@ -214,7 +219,9 @@ export class RelayClient {
     }
     if (answer.event === 'ready') {
       this.channel = (answer as { channel?: unknown }).channel === 'socket' ? 'socket' : 'stdio';
+      this.isReady = true;
       this.resolveReady();
+      for (const queued of this.queued.splice(0)) this.options.write(queued);
       return;
     }
     if (typeof answer.id !== 'number') return;

@@ -1,0 +1,408 @@
+import path from 'node:path';
+import Docker from 'dockerode';
+import { createOracleAgent, solutionsFromEnvironments } from '../agents/oracle-agent.js';
+import { EnvironmentClient } from '../client/environment-client.js';
+import { mapSettledWithConcurrency } from '../episodes/map-with-concurrency.js';
+import { createLogger } from '../logging.js';
+import { ensureWorkspaceImage } from '../images/workspace-image.js';
+import { runRollouts } from '../rollouts/run-rollouts.js';
+import { HIDDEN_DIR_IN_SANDBOX, JUDGE_PATH_IN_SANDBOX } from '../scoring/python-scorer.js';
+import { listWorkspaceFiles } from '../tasks/list-workspace-files.js';
+import { loadCatalog } from '../tasks/load-catalog.js';
+import type { LoadedTask } from '../tasks/types.js';
+import { elapsedMs, summarizeLatencies, type LatencySummary } from './latency-stats.js';
+import {
+  hostMemAvailableBytes,
+  measureRawCreateStart,
+  measureRawGroupStart,
+  measureRawIdleMemory,
+  measureRawShellRoundTrip,
+  measureRawTestRun,
+} from './raw-engine.js';
+import { findPythonImage, measureRawDockerExec } from './raw-docker-exec.js';
+import { startServerProcess, type ServerProcess } from './server-process.js';
+import { measurePythonClientSteps, type StepBenchResult } from './step-bench.js';
+
+/** Options of {@link runServerBench}. */
+export interface ServerBenchOptions {
+  environmentsDir: string;
+  suite: string;
+  /** Task to measure; default the suite's first python task. */
+  taskId?: string;
+  /** Samples of the slower figures (create+start, Reset, Reward). Default 15. */
+  samples?: number;
+  /** Samples of the fast ones (exec, Step, file ops). Default 200. */
+  fastSamples?: number;
+  /** Concurrent episodes of the load figure. Default 64. */
+  concurrentEpisodes?: number;
+  /** Steps each of them runs. Default 20. */
+  stepsPerEpisode?: number;
+  log?: (line: string) => void;
+}
+
+/** One measured figure; `ratio` is server p50 / raw p50 where a raw counterpart exists. */
+export interface BenchFigure {
+  name: string;
+  latency: LatencySummary;
+  rawName?: string;
+  ratio?: number;
+}
+
+export interface ServerBenchResult {
+  startedAt: string;
+  taskId: string;
+  taskImage: string;
+  raw: {
+    createStart: LatencySummary;
+    dockerExecTrue: LatencySummary;
+    shellRoundTrip: LatencySummary;
+    testRun: LatencySummary;
+    groupStart8: LatencySummary;
+    idleContainerBytes: number;
+  };
+  server: {
+    resetCold: LatencySummary;
+    resetWarm: LatencySummary;
+    stepTrue: LatencySummary;
+    /** The same Step from the Python client (grpcio, what trainers use). */
+    pythonClientStep: StepBenchResult['pythonClientStep'];
+    readFile64k: LatencySummary;
+    writeFile64k: LatencySummary;
+    reward: LatencySummary;
+    resetGroup8: LatencySummary;
+    concurrent: { episodes: number; stepsEach: number; errors: number; firstError: string | null; wallMs: number; step: LatencySummary };
+    idleEpisodeBytes: number;
+    grpo: { groups: number; groupSize: number; episodes: number; wallMs: number; groupsPerMinute: number; episodesPerMinute: number; solved: number };
+  };
+  ratios: {
+    /** raw docker exec p50 / Step p50: how many times faster a Step is. */
+    stepSpeedup: number;
+    /** cold Reset p50 / raw create+start p50. */
+    resetColdOverCreateStart: number;
+    /** Reward p50 / (raw create+start p50 + raw test run p50). */
+    rewardOverRaw: number;
+    /** ResetGroup(8) p50 / raw 8 create+starts at once p50. */
+    resetGroupOverRaw: number;
+    /** Step p50 / raw kept-alive shell round trip p50. */
+    stepOverShell: number;
+  };
+  targets: Array<{ name: string; value: number; limit: string; met: boolean }>;
+}
+
+const MB = 1024 * 1024;
+const KIB64 = 'x'.repeat(64 * 1024 - 1) + '\n';
+
+/**
+ * `codemidas bench`, the server half against the raw engine, in one run: raw create+start of the
+ * task image, docker exec, a kept-alive shell, a test run, 8 starts at once and idle memory, then
+ * the same work through the server (a cold server without a warm pool for cold Resets, then a
+ * server with its warm pool for the rest), each server figure beside its raw counterpart.
+ */
+export async function runServerBench(options: ServerBenchOptions): Promise<ServerBenchResult> {
+  const log = options.log ?? ((): void => undefined);
+  const samples = options.samples ?? 15;
+  const fast = options.fastSamples ?? 200;
+  const concurrentEpisodes = options.concurrentEpisodes ?? 64;
+  const stepsEach = options.stepsPerEpisode ?? 20;
+  const startedAt = new Date().toISOString();
+  const docker = new Docker();
+  const logger = createLogger({ level: 'warn' });
+
+  const catalog = await loadCatalog(options.environmentsDir);
+  const task = pickTask(catalog.list({ suite: options.suite }), options.taskId);
+  const workspace = await listWorkspaceFiles(task);
+  const languageImage = await findPythonImage(docker);
+  log(`task image of ${task.id} ...`);
+  const taskImage = await ensureWorkspaceImage({ docker, image: languageImage, workdir: task.file.workdir, entries: workspace, logger });
+
+  log(`raw: create+start of ${taskImage} × ${samples} ...`);
+  const createStart = await measureRawCreateStart(docker, taskImage, samples);
+  log(`raw: docker exec true × ${Math.min(fast, 60)} ...`);
+  const dockerExec = await measureRawDockerExec({ image: taskImage, docker, iterations: Math.min(fast, 60) });
+  log(`raw: kept-alive shell round trip × ${fast} ...`);
+  const shell = await measureRawShellRoundTrip(docker, taskImage, fast);
+  log(`raw: test run (copy in + judge) × ${Math.min(samples, 8)} ...`);
+  const hidden = await listWorkspaceFiles({ ...task, workspaceDir: task.hiddenDir });
+  const testRun = await measureRawTestRun(docker, {
+    image: languageImage,
+    workdir: task.file.workdir,
+    workspace,
+    hidden,
+    hiddenDir: HIDDEN_DIR_IN_SANDBOX,
+    judgePath: JUDGE_PATH_IN_SANDBOX,
+    config: {
+      workspace: task.file.workdir,
+      hiddenDir: HIDDEN_DIR_IN_SANDBOX,
+      cases: task.file.tests.cases,
+      scripts: task.file.tests.scripts,
+      caseTimeoutMs: task.file.tests.caseTimeoutMs,
+      pytestTimeoutMs: task.file.tests.timeoutMs,
+      budgetMs: task.file.tests.timeoutMs,
+      uid: 1000,
+      gid: 1000,
+      dropPrivileges: true,
+      nonce: 'bench',
+    },
+    iterations: Math.min(samples, 8),
+  });
+  log('raw: 8 create+starts at once × 5 ...');
+  const groupStart = await measureRawGroupStart(docker, taskImage, 8, 5);
+  log('raw: host memory of 16 idle containers ...');
+  const idleRaw = await measureRawIdleMemory(docker, taskImage, 16);
+
+  // Cold Resets: a server without a warm pool, so every Reset starts a container (from the task image).
+  log('server (no warm pool): cold Reset ...');
+  const resetCold = await withServer(options, ['--warm-pool', '0'], async (client) => {
+    await warmUp(client, task.id);
+    const out: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      const t = process.hrtime.bigint();
+      const { episodeId } = await client.reset(task.id, i);
+      out.push(elapsedMs(t));
+      await client.close({ episodeId });
+    }
+    return summarizeLatencies(out);
+  });
+
+  log('server (warm pool): Reset, Step, files, Reward, ResetGroup, 64 episodes, GRPO ...');
+  const server = await withServer(options, ['--warm-pool', '2', '--max-episodes', String(Math.max(64, concurrentEpisodes))], async (client) => {
+    await warmUp(client, task.id);
+    const resetWarm: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      await sleep(400); // the pool refills in the background between Resets
+      const t = process.hrtime.bigint();
+      const { episodeId } = await client.reset(task.id, i);
+      resetWarm.push(elapsedMs(t));
+      await client.close({ episodeId });
+    }
+
+    const stepTrue: number[] = [];
+    const writes: number[] = [];
+    const reads: number[] = [];
+    let episodeId = (await client.reset(task.id, 0)).episodeId;
+    let index = 0;
+    for (; index < 10; index++) await stepOn(client, episodeId, index, { kind: 'shell', command: 'true', timeoutMs: 0 });
+    for (let i = 0; i < fast; i++) {
+      if (index >= 90) {
+        // An episode allows 100 steps: go on in a fresh one.
+        await client.close({ episodeId });
+        episodeId = (await client.reset(task.id, i)).episodeId;
+        index = 0;
+      }
+      stepTrue.push(await stepOn(client, episodeId, index++, { kind: 'shell', command: 'true', timeoutMs: 0 }));
+    }
+    await client.close({ episodeId });
+    const fileEp = (await client.reset(task.id, 1)).episodeId;
+    let fileIndex = 0;
+    for (let i = 0; i < 45; i++) {
+      writes.push(await stepOn(client, fileEp, fileIndex++, { kind: 'write_file', path: 'bench.txt', content: KIB64 }));
+      reads.push(await stepOn(client, fileEp, fileIndex++, { kind: 'read_file', path: 'bench.txt', offset: 0, limit: 65536 }));
+    }
+    await client.close({ episodeId: fileEp });
+
+    const reward: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      const g = await client.resetGroup(task.id, 1, i);
+      await sleep(600); // scoring's warm sandbox refills meanwhile
+      const t = process.hrtime.bigint();
+      const scored = await client.rewardGroup(g.groupId);
+      reward.push(elapsedMs(t));
+      if (scored.rewards[0]?.outcome !== 'SCORED') throw new Error(`bench Reward did not score: ${scored.rewards[0]?.detail}`);
+      await client.close({ groupId: g.groupId });
+    }
+
+    const groups: number[] = [];
+    await client.close({ groupId: (await client.resetGroup(task.id, 8, 0)).groupId }); // the burst raises the pool to 8
+    for (let i = 0; i < 5; i++) {
+      await sleep(2500);
+      const t = process.hrtime.bigint();
+      const g = await client.resetGroup(task.id, 8, i);
+      groups.push(elapsedMs(t));
+      await client.close({ groupId: g.groupId });
+    }
+
+    log('server: Step(shell true) from the Python client (grpcio) ...');
+    const python = measurePythonClientSteps(client.address, task.id, 20, fast);
+
+    log(`server: ${concurrentEpisodes} concurrent episodes × ${stepsEach} steps ...`);
+    await sleep(1000);
+    const memBefore = hostMemAvailableBytes();
+    const started = process.hrtime.bigint();
+    const resets = await mapSettledWithConcurrency(Array.from({ length: concurrentEpisodes }, (_, i) => i), 8, (i) => client.reset(task.id, i));
+    const live = resets.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    let errors = resets.length - live.length;
+    let firstError = resets.find((r) => r.status === 'rejected')?.reason as unknown;
+    await sleep(1500);
+    const memIdle = hostMemAvailableBytes();
+    const loadSteps: number[] = [];
+    await Promise.all(
+      live.map(async (g) => {
+        const id = g.episodeId;
+        for (let s = 0; s < stepsEach; s++) {
+          try {
+            loadSteps.push(await stepOn(client, id, s, { kind: 'shell', command: 'true', timeoutMs: 0 }));
+          } catch (err) {
+            errors++;
+            firstError ??= err;
+            return;
+          }
+        }
+      }),
+    );
+    const concurrentWall = elapsedMs(started);
+    await Promise.all(live.map((g) => client.close({ episodeId: g.episodeId }).catch(() => undefined)));
+
+    log('server: GRPO groups of 8 with the oracle policy ...');
+    const tasks = (await client.listTasks({ suite: options.suite })).map((t) => t.taskId);
+    const oracle = createOracleAgent(solutionsFromEnvironments(options.environmentsDir));
+    const grpo = await runRollouts({
+      client,
+      taskIds: tasks,
+      groupSize: 8,
+      groups: tasks.length,
+      concurrency: 2,
+      agentFor: () => oracle,
+      runId: 'bench',
+      write: async () => undefined,
+    });
+    return {
+      pythonClientStep: python,
+      resetWarm: summarizeLatencies(resetWarm),
+      stepTrue: summarizeLatencies(stepTrue),
+      readFile64k: summarizeLatencies(reads),
+      writeFile64k: summarizeLatencies(writes),
+      reward: summarizeLatencies(reward),
+      resetGroup8: summarizeLatencies(groups),
+      concurrent: {
+        episodes: live.length,
+        stepsEach,
+        errors,
+        firstError: firstError === undefined ? null : firstError instanceof Error ? firstError.message : String(firstError),
+        wallMs: concurrentWall,
+        step: summarizeLatencies(loadSteps),
+      },
+      idleEpisodeBytes: live.length > 0 ? (memBefore - memIdle) / live.length : Number.NaN,
+      grpo: {
+        groups: grpo.groupsRun,
+        groupSize: 8,
+        episodes: grpo.episodes,
+        wallMs: grpo.wallMs,
+        groupsPerMinute: grpo.wallMs > 0 ? (grpo.groupsRun * 60_000) / grpo.wallMs : 0,
+        episodesPerMinute: grpo.episodesPerMinute,
+        solved: grpo.solved,
+      },
+    };
+  });
+
+  const ratios = {
+    stepSpeedup: dockerExec.p50Ms / server.stepTrue.p50Ms,
+    resetColdOverCreateStart: resetCold.p50Ms / createStart.p50Ms,
+    rewardOverRaw: server.reward.p50Ms / (createStart.p50Ms + testRun.testRun.p50Ms),
+    resetGroupOverRaw: server.resetGroup8.p50Ms / groupStart.p50Ms,
+    stepOverShell: server.stepTrue.p50Ms / shell.p50Ms,
+  };
+  const targets = [
+    { name: 'Step p50 (ms)', value: server.stepTrue.p50Ms, limit: '<= 3', met: server.stepTrue.p50Ms <= 3 },
+    { name: 'Step speed-up over raw docker exec (x)', value: ratios.stepSpeedup, limit: '>= 15', met: ratios.stepSpeedup >= 15 },
+    { name: 'Reset p50, warm pool (ms)', value: server.resetWarm.p50Ms, limit: '<= 5', met: server.resetWarm.p50Ms <= 5 },
+    { name: 'cold Reset / raw create+start (x)', value: ratios.resetColdOverCreateStart, limit: '<= 1.2', met: ratios.resetColdOverCreateStart <= 1.2 },
+    { name: 'Reward / (raw create+start + raw test run) (x)', value: ratios.rewardOverRaw, limit: '<= 1.3', met: ratios.rewardOverRaw <= 1.3 },
+    { name: `errors over ${server.concurrent.episodes} concurrent episodes x ${stepsEach} steps`, value: server.concurrent.errors, limit: '= 0', met: server.concurrent.errors === 0 && server.concurrent.episodes === concurrentEpisodes },
+    { name: 'host memory per idle episode (MB)', value: server.idleEpisodeBytes / MB, limit: '<= 10', met: server.idleEpisodeBytes / MB <= 10 },
+  ];
+  return {
+    startedAt,
+    taskId: task.id,
+    taskImage,
+    raw: {
+      createStart,
+      dockerExecTrue: dockerExec,
+      shellRoundTrip: shell,
+      testRun: testRun.testRun,
+      groupStart8: groupStart,
+      idleContainerBytes: idleRaw.bytesPerContainer,
+    },
+    server: { resetCold, ...server },
+    ratios,
+    targets,
+  };
+}
+
+function pickTask(tasks: LoadedTask[], wanted?: string): LoadedTask {
+  const task = wanted ? tasks.find((t) => t.id === wanted) : tasks.find((t) => t.file.language === 'python');
+  if (!task) throw new Error(wanted ? `no task ${wanted} in the suite` : 'the suite has no python task');
+  return task;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function stepOn(client: EnvironmentClient, episodeId: string, index: number, action: Parameters<EnvironmentClient['step']>[2]): Promise<number> {
+  const t = process.hrtime.bigint();
+  const r = await client.step(episodeId, index, action);
+  const ms = elapsedMs(t);
+  if (r.observation.exitCode !== 0) throw new Error(`bench step ${action.kind} failed (exit ${r.observation.exitCode}): ${r.observation.stderr}`);
+  return ms;
+}
+
+/** A few uncounted Resets: the server's task image lookup and the first container start. */
+async function warmUp(client: EnvironmentClient, taskId: string): Promise<void> {
+  await sleep(1500);
+  for (let i = 0; i < 3; i++) {
+    const { episodeId } = await client.reset(taskId, i);
+    await client.close({ episodeId });
+  }
+}
+
+async function withServer<T>(options: ServerBenchOptions, extraArgs: string[], work: (client: EnvironmentClient) => Promise<T>): Promise<T> {
+  const server: ServerProcess = await startServerProcess({ environmentsDir: path.resolve(options.environmentsDir), extraArgs: ['--sandbox', 'docker', ...extraArgs] });
+  const client = new EnvironmentClient(server.address, { deadlineMs: 300_000 });
+  try {
+    await client.waitReady(30_000);
+    return await work(client);
+  } catch (err) {
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- server output ---\n${server.outputTail()}`, { cause: err });
+  } finally {
+    client.dispose();
+    await server.stop();
+  }
+}
+
+/** The figures as a table: each server figure beside its raw counterpart and their ratio, then the targets. */
+export function formatServerBenchTable(r: ServerBenchResult): string {
+  const f = (ms: number): string => (Number.isFinite(ms) ? ms.toFixed(2) : '-');
+  const rows: string[][] = [['measure', 'p50 ms', 'p99 ms', 'raw counterpart', 'raw p50 ms', 'server / raw']];
+  const add = (name: string, l: LatencySummary, rawName = '', raw?: LatencySummary | number): void => {
+    const rawP50 = typeof raw === 'number' ? raw : raw?.p50Ms;
+    rows.push([name, f(l.p50Ms), f(l.p99Ms), rawName, rawP50 === undefined ? '' : f(rawP50), rawP50 === undefined ? '' : `${(l.p50Ms / rawP50).toFixed(3)}`]);
+  };
+  add('Reset, cold (no warm pool)', r.server.resetCold, 'create+start of the task image', r.raw.createStart);
+  add('Reset, warm pool', r.server.resetWarm, 'create+start of the task image', r.raw.createStart);
+  add('Step shell `true` (Node client)', r.server.stepTrue, 'docker exec `true`', r.raw.dockerExecTrue);
+  if (!('error' in r.server.pythonClientStep)) add('Step shell `true` (Python client)', r.server.pythonClientStep, 'docker exec `true`', r.raw.dockerExecTrue);
+  add('Step shell `true` (Node client)', r.server.stepTrue, 'kept-alive shell round trip', r.raw.shellRoundTrip);
+  add('read_file 64 KiB', r.server.readFile64k, 'docker exec `true`', r.raw.dockerExecTrue);
+  add('write_file 64 KiB', r.server.writeFile64k, 'docker exec `true`', r.raw.dockerExecTrue);
+  add('Reward', r.server.reward, 'create+start + test run', r.raw.createStart.p50Ms + r.raw.testRun.p50Ms);
+  add('ResetGroup of 8', r.server.resetGroup8, '8 create+starts at once', r.raw.groupStart8);
+  add(`Step under load (${r.server.concurrent.episodes} episodes)`, r.server.concurrent.step);
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => (row[c] ?? '').length)));
+  const line = (row: string[]): string => row.map((cell, c) => (c === 0 || c === 3 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
+  const c = r.server.concurrent;
+  const g = r.server.grpo;
+  return [
+    line(rows[0]!),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...rows.slice(1).map(line),
+    '',
+    `raw test run (copy in + judge) p50 ${f(r.raw.testRun.p50Ms)} ms; raw create+start p50 ${f(r.raw.createStart.p50Ms)} ms`,
+    `${c.episodes} concurrent episodes x ${c.stepsEach} steps: ${c.errors} errors in ${(c.wallMs / 1000).toFixed(1)} s${c.firstError ? ` (first: ${c.firstError})` : ''}`,
+    `host memory per idle episode ${(r.server.idleEpisodeBytes / MB).toFixed(2)} MB (raw idle container ${(r.raw.idleContainerBytes / MB).toFixed(2)} MB)`,
+    `GRPO with the oracle policy: ${g.groups} groups of ${g.groupSize} in ${(g.wallMs / 1000).toFixed(1)} s = ${g.groupsPerMinute.toFixed(2)} groups/min (${g.episodesPerMinute.toFixed(1)} episodes/min, ${g.solved}/${g.episodes} solved)`,
+    '',
+    'targets:',
+    ...r.targets.map((t) => `  ${t.met ? 'met    ' : 'NOT met'}  ${t.name}: ${Number.isFinite(t.value) ? t.value.toFixed(2) : '-'} (${t.limit})`),
+    `task ${r.taskId} on ${r.taskImage}`,
+  ].join('\n');
+}
