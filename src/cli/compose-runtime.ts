@@ -135,11 +135,14 @@ export async function composeRuntime(options: RuntimeOptions): Promise<Runtime> 
     if (provider.kind === 'docker') {
       // In the background: Resets upload the workspace until their task's image is ready.
       const started = performance.now();
-      const ids = options.onlyTaskIds ?? [...catalog.tasks.keys()];
+      const ids = (options.onlyTaskIds ?? [...catalog.tasks.keys()]).filter((id) => catalog.get(id) !== undefined);
       let failed = 0;
       void manager
         .prepareWorkspaceImages(ids, { onReady: (_id, _image, err) => void (err ? failed++ : undefined) })
-        .then(() => say(`task images: ${ids.length - failed} of ${ids.length} ready in ${((performance.now() - started) / 1000).toFixed(1)} s${failed ? ` (${failed} failed: those tasks upload their workspace at Reset; see the log)` : ''}`));
+        .then(
+          () => say(`task images: ${ids.length - failed} of ${ids.length} ready in ${((performance.now() - started) / 1000).toFixed(1)} s${failed ? ` (${failed} failed: those tasks upload their workspace at Reset; see the log)` : ''}`),
+          (err: unknown) => logger.warn({ err }, 'building task images failed; Resets upload the workspace'),
+        );
     }
     return {
       catalog,

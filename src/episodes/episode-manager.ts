@@ -257,7 +257,8 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
 
     async prepareWorkspaceImages(taskIds, prepareOptions = {}) {
       if (!bake) return;
-      const tasks = taskIds ? taskIds.map(taskOrThrow) : [...catalog.tasks.values()];
+      // Unknown ids are skipped: their Reset answers NOT_FOUND.
+      const tasks = taskIds ? taskIds.flatMap((id) => catalog.get(id) ?? []) : [...catalog.tasks.values()];
       await mapSettledWithConcurrency(tasks, 2, async (task) => {
         try {
           const image = await workspaceImageEntry(task, prepareOptions.signal).build;

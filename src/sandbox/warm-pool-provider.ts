@@ -66,6 +66,7 @@ export function createWarmPoolProvider(inner: SandboxProvider, options: WarmPool
   const logger = options.logger.child({ component: 'warm-pool' });
   const pools = new Map<string, SpecPool>();
   const waiters: Array<() => void> = [];
+  const inFlight = new Set<Promise<unknown>>();
   let hits = 0;
   let misses = 0;
   let closed = false;
@@ -93,16 +94,17 @@ export function createWarmPoolProvider(inner: SandboxProvider, options: WarmPool
         labels: { ...pickLabels(pool.spec.labels), 'codemidas.pooled': 'true' },
         expiresAt: new Date(now() + idleMs + pool.lifetimeMs),
       };
-      inner.create(spec).then(
+      const starting = inner.create(spec).then(
         (sandbox) => {
           pool.starting--;
           pool.failures = 0;
           if (closed || pool.target === 0) {
-            void sandbox.destroy().catch(() => undefined);
-          } else {
-            pool.ready.push(sandbox);
+            // Not wanted any more: destroyed before this start counts as settled.
+            return sandbox.destroy().then(wake, wake);
           }
+          pool.ready.push(sandbox);
           wake();
+          return undefined;
         },
         (err: unknown) => {
           pool.starting--;
@@ -113,6 +115,8 @@ export function createWarmPoolProvider(inner: SandboxProvider, options: WarmPool
           wake();
         },
       );
+      inFlight.add(starting);
+      void starting.finally(() => inFlight.delete(starting));
     }
     wake();
   }
@@ -182,6 +186,8 @@ export function createWarmPoolProvider(inner: SandboxProvider, options: WarmPool
     async close() {
       closed = true;
       clearInterval(timer);
+      // Starts in flight destroy their sandbox when they land (closed): wait for them, so none outlives close.
+      await Promise.allSettled([...inFlight]);
       const idle = [...pools.values()].flatMap((p) => p.ready.splice(0));
       pools.clear();
       await Promise.all(idle.map((s) => s.destroy().catch(() => undefined)));
