@@ -5,6 +5,8 @@ import { EnvironmentClient } from '../client/environment-client.js';
 import { mapSettledWithConcurrency } from '../episodes/map-with-concurrency.js';
 import { createLogger } from '../logging.js';
 import { ensureWorkspaceImage } from '../images/workspace-image.js';
+import { workspaceImageForTask } from '../episodes/workspace-image-for-task.js';
+import { createDockerSandboxProvider } from '../sandbox/docker/docker-sandbox-provider.js';
 import { runRollouts } from '../rollouts/run-rollouts.js';
 import { HIDDEN_DIR_IN_SANDBOX, JUDGE_PATH_IN_SANDBOX } from '../scoring/python-scorer.js';
 import { listWorkspaceFiles } from '../tasks/list-workspace-files.js';
@@ -114,6 +116,15 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
   const languageImage = await findPythonImage(docker);
   log(`task image of ${task.id} ...`);
   const taskImage = await ensureWorkspaceImage({ docker, image: languageImage, workdir: task.file.workdir, entries: workspace, logger });
+  // Every task image the bench servers will look for, built now: a server builds the missing ones in
+  // the background at start, which would load the machine while it is measured.
+  log(`task images of the ${catalog.tasks.size} tasks served ...`);
+  const provider = createDockerSandboxProvider({ docker, logger, serverId: 'codemidas-bench' });
+  try {
+    await mapSettledWithConcurrency([...catalog.tasks.values()], 2, async (t) => workspaceImageForTask(provider, t, await listWorkspaceFiles(t)));
+  } finally {
+    await provider.close();
+  }
 
   log(`raw: create+start of ${taskImage} × ${samples} ...`);
   const createStart = await measureRawCreateStart(docker, taskImage, samples);

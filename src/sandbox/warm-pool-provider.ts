@@ -77,7 +77,9 @@ export function createWarmPoolProvider(inner: SandboxProvider, options: WarmPool
     return n;
   };
 
-  const isSettled = (): boolean => [...pools.values()].every((p) => p.starting === 0);
+  /** Refills scheduled but not run yet. */
+  let scheduled = 0;
+  const isSettled = (): boolean => scheduled === 0 && [...pools.values()].every((p) => p.starting === 0);
   const wake = (): void => {
     if (!isSettled()) return;
     for (const resolve of waiters.splice(0)) resolve();
@@ -164,8 +166,13 @@ export function createWarmPoolProvider(inner: SandboxProvider, options: WarmPool
       const sandbox = pool.ready.shift();
       if (sandbox) hits++;
       else misses++;
-      // Hand out first, then refill: the replacement's start is not on this call's path.
-      queueMicrotask(() => refill(pool));
+      // Hand out first, then refill once this turn's I/O is done, so the replacement's start (an
+      // engine request) does not delay the answer to the caller.
+      scheduled++;
+      setImmediate(() => {
+        scheduled--;
+        refill(pool);
+      });
       return sandbox ?? inner.create(spec, createOptions);
     },
 
