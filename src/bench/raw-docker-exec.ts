@@ -1,5 +1,4 @@
 import { hostname } from 'node:os';
-import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
 import { imageTags } from '../images/image-builder.js';
 import {
@@ -10,6 +9,7 @@ import {
   LABEL_ROLE,
 } from '../sandbox/docker/docker-sandbox-provider.js';
 import { elapsedMs, summarizeLatencies, type LatencySummary } from './latency-stats.js';
+import { execOnce } from './raw-engine.js';
 
 /** Options of {@link measureRawDockerExec}. */
 export interface RawDockerExecOptions {
@@ -70,23 +70,6 @@ export async function measureRawDockerExec(options: RawDockerExecOptions): Promi
   } finally {
     await container.remove({ force: true }).catch(() => undefined);
   }
-}
-
-async function execOnce(docker: Docker, container: Docker.Container, cmd: string[]): Promise<number | null> {
-  const exec = await container.exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, Tty: false });
-  const stream = await exec.start({ hijack: true, stdin: false });
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  stdout.resume();
-  stderr.resume();
-  docker.modem.demuxStream(stream, stdout, stderr);
-  await new Promise<void>((resolve, reject) => {
-    stream.once('end', resolve);
-    stream.once('close', resolve);
-    stream.once('error', reject);
-  });
-  const info = await exec.inspect();
-  return info.ExitCode;
 }
 
 /**
