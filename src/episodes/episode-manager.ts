@@ -74,6 +74,7 @@ export interface EpisodeManager {
 }
 
 const DEFAULT_GROUP_CONCURRENCY = 4;
+const WORKSPACE_IMAGE_BUILDS_AT_ONCE = 2;
 const REAP_INTERVAL_MS = 60_000;
 /** Sandboxes outlive their episode's budgets by this much before the reaper may take them. */
 const EXPIRY_SLACK_MS = 15 * 60_000;
@@ -152,15 +153,32 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
     return cached;
   }
 
+  /**
+   * Image builds run two at a time: the first Resets of many tasks at once (a suite-wide run) must not
+   * start a build each, competing with the episodes' own containers for the engine.
+   */
+  let buildsRunning = 0;
+  const buildQueue: Array<() => void> = [];
+  async function limitBuilds<T>(work: () => Promise<T>): Promise<T> {
+    if (buildsRunning >= WORKSPACE_IMAGE_BUILDS_AT_ONCE) await new Promise<void>((resolve) => buildQueue.push(resolve));
+    buildsRunning++;
+    try {
+      return await work();
+    } finally {
+      buildsRunning--;
+      buildQueue.shift()?.();
+    }
+  }
+
   /** Starts (once) the build of a task's workspace image; a failure is logged and retried on a later call. */
   function workspaceImageEntry(task: LoadedTask, signal?: AbortSignal): { image: string | null; build: Promise<string | null> } {
     let entry = workspaceImages.get(task.id);
     if (!entry) {
       const created: { image: string | null; build: Promise<string | null> } = { image: null, build: Promise.resolve(null) };
-      created.build = (async () => {
+      created.build = limitBuilds(async () => {
         const files = await readWorkspace(task);
         return workspaceImageForTask(provider, task, files, signal ? { signal } : {});
-      })().then(
+      }).then(
         (image) => {
           created.image = image;
           if (image) logger.info({ taskId: task.id, image }, 'workspace image ready');
@@ -259,7 +277,7 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
       if (!bake) return;
       // Unknown ids are skipped: their Reset answers NOT_FOUND.
       const tasks = taskIds ? taskIds.flatMap((id) => catalog.get(id) ?? []) : [...catalog.tasks.values()];
-      await mapSettledWithConcurrency(tasks, 2, async (task) => {
+      await mapSettledWithConcurrency(tasks, tasks.length, async (task) => {
         try {
           const image = await workspaceImageEntry(task, prepareOptions.signal).build;
           prepareOptions.onReady?.(task.id, image, null);

@@ -102,10 +102,16 @@ describe('ensureImages (real engine)', () => {
 
     const run = spawnSync(process.execPath, [join(root, 'bin/codemidas.js'), 'images', 'build', '--languages', 'python', '--environments', envs], { encoding: 'utf8', timeout: 600_000 });
     expect(run.status, run.stderr).toBe(0);
-    const line = run.stdout.split('\n').find((l) => l.startsWith('task image\t'));
+    const line = run.stdout.split('\n').find((l) => l.startsWith('scrubbed image\t'));
     const [, tag, ids] = (line ?? '').split('\t');
     expect(tag).toMatch(/^codemidas\/python-scrubbed:[0-9a-f]{12}$/);
     expect(ids).toBe(`parsekit/${name}`);
+    // The task image: its workspace baked on the scrubbed image.
+    const taskLine = run.stdout.split('\n').find((l) => l.startsWith('task image\t'));
+    const [, taskImage, taskId] = (taskLine ?? '').split('\t');
+    expect(taskImage).toMatch(/^codemidas\/workspace:[0-9a-f]{12}$/);
+    expect(taskId).toBe(`parsekit/${name}`);
+    expect(await runIn(taskImage as string, `test -e ${copy}; echo $?; stat -c %u /workspace/${JSON.parse(readFileSync(taskFile, 'utf8')).source.path}`)).toBe('1\n1000\n');
     try {
       expect(await runIn(tag as string, `test -e ${copy}; echo $?; test -e /usr/lib/python3/dist-packages/more_itertools; echo $?`)).toBe('1\n0\n');
     } finally {

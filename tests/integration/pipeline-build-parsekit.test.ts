@@ -147,12 +147,12 @@ describe('codemidas build on examples/parsekit (docker)', () => {
           }
           await c.call('Step', { episode_id: oracle, step_index: step, action: { submit: {} } });
           const good = await c.call('Reward', { episode_id: oracle });
-          expect(good, task.id).toMatchObject({ outcome: 'SCORED', reward: 1 });
+          expect(good, `${task.id}: ${good['detail']}`).toMatchObject({ outcome: 'SCORED', reward: 1 });
 
           const nothing = (await c.call('Reset', { task_id: task.id }))['episode_id'];
           await c.call('Step', { episode_id: nothing, step_index: 0, action: { submit: {} } });
           const bad = await c.call('Reward', { episode_id: nothing });
-          expect(bad, task.id).toMatchObject({ outcome: 'SCORED', reward: 0 });
+          expect(bad, `${task.id}: ${bad['detail']}`).toMatchObject({ outcome: 'SCORED', reward: 0 });
           await c.call('Close', { episode_id: oracle });
           await c.call('Close', { episode_id: nothing });
         }),
