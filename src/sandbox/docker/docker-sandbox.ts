@@ -5,6 +5,9 @@ import type { Logger } from '../../logging.js';
 import { InvalidArgumentError, SandboxAbortedError } from '../../errors.js';
 import type { RelayClient } from '../relay/relay-client.js';
 import { packEntries, unpackEntries } from '../tar-entries.js';
+
+/** Tries of a pause the freezer refuses as transient ("unable to freeze"). */
+const PAUSE_ATTEMPTS = 4;
 import {
   SandboxFileError,
   type Command,
@@ -116,10 +119,20 @@ export class DockerSandbox implements Sandbox {
   async pause(): Promise<void> {
     this.assertAlive();
     if (this.state === 'paused') return;
-    try {
-      await this.deps.container.pause();
-    } catch (error) {
-      throw this.engineError('pause', error);
+    // A sandbox handed out before its relay finished starting may still be mid-start-up, and the
+    // freezer cannot freeze a process in the middle of exec or a page fault: let the relay come up
+    // first (a relay that never does has marked the sandbox dead), then retry a transient refusal.
+    await this.deps.relay.ready.catch(() => undefined);
+    this.assertAlive();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.deps.container.pause();
+        break;
+      } catch (error) {
+        const transient = /unable to freeze/i.test(error instanceof Error ? error.message : String(error));
+        if (!transient || attempt >= PAUSE_ATTEMPTS) throw this.engineError('pause', error);
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
     }
     this.transition('paused');
   }
