@@ -112,7 +112,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
             messages.push({ role: 'tool', toolCallId: call.id, content: 'not run: the episode is over' });
             continue;
           }
-          const parsed = toolCallToAction(call.name, call.arguments);
+          const parsed = toolCallToAction(call.name, call.arguments, episode.tools);
           if (!parsed.ok) {
             messages.push({ role: 'tool', toolCallId: call.id, content: parsed.error });
             continue;

@@ -4,7 +4,6 @@ import { createOracleAgent, solutionsFromEnvironments } from '../agents/oracle-a
 import { EnvironmentClient } from '../client/environment-client.js';
 import { mapSettledWithConcurrency } from '../episodes/map-with-concurrency.js';
 import { createLogger } from '../logging.js';
-import { ensureWorkspaceImage } from '../images/workspace-image.js';
 import { workspaceImageForTask } from '../episodes/workspace-image-for-task.js';
 import { createDockerSandboxProvider } from '../sandbox/docker/docker-sandbox-provider.js';
 import { runRollouts } from '../rollouts/run-rollouts.js';
@@ -21,7 +20,7 @@ import {
   measureRawShellRoundTrip,
   measureRawTestRun,
 } from './raw-engine.js';
-import { findPythonImage, measureRawDockerExec } from './raw-docker-exec.js';
+import { measureRawDockerExec } from './raw-docker-exec.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 import { measurePythonClientSteps, type StepBenchResult } from './step-bench.js';
 
@@ -40,14 +39,6 @@ export interface ServerBenchOptions {
   /** Steps each of them runs. Default 20. */
   stepsPerEpisode?: number;
   log?: (line: string) => void;
-}
-
-/** One measured figure; `ratio` is server p50 / raw p50 where a raw counterpart exists. */
-export interface BenchFigure {
-  name: string;
-  latency: LatencySummary;
-  rawName?: string;
-  ratio?: number;
 }
 
 export interface ServerBenchResult {
@@ -113,18 +104,21 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
   const catalog = await loadCatalog(options.environmentsDir);
   const task = pickTask(catalog.list({ suite: options.suite }), options.taskId);
   const workspace = await listWorkspaceFiles(task);
-  const languageImage = await findPythonImage(docker);
-  log(`task image of ${task.id} ...`);
-  const taskImage = await ensureWorkspaceImage({ docker, image: languageImage, workdir: task.file.workdir, entries: workspace, logger });
-  // Every task image the bench servers will look for, built now: a server builds the missing ones in
-  // the background at start, which would load the machine while it is measured.
+  // Every task image the bench servers will look for, built now (the measured task's among them): a
+  // server builds the missing ones in the background at start, which would load the machine while
+  // it is measured.
   log(`task images of the ${catalog.tasks.size} tasks served ...`);
   const provider = createDockerSandboxProvider({ docker, logger, serverId: 'codemidas-bench' });
+  let languageImage: string;
+  let taskImage: string | null;
   try {
+    languageImage = provider.imageFor(task.file.language);
     await mapSettledWithConcurrency([...catalog.tasks.values()], 2, async (t) => workspaceImageForTask(provider, t, await listWorkspaceFiles(t)));
+    taskImage = await workspaceImageForTask(provider, task, workspace);
   } finally {
     await provider.close();
   }
+  if (!taskImage) throw new Error(`no task image for ${task.id}`);
 
   log(`raw: create+start of ${taskImage} × ${samples} ...`);
   const createStart = await measureRawCreateStart(docker, taskImage, samples);
