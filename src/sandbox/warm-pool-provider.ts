@@ -33,6 +33,9 @@ export interface WarmPoolProvider extends SandboxProvider {
   settled(): Promise<void>;
 }
 
+/** How long after handing a sandbox out its replacement starts: the answer goes out first. */
+const REFILL_DELAY_MS = 20;
+
 /** Requests closer together than this count as one burst. */
 const BURST_WINDOW_MS = 1_000;
 
@@ -166,13 +169,15 @@ export function createWarmPoolProvider(inner: SandboxProvider, options: WarmPool
       const sandbox = pool.ready.shift();
       if (sandbox) hits++;
       else misses++;
-      // Hand out first, then refill once this turn's I/O is done, so the replacement's start (an
-      // engine request) does not delay the answer to the caller.
+      // Hand out first and refill a moment later: the replacement's start (sync set-up here, then
+      // the engine's create and start on the same two cores) would otherwise run before the answer
+      // has left the server (measured: warm Reset p50 5.3-6.2 ms with an immediate refill, 3.5-4.1 ms
+      // with this delay).
       scheduled++;
-      setImmediate(() => {
+      setTimeout(() => {
         scheduled--;
         refill(pool);
-      });
+      }, REFILL_DELAY_MS);
       return sandbox ?? inner.create(spec, createOptions);
     },
 

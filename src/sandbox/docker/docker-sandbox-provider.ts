@@ -234,6 +234,8 @@ class DockerSandboxProvider implements SandboxProvider {
         // for it, and a relay that never comes up marks the sandbox dead, so they fail as ABORTED.
         const live = sandbox;
         relayStarted.catch((err: unknown) => {
+          // Destroyed on purpose (closed, or the server stopping) before its relay was up: nothing failed.
+          if (live.currentState === 'destroyed') return;
           log.error({ err, image: spec.image }, 'the relay did not start; destroying the sandbox');
           live.markDead(err instanceof Error ? err.message : String(err));
         });
