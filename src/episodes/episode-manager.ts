@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Limits } from '../config/limits.js';
 import { limitsForTask } from '../config/limits.js';
+import { linkSignals } from '../abort.js';
 import { InvalidArgumentError, NotFoundError, ResourceExhaustedError, UnavailableError } from '../errors.js';
 import type { Logger } from '../logging.js';
 import type { FileEntry, SandboxProvider } from '../sandbox/types.js';
@@ -114,8 +115,9 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
     return promise;
   }
 
-  function signalFor(options: CallOptions | undefined): AbortSignal {
-    return options?.signal ? AbortSignal.any([options.signal, stopping.signal]) : stopping.signal;
+  /** The call's signal joined with the server's shutdown; dispose it when the call is over. */
+  function signalFor(options: CallOptions | undefined): { signal: AbortSignal; dispose: () => void } {
+    return linkSignals([options?.signal, stopping.signal]);
   }
 
   function taskOrThrow(taskId: string): LoadedTask {
@@ -238,6 +240,37 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
     };
   }
 
+  /** Starts every member of a new group: all or nothing (one failure, or a cancelled call, closes them all). */
+  async function startGroup(groupId: string, members: readonly Episode[], signal: AbortSignal): Promise<ResetGroupResult> {
+    const failed = new AbortController();
+    const linked = linkSignals([signal, failed.signal]);
+    try {
+      const settled = await mapSettledWithConcurrency(members, groupConcurrency, async (episode) => {
+        if (linked.signal.aborted) throw linked.signal.reason;
+        try {
+          return await startEpisode(episode, linked.signal);
+        } catch (err) {
+          failed.abort(err);
+          throw err;
+        }
+      });
+      const firstFailure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      if (firstFailure) {
+        await closeEpisodes(
+          members.map((e) => e.id),
+          'reset-failed',
+        );
+        for (const e of members) episodes.delete(e.id);
+        groups.delete(groupId);
+        logger.warn({ groupId, err: firstFailure.reason }, 'group reset failed; started episodes closed');
+        throw firstFailure.reason;
+      }
+      return { groupId, episodes: settled.map((s) => (s as PromiseFulfilledResult<ResetResult>).value) };
+    } finally {
+      linked.dispose();
+    }
+  }
+
   async function closeEpisodes(ids: readonly string[], reason: CloseReason): Promise<number> {
     const closed = await Promise.all(ids.map((id) => episodes.get(id)?.close(reason) ?? Promise.resolve(false)));
     return closed.filter(Boolean).length;
@@ -292,7 +325,8 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
       const task = taskOrThrow(taskId);
       reserve(1);
       const episode = newEpisode(task, null);
-      return track(() => startEpisode(episode, signalFor(callOptions)));
+      const linked = signalFor(callOptions);
+      return track(() => startEpisode(episode, linked.signal).finally(linked.dispose));
     },
 
     resetGroup(taskId, groupSize, callOptions) {
@@ -306,36 +340,8 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
         groupId,
         members.map((e) => e.id),
       );
-      const signal = signalFor(callOptions);
-      return track(async () => {
-        // All or nothing: one failure (or a cancelled call) closes every episode already started.
-        const failed = new AbortController();
-        const startSignal = AbortSignal.any([signal, failed.signal]);
-        const settled = await mapSettledWithConcurrency(members, groupConcurrency, async (episode) => {
-          if (startSignal.aborted) throw startSignal.reason;
-          try {
-            return await startEpisode(episode, startSignal);
-          } catch (err) {
-            failed.abort(err);
-            throw err;
-          }
-        });
-        const firstFailure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-        if (firstFailure) {
-          await closeEpisodes(
-            members.map((e) => e.id),
-            'reset-failed',
-          );
-          for (const e of members) episodes.delete(e.id);
-          groups.delete(groupId);
-          logger.warn({ groupId, err: firstFailure.reason }, 'group reset failed; started episodes closed');
-          throw firstFailure.reason;
-        }
-        return {
-          groupId,
-          episodes: settled.map((s) => (s as PromiseFulfilledResult<ResetResult>).value),
-        };
-      });
+      const linked = signalFor(callOptions);
+      return track(() => startGroup(groupId, members, linked.signal).finally(linked.dispose));
     },
 
     step(episodeId, stepIndex, action, callOptions) {

@@ -94,7 +94,20 @@ export class Episode {
     workspace: readonly FileEntry[],
     options: { signal: AbortSignal; expiresAt: Date; workspaceImage?: string | null },
   ): Promise<void> {
-    const signal = AbortSignal.any([options.signal, this.lifetime.signal]);
+    const linked = linkSignals([options.signal, this.lifetime.signal]);
+    try {
+      await this.startSandbox(provider, workspace, options, linked.signal);
+    } finally {
+      linked.dispose();
+    }
+  }
+
+  private async startSandbox(
+    provider: SandboxProvider,
+    workspace: readonly FileEntry[],
+    options: { expiresAt: Date; workspaceImage?: string | null },
+    signal: AbortSignal,
+  ): Promise<void> {
     const baked = options.workspaceImage ?? null;
     const spec: SandboxSpec = {
       image: baked ?? provider.imageFor(this.task.file.language),

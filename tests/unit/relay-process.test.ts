@@ -144,25 +144,31 @@ describe('relay.py on the host', () => {
   });
 
   it('reuses its worker threads, and a request that never ends holds only its own', async () => {
-    const fifo = join(dir, 'never-written.fifo');
-    const made = await relay.client.exec({ argv: ['mkfifo', fifo] }, OPTS);
-    expect(made.exitCode).toBe(0);
-    // Opening a FIFO nobody writes blocks the worker that serves this read for good.
-    const stuck = relay.client.readFile(fifo, { offset: 0, limit: 10 }).catch((error: unknown) => error);
-    for (let i = 0; i < 30; i++) expect((await relay.client.exec({ shell: 'true' }, { ...OPTS, session: true })).exitCode).toBe(0);
-    const tasks = (): string[] => readdirSync(`/proc/${relay.child.pid}/task`).sort();
-    const afterSequential = tasks();
-    // The main thread, the stuck reader, and one worker that answered all thirty calls.
-    expect(afterSequential).toHaveLength(3);
-    for (let i = 0; i < 30; i++) await relay.client.ping();
-    expect(tasks()).toEqual(afterSequential);
-    const burst = await Promise.all(Array.from({ length: 8 }, (_, i) => relay.client.exec({ shell: `sleep 0.2; echo ${i}` }, OPTS)));
-    expect(burst.map((r) => r.stdout.trim())).toEqual(['0', '1', '2', '3', '4', '5', '6', '7']);
-    // At most one more worker per request of the burst.
-    expect(tasks().length).toBeLessThanOrEqual(afterSequential.length + 8);
-    // A writer releases it (a FIFO cannot seek, so the read then fails as a file error).
-    await relay.client.exec({ shell: `echo unblocked > ${fifo}` }, OPTS);
-    expect(await stuck).toBeInstanceOf(SandboxFileError);
+    // A relay of its own, so the threads earlier tests left waiting do not count.
+    const own = await startRelay(dir);
+    try {
+      const fifo = join(dir, 'never-written.fifo');
+      const made = await own.client.exec({ argv: ['mkfifo', fifo] }, OPTS);
+      expect(made.exitCode).toBe(0);
+      // Opening a FIFO nobody writes blocks the worker that serves this read for good.
+      const stuck = own.client.readFile(fifo, { offset: 0, limit: 10 }).catch((error: unknown) => error);
+      for (let i = 0; i < 30; i++) expect((await own.client.exec({ shell: 'true' }, { ...OPTS, session: true })).exitCode).toBe(0);
+      const tasks = (): string[] => readdirSync(`/proc/${own.child.pid}/task`).sort();
+      const afterSequential = tasks();
+      // The main thread, the stuck reader, and one worker that answered all thirty calls.
+      expect(afterSequential).toHaveLength(3);
+      for (let i = 0; i < 30; i++) await own.client.ping();
+      expect(tasks()).toEqual(afterSequential);
+      const burst = await Promise.all(Array.from({ length: 8 }, (_, i) => own.client.exec({ shell: `sleep 0.2; echo ${i}` }, OPTS)));
+      expect(burst.map((r) => r.stdout.trim())).toEqual(['0', '1', '2', '3', '4', '5', '6', '7']);
+      // At most one more worker per request of the burst.
+      expect(tasks().length).toBeLessThanOrEqual(afterSequential.length + 8);
+      // A writer releases it (a FIFO cannot seek, so the read then fails as a file error).
+      await own.client.exec({ shell: `echo unblocked > ${fifo}` }, OPTS);
+      expect(await stuck).toBeInstanceOf(SandboxFileError);
+    } finally {
+      own.child.kill('SIGKILL');
+    }
   });
 
   it('returns when the main process exits even if it left a process in the background', async () => {
