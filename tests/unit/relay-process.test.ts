@@ -171,6 +171,27 @@ describe('relay.py on the host', () => {
     }
   });
 
+  it('imports no Python-level module beyond ctypes before its first request', async () => {
+    // -X importtime lists each import on stderr as it happens; the ready line comes after start-up.
+    const child = spawn(PYTHON, ['-I', '-S', '-u', '-X', 'importtime', RELAY], {
+      cwd: dir,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', CODEMIDAS_WORKDIR: dir },
+    });
+    try {
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      const ready = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
+      expect(JSON.parse(ready)).toMatchObject({ event: 'ready', workdir: dir, channel: 'stdio' });
+      const imported = new Set([...stderr.matchAll(/\|\s*(\S+)\s*$/gm)].map((m) => m[1]));
+      expect(imported.has('ctypes')).toBe(true);
+      for (const heavy of ['json', 're', 'enum', 'collections', 'threading', 'selectors', 'signal', 'socket', 'subprocess', 'base64']) {
+        expect(imported.has(heavy), heavy).toBe(false);
+      }
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
   it('returns when the main process exits even if it left a process in the background', async () => {
     const started = performance.now();
     const result = await relay.client.exec({ shell: 'sleep 3 & echo started' }, OPTS);

@@ -10,7 +10,7 @@ import { InvalidArgumentError, SandboxAbortedError, UnavailableError } from '../
 import { ensureScrubbedImage, imageTags, type ImageTags } from '../../images/image-builder.js';
 import { ensureWorkspaceImage } from '../../images/workspace-image.js';
 import { projectRoot } from '../../project-root.js';
-import { RELAY_PATH_IN_SANDBOX, RelayClient } from '../relay/relay-client.js';
+import { RELAY_BYTECODE_PATH_IN_SANDBOX, RelayClient } from '../relay/relay-client.js';
 import { assertScrubPaths, normaliseScrubPaths } from '../scrub-paths.js';
 import type { FileEntry, Sandbox, SandboxProvider, SandboxSpec } from '../types.js';
 import { DockerSandbox, statusOf } from './docker-sandbox.js';
@@ -130,7 +130,7 @@ class DockerSandboxProvider implements SandboxProvider {
       container = await this.docker.createContainer({
         Image: image,
         // -I -S: no user site, no PYTHON* variables, no site import (~20 ms less to start).
-        Cmd: ['python3', '-I', '-S', '-u', RELAY_PATH_IN_SANDBOX],
+        Cmd: ['python3', '-I', '-S', '-u', RELAY_BYTECODE_PATH_IN_SANDBOX],
         User: `${owner.uid}:${owner.gid}`,
         WorkingDir: spec.workdir,
         Env: [`CODEMIDAS_WORKDIR=${spec.workdir}`, ...(channel ? [`CODEMIDAS_RELAY_SOCKET=${RELAY_SOCKET_DIR_IN_SANDBOX}/relay.sock`] : [])],
