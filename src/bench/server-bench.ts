@@ -22,7 +22,7 @@ import {
 } from './raw-engine.js';
 import { measureRawDockerExec } from './raw-docker-exec.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
-import { measurePythonClientSteps, type StepBenchResult } from './step-bench.js';
+import { measurePythonClientSteps, SETTLE_AFTER_RESET_MS, type StepBenchResult } from './step-bench.js';
 
 /** Options of {@link runServerBench}. */
 export interface ServerBenchOptions {
@@ -174,7 +174,7 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
     await warmUp(client, task.id);
     const resetWarm: number[] = [];
     for (let i = 0; i < samples; i++) {
-      await sleep(400); // the pool refills in the background between Resets
+      await sleep(SETTLE_AFTER_RESET_MS); // the pool replaces the sandbox the last Reset took
       const t = process.hrtime.bigint();
       const { episodeId } = await client.reset(task.id, i);
       resetWarm.push(elapsedMs(t));
@@ -185,6 +185,7 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
     const writes: number[] = [];
     const reads: number[] = [];
     let episodeId = (await client.reset(task.id, 0)).episodeId;
+    await sleep(SETTLE_AFTER_RESET_MS);
     let index = 0;
     for (; index < 10; index++) await stepOn(client, episodeId, index, { kind: 'shell', command: 'true', timeoutMs: 0 });
     for (let i = 0; i < fast; i++) {
@@ -192,12 +193,14 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
         // An episode allows 100 steps: go on in a fresh one.
         await client.close({ episodeId });
         episodeId = (await client.reset(task.id, i)).episodeId;
+        await sleep(SETTLE_AFTER_RESET_MS);
         index = 0;
       }
       stepTrue.push(await stepOn(client, episodeId, index++, { kind: 'shell', command: 'true', timeoutMs: 0 }));
     }
     await client.close({ episodeId });
     const fileEp = (await client.reset(task.id, 1)).episodeId;
+    await sleep(SETTLE_AFTER_RESET_MS);
     let fileIndex = 0;
     for (let i = 0; i < 45; i++) {
       writes.push(await stepOn(client, fileEp, fileIndex++, { kind: 'write_file', path: 'bench.txt', content: KIB64 }));

@@ -11,6 +11,14 @@ import { startServerProcess, type ServerProcess } from './server-process.js';
 /** Step latency the server aims for (p50, shell `true`), in ms. */
 export const STEP_P50_TARGET_MS = 3;
 
+/**
+ * Pause after each Reset of a Step measurement, before its first Step. A Reset hands out a pooled
+ * sandbox and a replacement starts ~20 ms later (a container start: about 0.2 s of engine work on
+ * two cores), and the Close before it removes a container: Steps measured meanwhile time that work,
+ * not a Step. The bench's load figure (64 episodes) covers Steps beside starting containers.
+ */
+export const SETTLE_AFTER_RESET_MS = 1000;
+
 /** Options of {@link runStepBench}; every field has a default. */
 export interface StepBenchOptions {
   /** Measured Steps (shell `true`), after warm-up. Default 300 (at least 200 is the point). */
@@ -152,6 +160,7 @@ async function measureSteps(
   while (samplesMs.length < steps) {
     const reset = await client.call<WireResetResponse>('Reset', { task_id: taskId, seed: episodes }, 300_000);
     episodes++;
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_AFTER_RESET_MS));
     const budget = Math.max(2, (reset.limits?.max_steps || 100) - 1);
     try {
       for (let index = 0; index < budget && samplesMs.length < steps; index++) {
@@ -217,7 +226,7 @@ export function formatStepBenchTable(result: StepBenchResult): string {
 /** Runs src/bench/python/step_latency.py with Debian's python3 (grpcio) against the same server. */
 export function measurePythonClientSteps(address: string, taskId: string, warmup: number, steps: number): StepBenchResult['pythonClientStep'] {
   const script = join(projectRoot(), 'src', 'bench', 'python', 'step_latency.py');
-  const run = spawnSync(process.env['CODEMIDAS_PYTHON'] ?? '/usr/bin/python3', [script, address, taskId, String(warmup), String(steps)], {
+  const run = spawnSync(process.env['CODEMIDAS_PYTHON'] ?? '/usr/bin/python3', [script, address, taskId, String(warmup), String(steps), String(SETTLE_AFTER_RESET_MS / 1000)], {
     encoding: 'utf8',
     timeout: 300_000,
   });

@@ -1,8 +1,9 @@
 """Step(shell `true`) latency from the Python client (grpcio), for `codemidas bench`.
 
-Usage: python3 step_latency.py <address> <task_id> <warmup> <steps>
+Usage: python3 step_latency.py <address> <task_id> <warmup> <steps> [settle_s]
 Prints one JSON line: {"samplesMs": [...], "episodes": n}. Episodes are reset as the step budget
-runs out, so any number of steps can be measured.
+runs out, so any number of steps can be measured; after each Reset the script waits settle_s
+(default 1.0) for the server's warm pool to finish replacing the sandbox it handed out.
 """
 import json
 import os
@@ -15,6 +16,7 @@ from codemidas_client import EnvironmentClient  # noqa: E402
 
 def main():
     address, task_id, warmup, steps = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    settle_s = float(sys.argv[5]) if len(sys.argv) > 5 else 1.0
     samples = []
     episodes = 0
     with EnvironmentClient(address, token=os.environ.get("CODEMIDAS_AUTH_TOKEN") or None) as env:
@@ -22,6 +24,7 @@ def main():
         while remaining > 0:
             with env.episode(task_id) as ep:
                 episodes += 1
+                time.sleep(settle_s)
                 budget = max(1, ep.info.limits.max_steps - 1)
                 for _ in range(min(budget, remaining)):
                     started = time.perf_counter()
