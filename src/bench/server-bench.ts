@@ -25,6 +25,14 @@ import { startServerProcess, type ServerProcess } from './server-process.js';
 import { measurePythonClientSteps, SETTLE_AFTER_RESET_MS, type StepBenchResult } from './step-bench.js';
 
 /** Options of {@link runServerBench}. */
+/**
+ * Pause before each timed warm Reset (and before its ListTasks counterpart): the pool has replaced the
+ * sandbox the previous Reset took by then (a start takes ~0.2 s). Any call after an idle pause costs
+ * more here than back to back (waking idle processes on a virtual machine), so the same pause is
+ * measured with ListTasks, which touches no sandbox.
+ */
+const WARM_RESET_GAP_MS = 400;
+
 export interface ServerBenchOptions {
   environmentsDir: string;
   suite: string;
@@ -56,7 +64,14 @@ export interface ServerBenchResult {
   server: {
     resetCold: LatencySummary;
     resetWarm: LatencySummary;
+    /**
+     * ListTasks after the same idle gap as each warm Reset: what any call costs after that pause on
+     * this machine (waking the idle processes), sandbox work aside.
+     */
+    idleCallFloor: LatencySummary;
     stepTrue: LatencySummary;
+    /** ListTasks back to back on the same channel: a call with no sandbox work, the floor under a Step. */
+    callFloor: LatencySummary;
     /** The same Step from the Python client (grpcio, what trainers use). */
     pythonClientStep: StepBenchResult['pythonClientStep'];
     readFile64k: LatencySummary;
@@ -173,9 +188,14 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
   const server = await withServer(options, ['--warm-pool', '2', '--max-episodes', String(Math.max(64, concurrentEpisodes))], async (client) => {
     await warmUp(client, task.id);
     const resetWarm: number[] = [];
+    const idleCallFloor: number[] = [];
     for (let i = 0; i < samples; i++) {
-      await sleep(SETTLE_AFTER_RESET_MS); // the pool replaces the sandbox the last Reset took
-      const t = process.hrtime.bigint();
+      await sleep(WARM_RESET_GAP_MS);
+      let t = process.hrtime.bigint();
+      await client.listTasks({ suite: options.suite });
+      idleCallFloor.push(elapsedMs(t));
+      await sleep(WARM_RESET_GAP_MS);
+      t = process.hrtime.bigint();
       const { episodeId } = await client.reset(task.id, i);
       resetWarm.push(elapsedMs(t));
       await client.close({ episodeId });
@@ -197,6 +217,12 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
         index = 0;
       }
       stepTrue.push(await stepOn(client, episodeId, index++, { kind: 'shell', command: 'true', timeoutMs: 0 }));
+    }
+    const callFloor: number[] = [];
+    for (let i = 0; i < fast; i++) {
+      const t = process.hrtime.bigint();
+      await client.listTasks({ suite: options.suite });
+      callFloor.push(elapsedMs(t));
     }
     await client.close({ episodeId });
     const fileEp = (await client.reset(task.id, 1)).episodeId;
@@ -276,7 +302,9 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
     return {
       pythonClientStep: python,
       resetWarm: summarizeLatencies(resetWarm),
+      idleCallFloor: summarizeLatencies(idleCallFloor),
       stepTrue: summarizeLatencies(stepTrue),
+      callFloor: summarizeLatencies(callFloor),
       readFile64k: summarizeLatencies(reads),
       writeFile64k: summarizeLatencies(writes),
       reward: summarizeLatencies(reward),
@@ -387,9 +415,11 @@ export function formatServerBenchTable(r: ServerBenchResult): string {
   };
   add('Reset, cold (no warm pool)', r.server.resetCold, 'create+start of the task image', r.raw.createStart);
   add('Reset, warm pool', r.server.resetWarm, 'create+start of the task image', r.raw.createStart);
+  add('Reset, warm pool', r.server.resetWarm, `ListTasks after the same ${WARM_RESET_GAP_MS / 1000} s idle`, r.server.idleCallFloor);
   add('Step shell `true` (Node client)', r.server.stepTrue, 'docker exec `true`', r.raw.dockerExecTrue);
   if (!('error' in r.server.pythonClientStep)) add('Step shell `true` (Python client)', r.server.pythonClientStep, 'docker exec `true`', r.raw.dockerExecTrue);
   add('Step shell `true` (Node client)', r.server.stepTrue, 'kept-alive shell round trip', r.raw.shellRoundTrip);
+  add('Step shell `true` (Node client)', r.server.stepTrue, 'ListTasks back to back', r.server.callFloor);
   add('read_file 64 KiB', r.server.readFile64k, 'docker exec `true`', r.raw.dockerExecTrue);
   add('write_file 64 KiB', r.server.writeFile64k, 'docker exec `true`', r.raw.dockerExecTrue);
   add('Reward', r.server.reward, 'create+start + test run', r.raw.createStart.p50Ms + r.raw.testRun.p50Ms);
