@@ -263,6 +263,17 @@ def exit_code_of(returncode):
     return 128 - returncode if returncode < 0 else returncode
 
 
+def write_some(fd, data):
+    """Writes what the non-blocking `fd` takes now and returns the rest; b"" when the reader is gone
+    (for the session's shell, EOF on its completion pipe follows)."""
+    try:
+        return data[os.write(fd, data) :]
+    except BlockingIOError:
+        return data
+    except OSError:
+        return b""
+
+
 def kill_group(pgid):
     try:
         os.killpg(pgid, signal.SIGKILL)
@@ -582,12 +593,7 @@ class Session:
         sel.register(self.err_r, selectors.EVENT_READ, err)
         sel.register(self.done_r, selectors.EVENT_READ, None)
         # The command line nearly always fits the pipe at once; the selector waits for what did not.
-        try:
-            pending = pending[os.write(self.in_w, pending) :]
-        except BlockingIOError:
-            pass
-        except OSError:
-            pending = b""  # the shell is gone; EOF on fd 5 follows
+        pending = write_some(self.in_w, pending)
         if pending:
             sel.register(self.in_w, selectors.EVENT_WRITE, None)
         try:
@@ -601,12 +607,7 @@ class Session:
                     break
                 for key, _ in sel.select(min(deadline - now, 0.05)):
                     if key.fd == self.in_w:
-                        try:
-                            pending = pending[os.write(self.in_w, pending):]
-                        except BlockingIOError:
-                            continue
-                        except OSError:
-                            pending = b""  # the shell is gone; EOF on fd 5 follows
+                        pending = write_some(self.in_w, pending)
                         if not pending:
                             sel.unregister(self.in_w)
                         continue
