@@ -27,9 +27,14 @@ afterAll(async () => {
   await provider?.close();
 });
 
+/** Scoring containers still there once their removal, which runs after the answer, has had 10 s. */
 async function leftoverScoringContainers(): Promise<number> {
-  const list = await docker.listContainers({ all: true, filters: { label: ['codemidas.purpose=scoring', `codemidas.server=${serverId}`] } });
-  return list.length;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const list = await docker.listContainers({ all: true, filters: { label: ['codemidas.purpose=scoring', `codemidas.server=${serverId}`] } });
+    if (list.length === 0 || Date.now() > deadline) return list.length;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 describe('python scorer outcomes', () => {
