@@ -115,11 +115,6 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
     return promise;
   }
 
-  /** The call's signal joined with the server's shutdown; dispose it when the call is over. */
-  function signalFor(options: CallOptions | undefined): { signal: AbortSignal; dispose: () => void } {
-    return linkSignals([options?.signal, stopping.signal]);
-  }
-
   function taskOrThrow(taskId: string): LoadedTask {
     const task = catalog.get(taskId);
     if (!task) throw new NotFoundError('task', taskId, 'ListTasks shows the loaded tasks');
@@ -241,9 +236,9 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
   }
 
   /** Starts every member of a new group: all or nothing (one failure, or a cancelled call, closes them all). */
-  async function startGroup(groupId: string, members: readonly Episode[], signal: AbortSignal): Promise<ResetGroupResult> {
+  async function startGroup(groupId: string, members: readonly Episode[], callOptions: CallOptions | undefined): Promise<ResetGroupResult> {
     const failed = new AbortController();
-    const linked = linkSignals([signal, failed.signal]);
+    const linked = linkSignals([callOptions?.signal, stopping.signal, failed.signal]);
     try {
       const settled = await mapSettledWithConcurrency(members, groupConcurrency, async (episode) => {
         if (linked.signal.aborted) throw linked.signal.reason;
@@ -325,7 +320,8 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
       const task = taskOrThrow(taskId);
       reserve(1);
       const episode = newEpisode(task, null);
-      const linked = signalFor(callOptions);
+      // The call's signal joined with the server's shutdown, for as long as the start runs.
+      const linked = linkSignals([callOptions?.signal, stopping.signal]);
       return track(() => startEpisode(episode, linked.signal).finally(linked.dispose));
     },
 
@@ -340,8 +336,7 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
         groupId,
         members.map((e) => e.id),
       );
-      const linked = signalFor(callOptions);
-      return track(() => startGroup(groupId, members, linked.signal).finally(linked.dispose));
+      return track(() => startGroup(groupId, members, callOptions));
     },
 
     step(episodeId, stepIndex, action, callOptions) {

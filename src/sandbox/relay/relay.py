@@ -123,7 +123,12 @@ _running = {}  # request id -> Exec
 
 
 def send(message):
-    data = (json.dumps(message, separators=(",", ":"), ensure_ascii=True) + "\n").encode("ascii")
+    write_line(json.dumps(message, separators=(",", ":"), ensure_ascii=True))
+
+
+def write_line(text):
+    """Writes one ASCII line of the protocol, whole, to the host."""
+    data = (text + "\n").encode("ascii")
     with _out_lock:
         _out.write(data)
         _out.flush()
@@ -146,15 +151,10 @@ def json_string(text):
 
 
 def send_ready(channel):
-    line = '{"event":"ready","pid":%d,"uid":%d,"workdir":%s,"channel":%s}\n' % (
-        os.getpid(),
-        os.getuid(),
-        json_string(WORKDIR),
-        json_string(channel),
+    write_line(
+        '{"event":"ready","pid":%d,"uid":%d,"workdir":%s,"channel":%s}'
+        % (os.getpid(), os.getuid(), json_string(WORKDIR), json_string(channel))
     )
-    with _out_lock:
-        _out.write(line.encode("ascii"))
-        _out.flush()
 
 
 def utf8_head(data):
@@ -467,8 +467,8 @@ class Session:
     (completion), and defines one function, `__cm`, that runs a command and reports its status:
         __cm() { builtin eval "$1" </dev/null >&3 2>&4 3>&- 4>&- 5>&-; builtin printf '%s %d\\n' "$2" "$?" >&5; }
     Each command is then one short line, `__cm '<cmd>' <nonce>` (bash reads a pipe one byte per
-    read(2), about 2.6 us a byte here, so every byte of it counts). `eval` keeps a syntax error from ending the shell and undoes the command's own `exec >file`
-    afterwards; the command never holds fd 5, and the nonce is new per command, so neither its
+    read(2), about 2.6 us a byte here, so every byte of it counts). `eval` keeps a syntax error
+    from ending the shell and undoes the command's own `exec >file` afterwards; the command never holds fd 5, and the nonce is new per command, so neither its
     output nor a write into the completion pipe (through /proc) can end the call early. On the
     marker the relay drains what the command left in fds 3/4 and answers. Bash's own fds 1/2 are
     /dev/null. A command over SESSION_INLINE_MAX is read from a temporary file instead of quoted
@@ -624,6 +624,7 @@ class Session:
                             if line.startswith(marker) and line[len(marker) :].isdigit():
                                 code = int(line[len(marker) :])
                                 ended = "done"
+                                break
                         if ended:
                             break
                         done_buf = done_buf[-256:]
@@ -812,9 +813,6 @@ def harden():
         pass
 
 
-_channel_keep = []
-
-
 def open_channel():
     """The request stream: the host's Unix socket when one is offered, else stdin (see the docstring)."""
     global _out
@@ -825,10 +823,10 @@ def open_channel():
         try:
             sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
             sock.connect(path)
-            _channel_keep.append(sock)  # it owns the descriptor: keep it open
+            fd = sock.detach()  # owned from here by the writer, which lives as long as the relay
             # Buffered: a large answer is written whole, then flushed.
-            _out = open(sock.fileno(), "wb", closefd=False)
-            return open(sock.fileno(), "rb", closefd=False), "socket"
+            _out = open(fd, "wb")
+            return open(fd, "rb", closefd=False), "socket"
         except OSError as err:
             sys.stderr.write("relay: cannot connect to %s (%s); using stdin/stdout\n" % (path, err))
     return sys.stdin.buffer, "stdio"
