@@ -12,7 +12,7 @@ import { computeGroupAdvantages } from './group-advantages.js';
 import { mapSettledWithConcurrency } from './map-with-concurrency.js';
 import { createToolSpecs } from './tool-schemas.js';
 import { workspaceImageForTask } from './workspace-image-for-task.js';
-import type { Action, CallOptions, ResetGroupResult, ResetResult, RewardGroupResult, RewardResult, StepResult } from './types.js';
+import type { Action, CallOptions, ResetGroupResult, ResetResult, RewardGroupResult, RewardResult, StepResult, ToolSpec } from './types.js';
 
 export interface EpisodeManagerOptions {
   provider: SandboxProvider;
@@ -89,6 +89,8 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
   const episodes = new Map<string, Episode>();
   const groups = new Map<string, string[]>();
   const workspaces = new Map<string, Promise<FileEntry[]>>();
+  /** Tool specs per loaded task (its limits and workdir are part of it). */
+  const toolSpecs = new WeakMap<LoadedTask, readonly ToolSpec[]>();
   const bake = options.bakeWorkspaces ?? true;
   /** Per task: the baked image once built (null: not built, or the adapter cannot bake), and the build. */
   const workspaceImages = new Map<string, { image: string | null; build: Promise<string | null> }>();
@@ -138,6 +140,15 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
         `${active} of ${limits.maxEpisodes} episodes are running; Close finished episodes or retry later (--max-episodes raises the limit)`,
       );
     }
+  }
+
+  function toolSpecsFor(episode: Episode): readonly ToolSpec[] {
+    let tools = toolSpecs.get(episode.task);
+    if (!tools) {
+      tools = createToolSpecs(episode.limits, episode.workdir);
+      toolSpecs.set(episode.task, tools);
+    }
+    return tools;
   }
 
   function readWorkspace(task: LoadedTask): Promise<FileEntry[]> {
@@ -230,7 +241,7 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
       taskId: episode.task.id,
       prompt: episode.task.file.prompt,
       workdir: episode.workdir,
-      tools: createToolSpecs(episode.limits, episode.workdir),
+      tools: toolSpecsFor(episode),
       limits: episode.limits,
     };
   }

@@ -25,12 +25,24 @@ export function encodeLimits(limits: Readonly<Limits>): Record<string, unknown> 
   };
 }
 
+/** Encoded tool lists by spec list: the manager hands every episode of a task the same frozen one. */
+const encodedTools = new WeakMap<ResetResult['tools'], Record<string, unknown>[]>();
+
+function encodeTools(tools: ResetResult['tools']): Record<string, unknown>[] {
+  let encoded = encodedTools.get(tools);
+  if (!encoded) {
+    encoded = tools.map((t) => ({ name: t.name, description: t.description, parameters_json: JSON.stringify(t.parameters) }));
+    encodedTools.set(tools, encoded);
+  }
+  return encoded;
+}
+
 export function encodeReset(result: ResetResult): Record<string, unknown> {
   return {
     episode_id: result.episodeId,
     prompt: result.prompt,
     workdir: result.workdir,
-    tools: result.tools.map((t) => ({ name: t.name, description: t.description, parameters_json: JSON.stringify(t.parameters) })),
+    tools: encodeTools(result.tools),
     task_id: result.taskId,
     limits: encodeLimits(result.limits),
   };

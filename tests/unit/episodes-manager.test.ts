@@ -4,6 +4,7 @@ import { createEpisodeManager, type EpisodeManager } from '../../src/episodes/ep
 import type { Action } from '../../src/episodes/types.js';
 import { CodeMidasError, type ErrorCode } from '../../src/errors.js';
 import { createSilentLogger } from '../../src/logging.js';
+import { encodeReset } from '../../src/server/encode-responses.js';
 import { FakeProvider, FakeScorer, makeCatalog, makeTask, WORKSPACE } from './episodes-fakes.js';
 
 const TASK = 'sample/add';
@@ -70,6 +71,20 @@ describe('EpisodeManager.reset', () => {
     expect(sandbox.spec.image).toBe('codemidas/python:fake');
     expect(sandbox.spec.labels['codemidas.episode']).toBe(reset.episodeId);
     expect(sandbox.files.get('/workspace/pkg/add.py')?.toString()).toContain('NotImplementedError');
+  });
+
+  it("hands every episode of a task the same tool specs, encoded once for the wire", async () => {
+    const { manager } = setup();
+    const first = await manager.reset(TASK);
+    const second = await manager.reset(TASK);
+    expect(second.tools).toBe(first.tools);
+    const wire = encodeReset(first)['tools'] as Array<{ name: string; parameters_json: string }>;
+    expect(encodeReset(second)['tools']).toBe(wire);
+    expect(wire.map((t) => t.name)).toEqual(['shell', 'read_file', 'write_file', 'edit', 'submit']);
+    expect(JSON.parse(wire[0]!.parameters_json)).toEqual(first.tools[0]!.parameters);
+    // A different spec list (another task's) is encoded on its own.
+    const other = encodeReset({ ...first, tools: [first.tools[1]!] })['tools'] as Array<{ name: string }>;
+    expect(other.map((t) => t.name)).toEqual(['read_file']);
   });
 
   it('starts from the baked workspace image once it is built, uploading nothing; uploads until then', async () => {
