@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { projectRoot } from '../project-root.js';
@@ -14,7 +14,10 @@ export interface ServerProcessOptions {
   extraArgs?: readonly string[];
   /** How long to wait for the `codemidas listening on` line. Default 180 000 ms. */
   readyTimeoutMs?: number;
-  /** When set, the server's stdout and stderr are appended to this file. */
+  /**
+   * When set, the server's log (its stderr) is appended to this file by the server itself, instead of
+   * through a pipe this process reads: a bench's client then does none of the server's log work.
+   */
   logFile?: string;
   env?: NodeJS.ProcessEnv;
 }
@@ -49,20 +52,22 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
     options.environmentsDir ?? join(root, 'environments'),
     ...(options.extraArgs ?? []),
   ];
+  const logFd = options.logFile ? openSync(options.logFile, 'a') : undefined;
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: options.env ?? process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', logFd ?? 'pipe'],
   });
+  // The child holds its own copy of the descriptor.
+  if (logFd !== undefined) closeSync(logFd);
   const tail: string[] = [];
-  const log: WriteStream | undefined = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
   const remember = (line: string): void => {
     tail.push(line);
     if (tail.length > TAIL_LINES) tail.shift();
-    log?.write(`${line}\n`);
   };
-  // Both pipes are always drained: a full pipe would block the server.
-  createInterface({ input: child.stderr }).on('line', remember);
+  // Every pipe is always drained: a full pipe would block the server.
+  if (child.stderr) createInterface({ input: child.stderr }).on('line', remember);
+  if (!child.stdout) throw new Error('codemidas serve was started without a stdout pipe');
   const stdout = createInterface({ input: child.stdout });
 
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -75,11 +80,10 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
         await exited;
         clearTimeout(timer);
       }
-      log?.end();
     })();
     return stopping;
   };
-  const outputTail = (): string => tail.join('\n');
+  const outputTail = (): string => [...tail, ...(options.logFile ? fileTail(options.logFile) : [])].join('\n');
 
   const address = await new Promise<string>((resolve, reject) => {
     const timeoutMs = options.readyTimeoutMs ?? 180_000;
@@ -116,3 +120,12 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
   };
 }
 
+
+/** The last lines of a log file, or a line saying why it could not be read. */
+function fileTail(file: string): string[] {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-TAIL_LINES);
+  } catch (err) {
+    return [`(the server log ${file} could not be read: ${err instanceof Error ? err.message : String(err)})`];
+  }
+}

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../project-root.js';
 import Docker from 'dockerode';
@@ -92,7 +92,9 @@ export async function runStepBench(options: StepBenchOptions = {}): Promise<Step
   let address = options.address;
   if (!address) {
     log('starting codemidas serve ...');
-    server = await startServerProcess(options.environmentsDir ? { environmentsDir: options.environmentsDir } : {});
+    const logFile = join(tmpdir(), `codemidas-bench-${process.pid}-step.log`);
+    log(`  server log: ${logFile}`);
+    server = await startServerProcess({ ...(options.environmentsDir ? { environmentsDir: options.environmentsDir } : {}), logFile });
     address = server.address;
   }
   const client = new EnvironmentGrpcClient(address, options.token);
