@@ -43,20 +43,16 @@ async function removeQuietly(containers: Docker.Container[]): Promise<void> {
   await Promise.all(containers.map((c) => c.remove({ force: true }).catch(() => undefined)));
 }
 
-/** create + start of `image`, one after another (removal not timed). */
-export async function measureRawCreateStart(docker: Docker, image: string, iterations: number): Promise<LatencySummary> {
-  const samples: number[] = [];
-  for (let i = 0; i < iterations + 1; i++) {
-    const start = process.hrtime.bigint();
-    const container = await docker.createContainer(createOptions(image, ['sleep', 'infinity']));
-    try {
-      await container.start();
-      if (i > 0) samples.push(elapsedMs(start));
-    } finally {
-      await removeQuietly([container]);
-    }
+/** One create + start of `image` (its removal not timed). */
+export async function timeRawCreateStart(docker: Docker, image: string): Promise<number> {
+  const start = process.hrtime.bigint();
+  const container = await docker.createContainer(createOptions(image, ['sleep', 'infinity']));
+  try {
+    await container.start();
+    return elapsedMs(start);
+  } finally {
+    await removeQuietly([container]);
   }
-  return summarizeLatencies(samples);
 }
 
 /** `size` create + starts at once (what a ResetGroup of `size` costs a naive server), `iterations` times. */

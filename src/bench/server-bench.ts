@@ -15,11 +15,11 @@ import type { LoadedTask } from '../tasks/types.js';
 import { elapsedMs, summarizeLatencies, type LatencySummary } from './latency-stats.js';
 import {
   hostMemAvailableBytes,
-  measureRawCreateStart,
   measureRawGroupStart,
   measureRawIdleMemory,
   measureRawShellRoundTrip,
   measureRawTestRun,
+  timeRawCreateStart,
 } from './raw-engine.js';
 import { measureRawDockerExec } from './raw-docker-exec.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
@@ -147,8 +147,6 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
   }
   if (!taskImage) throw new Error(`no task image for ${task.id}`);
 
-  log(`raw: create+start of ${taskImage} × ${samples} ...`);
-  const createStart = await measureRawCreateStart(docker, taskImage, samples);
   log(`raw: docker exec true × ${Math.min(fast, 60)} ...`);
   const dockerExec = await measureRawDockerExec({ image: taskImage, docker, iterations: Math.min(fast, 60) });
   log(`raw: kept-alive shell round trip × ${fast} ...`);
@@ -182,18 +180,23 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
   log('raw: host memory of 16 idle containers ...');
   const idleRaw = await measureRawIdleMemory(docker, taskImage, 16);
 
-  // Cold Resets: a server without a warm pool, so every Reset starts a container (from the task image).
-  log('server (no warm pool): cold Reset ...');
-  const resetCold = await withServer(options, 'cold', ['--warm-pool', '0'], async (client) => {
+  // Cold Resets: a server without a warm pool, so every Reset starts a container (from the task
+  // image). Each is timed right after a raw create+start of the same image, so the two see the same
+  // moment of the machine (its load moves their ratio by more than the server adds when apart).
+  log(`server (no warm pool): cold Reset, each beside a raw create+start of ${taskImage}, × ${samples} ...`);
+  const { resetCold, createStart } = await withServer(options, 'cold', ['--warm-pool', '0'], async (client) => {
     await warmUp(client, task.id);
-    const out: number[] = [];
+    await timeRawCreateStart(docker, taskImage); // the engine's first start of the image, not counted
+    const cold: number[] = [];
+    const raw: number[] = [];
     for (let i = 0; i < samples; i++) {
+      raw.push(await timeRawCreateStart(docker, taskImage));
       const t = process.hrtime.bigint();
       const { episodeId } = await client.reset(task.id, i);
-      out.push(elapsedMs(t));
+      cold.push(elapsedMs(t));
       await client.close({ episodeId });
     }
-    return summarizeLatencies(out);
+    return { resetCold: summarizeLatencies(cold), createStart: summarizeLatencies(raw) };
   });
 
   log('server (warm pool): Reset, Step, files, Reward, ResetGroup, 64 episodes, GRPO ...');
@@ -250,6 +253,9 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
       callFloor.push(elapsedMs(t));
     }
     await client.close({ episodeId });
+    // The same Steps from the Python client, right after, so both clients see the same moment.
+    log('server: Step(shell true) from the Python client (grpcio) ...');
+    const python = measurePythonClientSteps(client.address, task.id, 20, fast);
     const fileEp = (await client.reset(task.id, 1)).episodeId;
     await sleep(SETTLE_AFTER_RESET_MS);
     let fileIndex = 0;
@@ -279,9 +285,6 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
       groups.push(elapsedMs(t));
       await client.close({ groupId: g.groupId });
     }
-
-    log('server: Step(shell true) from the Python client (grpcio) ...');
-    const python = measurePythonClientSteps(client.address, task.id, 20, fast);
 
     log(`server: ${concurrentEpisodes} concurrent episodes × ${stepsEach} steps ...`);
     await sleep(1000);
