@@ -120,7 +120,6 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
   };
 }
 
-
 /** The last lines of a log file, or a line saying why it could not be read. */
 function fileTail(file: string): string[] {
   try {
