@@ -25,7 +25,6 @@ import { measureRawDockerExec } from './raw-docker-exec.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 import { measurePythonClientSteps, SETTLE_AFTER_RESET_MS, type StepBenchResult } from './step-bench.js';
 
-/** Options of {@link runServerBench}. */
 /**
  * Time between warm Resets: the pool has replaced the sandbox the previous Reset took by then (a
  * start takes ~0.2 s). The target figure spends it as a trainer does, in an episode that is then
@@ -35,6 +34,7 @@ import { measurePythonClientSteps, SETTLE_AFTER_RESET_MS, type StepBenchResult }
  */
 const WARM_RESET_GAP_MS = 400;
 
+/** Options of {@link runServerBench}. */
 export interface ServerBenchOptions {
   environmentsDir: string;
   suite: string;

@@ -27,15 +27,13 @@ afterAll(async () => {
   await provider?.close();
 });
 
-/** Scoring containers still there once their removal, which runs after the answer, has had 10 s. */
 async function leftoverScoringContainers(): Promise<number> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const list = await docker.listContainers({ all: true, filters: { label: ['codemidas.purpose=scoring', `codemidas.server=${serverId}`] } });
-    if (list.length === 0 || Date.now() > deadline) return list.length;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const list = await docker.listContainers({ all: true, filters: { label: ['codemidas.purpose=scoring', `codemidas.server=${serverId}`] } });
+  return list.length;
 }
+
+/** A scoring sandbox is removed after the answer: its removal gets up to 10 s. */
+const REMOVAL_POLL = { timeout: 10_000, interval: 100 };
 
 describe('python scorer outcomes', () => {
   it('drops privileges in the scoring sandbox and leaves no container behind', async () => {
@@ -43,7 +41,7 @@ describe('python scorer outcomes', () => {
     const result = await createPythonScorer({ provider, logger }).score({ task, workspace: await solvedReadout(task) });
     expect(result.reward).toBe(1);
     expect(result.detail).not.toContain('privileges not dropped');
-    expect(await leftoverScoringContainers()).toBe(0);
+    await expect.poll(leftoverScoringContainers, REMOVAL_POLL).toBe(0);
   });
 
   it('calls a run past the task limit a TIMEOUT with reward 0, even when some cases passed', async () => {
@@ -57,7 +55,7 @@ describe('python scorer outcomes', () => {
     const result = await createPythonScorer({ provider, logger }).score({ task, workspace: readout });
     expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'TIMEOUT', reward: 0 });
     expect(Date.now() - started).toBeLessThan(30_000);
-    expect(await leftoverScoringContainers()).toBe(0);
+    await expect.poll(leftoverScoringContainers, REMOVAL_POLL).toBe(0);
   });
 
   it('reports an engine failure as INFRA_ERROR, not as a zero score', async () => {

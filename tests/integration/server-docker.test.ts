@@ -29,16 +29,6 @@ function leftoverContainers(): string[] {
   return execFileSync('docker', ['ps', '-aq', '--filter', `label=codemidas.server=${SERVER_ID}`], { encoding: 'utf8' }).split('\n').filter(Boolean);
 }
 
-/** Containers left once removals that run after an answer (a scoring sandbox's) have had 10 s. */
-async function leftoverContainersSettled(): Promise<string[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const left = leftoverContainers();
-    if (left.length === 0 || Date.now() > deadline) return left;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('Environment server on docker with the sample suite', () => {
   let server: RunningServer | undefined;
   let client: EnvironmentClient;
@@ -133,7 +123,8 @@ describe('Environment server on docker with the sample suite', () => {
     expect(result['advantages'][0]).toBeGreaterThan(0);
     expect(result['advantages'][1]).toBeLessThan(0);
     expect((await client.call('Close', { group_id: group['group_id'] }))['closed']).toBe(2);
-    expect(await leftoverContainersSettled()).toEqual([]);
+    // The scoring sandboxes are removed after the answer: their removal gets up to 10 s.
+    await expect.poll(leftoverContainers, { timeout: 10_000, interval: 100 }).toEqual([]);
   });
 
   it('answers bad requests and unknown ids, and keeps serving', async () => {

@@ -468,8 +468,9 @@ class Session:
         __cm() { builtin eval "$1" </dev/null >&3 2>&4 3>&- 4>&- 5>&-; builtin printf '%s %d\\n' "$2" "$?" >&5; }
     Each command is then one short line, `__cm '<cmd>' <nonce>` (bash reads a pipe one byte per
     read(2), about 2.6 us a byte here, so every byte of it counts). `eval` keeps a syntax error
-    from ending the shell and undoes the command's own `exec >file` afterwards; the command never holds fd 5, and the nonce is new per command, so neither its
-    output nor a write into the completion pipe (through /proc) can end the call early. On the
+    from ending the shell and undoes the command's own `exec >file` afterwards; the command never
+    holds fd 5, and the nonce is new per command, so neither its output nor a write into the
+    completion pipe (through /proc) can end the call early. On the
     marker the relay drains what the command left in fds 3/4 and answers. Bash's own fds 1/2 are
     /dev/null. A command over SESSION_INLINE_MAX is read from a temporary file instead of quoted
     inline. Used by one command at a time (`lock`)."""
