@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxAbortedError } from '../../src/errors.js';
 import { RelayClient } from '../../src/sandbox/relay/relay-client.js';
 import { SandboxFileError } from '../../src/sandbox/types.js';
+import { readableCopy } from '../fixtures/readable-copy.js';
 
 const RELAY = join(import.meta.dirname, '../../src/sandbox/relay/relay.py');
 const PYTHON = '/usr/bin/python3';
@@ -16,9 +17,13 @@ interface Running {
   hung: string[];
 }
 
+let relayCopy: string | undefined;
+
 /** Runs relay.py directly on the host with a RelayClient attached, as a sandbox would. */
 async function startRelay(workdir: string, options: { uid?: number; gid?: number } = {}): Promise<Running> {
-  const child = spawn(PYTHON, ['-u', RELAY], {
+  // Another uid runs a copy it can read: the checkout may sit in a folder only its owner can enter.
+  const relayPath = options.uid === undefined ? RELAY : (relayCopy ??= readableCopy(RELAY));
+  const child = spawn(PYTHON, ['-u', relayPath], {
     cwd: workdir,
     env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LANG: 'C.UTF-8', CODEMIDAS_WORKDIR: workdir },
     ...(options.uid !== undefined ? { uid: options.uid, gid: options.gid ?? options.uid } : {}),
