@@ -745,7 +745,8 @@ def op_ping(_req):
     return {"pid": os.getpid(), "uid": os.getuid(), "gid": os.getgid(), "workdir": WORKDIR}
 
 
-def handle(req):
+def answer(req):
+    """The answer to one request (every request gets one, errors included)."""
     req_id = req.get("id") if isinstance(req, dict) else None
     try:
         if not isinstance(req, dict):
@@ -763,11 +764,11 @@ def handle(req):
             result = op_ping(req)
         else:
             raise RequestError("invalid", "unknown op %r" % (op,))
-        send({"id": req_id, "ok": True, "result": result})
+        return {"id": req_id, "ok": True, "result": result}
     except RequestError as err:
-        send({"id": req_id, "ok": False, "error": {"reason": err.reason, "message": str(err)}})
+        return {"id": req_id, "ok": False, "error": {"reason": err.reason, "message": str(err)}}
     except Exception as err:  # noqa: BLE001 - every request must be answered
-        send({"id": req_id, "ok": False, "error": {"reason": "other", "message": "%s: %s" % (type(err).__name__, err)}})
+        return {"id": req_id, "ok": False, "error": {"reason": "other", "message": "%s: %s" % (type(err).__name__, err)}}
 
 
 class Workers:
@@ -794,9 +795,12 @@ class Workers:
 
     def _work(self):
         while True:
-            handle(self.jobs.get())
+            message = answer(self.jobs.get())
+            # Free before the answer leaves: the host's next request may come the moment it lands,
+            # and must find this thread free rather than start another.
             with self.lock:
                 self.idle += 1
+            send(message)
 
 
 _workers = Workers()
