@@ -259,7 +259,12 @@ describe('docker sandbox (real engine)', () => {
       expect(hard).toEqual(['file', 'hardlink']);
       const all = await sandbox.getFiles('/workspace');
       expect(all.find((e) => e.path === 'root-owned.txt')).toMatchObject({ uid: 0, mode: 0o600 });
-      await expect(sandbox.getFiles('/workspace', { maxTotalBytes: 5 })).rejects.toMatchObject({ reason: 'too-large' });
+      // Over the caps a file comes back without its bytes, with its size: a huge file never fails a read-out.
+      const capped = await sandbox.getFiles('/workspace', { maxFileBytes: 4 });
+      expect(capped.find((e) => e.path === 'root-owned.txt')).toMatchObject({ type: 'file', size: 6 });
+      expect(capped.find((e) => e.path === 'root-owned.txt')?.content).toBeUndefined();
+      const none = await sandbox.getFiles('/workspace', { maxTotalBytes: 0 });
+      expect(none.filter((e) => e.type === 'file' && e.content !== undefined && e.content.length > 0)).toEqual([]);
       await expect(sandbox.getFiles('/workspace/missing')).rejects.toMatchObject({ reason: 'not-found' });
       await expect(sandbox.putFiles('/tmp', [])).rejects.toThrow(/tmpfs/);
       // A folder that does not exist yet is created as the sandbox user.

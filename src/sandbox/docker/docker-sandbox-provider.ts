@@ -13,6 +13,7 @@ import { projectRoot } from '../../project-root.js';
 import { RELAY_BYTECODE_PATH_IN_SANDBOX, RelayClient } from '../relay/relay-client.js';
 import { assertScrubPaths, normaliseScrubPaths } from '../scrub-paths.js';
 import type { FileEntry, Sandbox, SandboxProvider, SandboxSpec } from '../types.js';
+import { attributeEnd } from './attribute-end.js';
 import { DockerSandbox, statusOf } from './docker-sandbox.js';
 
 export const LABEL_MANAGED = 'codemidas.managed';
@@ -124,6 +125,8 @@ class DockerSandboxProvider implements SandboxProvider {
     const image = spec.scrub?.length ? await this.prepareImage(spec.image, spec.scrub, options) : spec.image;
     const owner = spec.role === 'episode' ? { uid: 1000, gid: 1000 } : { uid: 0, gid: 0 };
     const started = performance.now();
+    // Engine events carry whole seconds: a second early, so the sandbox's own are never missed.
+    const createdAtMs = Date.now() - 1000;
     const channel = await this.openRelaySocket();
     let container: Dockerode.Container;
     try {
@@ -182,8 +185,8 @@ class DockerSandboxProvider implements SandboxProvider {
           (socket ?? stream).write(line);
         },
         onHung: (message) => {
-          log.error({ reason: message }, 'relay hung; destroying the sandbox');
-          sandbox?.markDead(message);
+          log.error({ reason: message }, 'relay hung; stopping the sandbox');
+          sandbox?.markDead(message, 'hung');
         },
         ...(this.options.watchdogGraceMs !== undefined ? { graceMs: this.options.watchdogGraceMs } : {}),
       });
@@ -220,6 +223,7 @@ class DockerSandboxProvider implements SandboxProvider {
           socket?.destroy();
           channel?.dispose();
         },
+        attributeEnd: (c, loss, reason) => attributeEnd({ docker: this.docker, container: c, loss, reason, createdAtMs, memoryBytes: spec.resources.memoryBytes, logger: log }),
       });
       this.live.add(sandbox);
       await container.start();

@@ -438,7 +438,7 @@ class SessionCommand:
         else:
             raise RequestError("invalid", "exec needs argv or shell")
         if "\x00" in text:
-            raise RequestError("invalid", "the command contains a NUL character")
+            raise RequestError("invalid", "the command contains a NUL byte, which no shell command can hold; remove it (printf '\\0' writes one)")
         env = req.get("env") or {}
         if not isinstance(env, dict):
             raise RequestError("invalid", "env must be an object")
