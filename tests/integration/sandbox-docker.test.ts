@@ -310,17 +310,34 @@ describe('docker sandbox (real engine)', () => {
       const containers = await docker.listContainers({ filters: { label: ['codemidas.episode=itest-episode', `codemidas.server=${serverId}`] } });
       await Promise.all(containers.map((c) => docker.getContainer(c.Id).kill().catch(() => undefined)));
       expect(await pending).toBeInstanceOf(SandboxAbortedError);
+      // The engine's event log shows a kill CodeMidas did not send: the cause lies outside.
+      expect(await sandbox.ended()).toMatchObject({ by: 'outside', reason: expect.stringMatching(/killed from outside CodeMidas/) });
     });
   });
 
-  it('destroys a sandbox whose relay stops answering (watchdog)', async () => {
+  it('keeps a sandbox whose own processes killed its relay, stopped, with its files readable, and says the cause lies inside', async () => {
+    await withSandbox('episode', async (sandbox) => {
+      await sandbox.writeFile('kept.txt', Buffer.from('still here'));
+      await expect(sandbox.exec({ shell: 'kill -9 -1' }, { ...OPTS, session: true })).rejects.toBeInstanceOf(SandboxAbortedError);
+      expect(await sandbox.ended()).toMatchObject({ by: 'inside', reason: expect.stringMatching(/its processes ended \(exit code \d+\)/) });
+      await sandbox.pause(); // a no-op once ended, not an error
+      const files = await sandbox.getFiles('/workspace');
+      expect(files.find((e) => e.path === 'kept.txt')?.content?.toString()).toBe('still here');
+      const [info] = await docker.listContainers({ all: true, filters: { label: [`codemidas.server=${serverId}`], id: [(sandbox as { containerId?: string }).containerId ?? sandbox.id] } });
+      expect(info?.State).toBe('exited');
+      await expect(sandbox.exec({ argv: ['true'] }, OPTS)).rejects.toBeInstanceOf(SandboxAbortedError);
+    });
+  });
+
+  it('stops a sandbox whose relay stops answering (watchdog), and says the cause lies inside', async () => {
     const sandbox = await provider.create(spec());
     try {
       await sandbox.pause();
       const started = performance.now();
       await expect(sandbox.exec({ argv: ['true'] }, { ...OPTS, timeoutMs: 300 })).rejects.toBeInstanceOf(SandboxAbortedError);
       expect(performance.now() - started).toBeLessThan(3000);
-      // The watchdog started the removal; destroy() returns that same removal.
+      // The watchdog stopped it (kept for a read-out): a relay that stops answering is the sandbox's own doing.
+      expect(await sandbox.ended()).toMatchObject({ by: 'inside', reason: expect.stringMatching(/its relay stopped answering/) });
       await sandbox.destroy();
       const left = await docker.listContainers({ all: true, filters: { label: [`codemidas.server=${serverId}`] } });
       expect(left.map((c) => c.Id.slice(0, 12))).not.toContain(sandbox.id);
