@@ -6,32 +6,17 @@
  * Real engine, real scorer, the sample suite, over a real gRPC server. Every container carries
  * `codemidas.server=<SERVER_ID>`; afterAll removes any left, even when a test failed.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Dockerode from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveLimits } from '../../src/config/limits.js';
-import { createEpisodeManager } from '../../src/episodes/episode-manager.js';
-import { ensureImages } from '../../src/images/image-builder.js';
-import { createSilentLogger } from '../../src/logging.js';
 import { projectRoot } from '../../src/project-root.js';
-import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
-import type { SandboxProvider } from '../../src/sandbox/types.js';
-import { createPythonScorer } from '../../src/scoring/python-scorer.js';
-import { type RunningServer, startServer } from '../../src/server/start-server.js';
-import { listWorkspaceFiles } from '../../src/tasks/list-workspace-files.js';
-import { loadCatalog } from '../../src/tasks/load-catalog.js';
-import { createEnvironmentClient, type EnvironmentClient } from '../unit/server-client.js';
+import { startDockerServer, type DockerServer } from '../fixtures/docker-server.js';
+import type { EnvironmentClient } from '../unit/server-client.js';
 
 const SERVER_ID = `itest-faults-${process.pid}-${Date.now()}`;
 const TASK = 'sample/slugify';
 const root = projectRoot();
 const SOLUTION = readFileSync(join(root, 'environments/sample/slugify/solution/textkit/slug.py'), 'utf8');
-
-function leftoverContainers(): string[] {
-  return execFileSync('docker', ['ps', '-aq', '--filter', `label=codemidas.server=${SERVER_ID}`], { encoding: 'utf8' }).split('\n').filter(Boolean);
-}
 
 interface Fault {
   name: string;
@@ -46,7 +31,12 @@ const FAULTS: Fault[] = [
   { name: 'kill -9 -1 (every process of the agent user, the relay included)', commands: [{ command: 'kill -9 -1' }], endsSandbox: true },
   { name: 'pkill -9 python3 (the relay by name)', commands: [{ command: 'pkill -9 python3' }], endsSandbox: true },
   { name: 'kill -9 $PPID (the relay, from the shell it runs)', commands: [{ command: 'kill -9 $PPID' }], endsSandbox: true },
-  { name: 'kill -STOP -1 (every process frozen: the relay stops answering)', commands: [{ command: 'kill -STOP -1', timeoutMs: 1_000 }], endsSandbox: true },
+  {
+    name: 'kill -STOP -1 (every process frozen: the relay stops answering)',
+    // The relay may still send this step's answer before the stop lands; the next step then finds it frozen.
+    commands: [{ command: 'kill -STOP -1', timeoutMs: 1_000 }, { command: 'true', timeoutMs: 1_000 }],
+    endsSandbox: true,
+  },
   {
     name: 'a background process that kills everything after the step answered',
     commands: [{ command: '(sleep 1; kill -9 -1) >/dev/null 2>&1 &' }, { command: 'sleep 3', timeoutMs: 10_000 }],
@@ -61,39 +51,17 @@ const FAULTS: Fault[] = [
 ];
 
 describe('agent-caused faults are scored as the workspace stands (real engine)', () => {
-  let server: RunningServer | undefined;
+  let env: DockerServer | undefined;
   let client: EnvironmentClient;
-  let provider: SandboxProvider | undefined;
 
   beforeAll(async () => {
-    const logger = createSilentLogger();
-    const docker = new Dockerode();
-    await ensureImages({ docker, logger, languages: ['python'] });
     // A short grace past a command's limit, so a frozen relay is noticed in about a second.
-    provider = createDockerSandboxProvider({ logger, serverId: SERVER_ID, docker, watchdogGraceMs: 1_000 });
-    const catalog = await loadCatalog(join(root, 'environments'));
-    const manager = createEpisodeManager({
-      provider,
-      catalog,
-      scorer: createPythonScorer({ provider, logger }),
-      logger,
-      limits: resolveLimits({ maxOutputBytes: 4096 }),
-      readWorkspace: (task) => listWorkspaceFiles(task),
-    });
-    await manager.start();
-    server = await startServer({ manager, catalog, logger, listen: { host: '127.0.0.1', port: 0 } });
-    client = createEnvironmentClient(server.address, { deadlineMs: 120_000 });
+    env = await startDockerServer({ serverId: SERVER_ID, provider: { watchdogGraceMs: 1_000 } });
+    client = env.client;
   });
 
   afterAll(async () => {
-    client?.close();
-    await server?.close({ graceMs: 1_000 });
-    await provider?.close();
-    const left = leftoverContainers();
-    if (left.length) {
-      execFileSync('docker', ['rm', '-f', ...left]);
-      throw new Error(`containers left behind (removed now): ${left.join(' ')}`);
-    }
+    await env?.close();
   });
 
   /** Runs the fault in one episode, after writing the reference solution when `solved`. */
@@ -128,7 +96,7 @@ describe('agent-caused faults are scored as the workspace stands (real engine)',
       const last = run.steps.at(-1)!;
       if (fault.endsSandbox) {
         // The step that ended it says so and ends the episode; the reward's detail names the cause.
-        expect(last['terminated']).toBe(true);
+        expect(last['terminated'], JSON.stringify(run.steps)).toBe(true);
         expect(last['observation'].stderr).toMatch(/the sandbox stopped during this step: .*call Reward/);
         expect(run.reward['detail']).toMatch(/the sandbox had stopped before scoring/);
       } else {

@@ -8,32 +8,15 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, openSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import Dockerode from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveLimits } from '../../src/config/limits.js';
-import { createEpisodeManager } from '../../src/episodes/episode-manager.js';
-import { ensureImages } from '../../src/images/image-builder.js';
-import { createSilentLogger } from '../../src/logging.js';
-import { projectRoot } from '../../src/project-root.js';
-import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
-import type { SandboxProvider } from '../../src/sandbox/types.js';
-import { createPythonScorer } from '../../src/scoring/python-scorer.js';
-import { type RunningServer, startServer } from '../../src/server/start-server.js';
-import { listWorkspaceFiles } from '../../src/tasks/list-workspace-files.js';
-import { loadCatalog } from '../../src/tasks/load-catalog.js';
-import { createEnvironmentClient, type EnvironmentClient } from '../unit/server-client.js';
+import { startDockerServer, type DockerServer } from '../fixtures/docker-server.js';
+import type { EnvironmentClient } from '../unit/server-client.js';
 
 const SERVER_ID = `itest-engine-faults-${process.pid}-${Date.now()}`;
 const TASK = 'sample/slugify';
-const root = projectRoot();
 const DOCKERD_PID_FILE = '/var/run/docker.pid';
 const GRPC_ABORTED = 10;
 const GRPC_UNAVAILABLE = 14;
-
-function leftoverContainers(): string[] {
-  return execFileSync('docker', ['ps', '-aq', '--filter', `label=codemidas.server=${SERVER_ID}`], { encoding: 'utf8' }).split('\n').filter(Boolean);
-}
 
 function engineAnswers(): boolean {
   try {
@@ -72,40 +55,18 @@ function processGone(pid: number): boolean {
 }
 
 describe('faults outside the agent are infrastructure (real engine)', () => {
-  let server: RunningServer | undefined;
+  let env: DockerServer | undefined;
   let client: EnvironmentClient;
-  let provider: SandboxProvider | undefined;
 
   beforeAll(async () => {
-    const logger = createSilentLogger();
-    const docker = new Dockerode();
-    await ensureImages({ docker, logger, languages: ['python'] });
-    provider = createDockerSandboxProvider({ logger, serverId: SERVER_ID, docker });
-    const catalog = await loadCatalog(join(root, 'environments'));
-    const manager = createEpisodeManager({
-      provider,
-      catalog,
-      scorer: createPythonScorer({ provider, logger }),
-      logger,
-      limits: resolveLimits({ maxOutputBytes: 4096 }),
-      readWorkspace: (task) => listWorkspaceFiles(task),
-    });
-    await manager.start();
-    server = await startServer({ manager, catalog, logger, listen: { host: '127.0.0.1', port: 0 }, healthIntervalMs: 300 });
-    client = createEnvironmentClient(server.address, { deadlineMs: 120_000 });
+    env = await startDockerServer({ serverId: SERVER_ID, healthIntervalMs: 300 });
+    client = env.client;
   });
 
   afterAll(async () => {
     // Whatever happened, leave an engine that answers for the tests after this file.
     if (!engineAnswers()) await until('the engine to answer again', engineAnswers, 60_000).catch(() => undefined);
-    client?.close();
-    await server?.close({ graceMs: 1_000 });
-    await provider?.close();
-    const left = leftoverContainers();
-    if (left.length) {
-      execFileSync('docker', ['rm', '-f', ...left]);
-      throw new Error(`containers left behind (removed now): ${left.join(' ')}`);
-    }
+    await env?.close();
   });
 
   async function reset(): Promise<{ id: string; container: string }> {
