@@ -7,9 +7,11 @@ import { DEFAULT_LIMITS, type Limits } from '../config/limits.js';
 import type { EpisodeManager } from '../episodes/episode-manager.js';
 import type { Logger } from '../logging.js';
 import type { TaskCatalog } from '../tasks/types.js';
+import { addHealthService } from './add-health-service.js';
 import { createAuthInterceptor } from './create-auth-interceptor.js';
 import { createEnvironmentMethods } from './create-environment-methods.js';
 import { createLenientDeserializer } from './create-lenient-deserializer.js';
+import { createStatusDetailsInterceptor } from './create-status-details-interceptor.js';
 import { handleUnaryCall } from './handle-unary-call.js';
 import { ENVIRONMENT_SERVICE_NAME, loadEnvironmentProto } from './load-environment-proto.js';
 
@@ -39,7 +41,7 @@ export function createServer(options: CreateServerOptions): EnvironmentServer {
   const logger = options.logger.child({ component: 'server' });
   const limits = options.limits ?? DEFAULT_LIMITS;
   const proto = loadEnvironmentProto();
-  const interceptors: ServerInterceptor[] = options.authToken ? [createAuthInterceptor(options.authToken)] : [];
+  const interceptors: ServerInterceptor[] = [createStatusDetailsInterceptor(), ...(options.authToken ? [createAuthInterceptor(options.authToken)] : [])];
   const server = new Server({
     interceptors,
     // An edit carries old and new text, each up to a file.
@@ -50,7 +52,7 @@ export function createServer(options: CreateServerOptions): EnvironmentServer {
   });
   server.addService(withLenientDecoding(proto.service, proto.root), implementation(options, logger));
   const health = new HealthImplementation({ '': 'NOT_SERVING', [ENVIRONMENT_SERVICE_NAME]: 'NOT_SERVING' });
-  health.addToServer(server);
+  addHealthService(server, health);
   new ReflectionService(proto.packageDefinition).addToServer(server);
   return { server, health };
 }
