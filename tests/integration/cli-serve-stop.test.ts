@@ -16,6 +16,9 @@ const root = projectRoot();
 const BIN = join(root, 'bin', 'codemidas.js');
 const SERVE_ARGS = ['serve', '--listen', '127.0.0.1:0', '--environments', join(root, 'environments'), '--sandbox', 'docker'];
 const children: ChildProcess[] = [];
+/** Every process found under a launcher, with its start time: a pid reused by someone else's process is never signalled. */
+const started = new Map<number, number>();
+/** The servers among them: their containers carry their pid as `codemidas.owner-pid`. */
 const serverPids = new Set<number>();
 
 function containersOf(pid: number): string[] {
@@ -77,11 +80,13 @@ function launch(command: string, args: string[], env: NodeJS.ProcessEnv = {}): P
 
 /** The server under `launcher`: the node process running `codemidas … serve`. */
 function serverUnder(launcher: ChildProcess): number {
-  const candidates = descendants(launcher.pid!).filter((p) => /^(\S*\/)?node\s.*codemidas(\.js)?\s+serve\b/.test(p.command));
-  expect(candidates, JSON.stringify(descendants(launcher.pid!))).toHaveLength(1);
-  const pid = candidates[0]!.pid;
-  serverPids.add(pid);
-  return pid;
+  const all = descendants(launcher.pid!);
+  // Every descendant is cleaned up in afterAll, even when the assertion below fails.
+  for (const p of all) started.set(p.pid, readProcFs(p.pid)?.startTicks ?? -1);
+  const candidates = all.filter((p) => /^(\S*\/)?node\s.*codemidas(\.js)?\s+serve\b/.test(p.command));
+  for (const p of candidates) serverPids.add(p.pid);
+  expect(candidates, JSON.stringify(all)).toHaveLength(1);
+  return candidates[0]!.pid;
 }
 
 /** Starts an episode, so the server holds its container and a warm pool. */
@@ -97,8 +102,9 @@ async function holdContainers(address: string, serverPid: number): Promise<void>
 
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  for (const pid of serverPids) {
-    if (!processGone(pid)) process.kill(pid, 'SIGKILL');
+  for (const [pid, startTicks] of started) {
+    const info = readProcFs(pid);
+    if (info && info.state !== 'Z' && info.startTicks === startTicks) process.kill(pid, 'SIGKILL');
   }
   await new Promise((r) => setTimeout(r, 500));
   for (const pid of serverPids) {
