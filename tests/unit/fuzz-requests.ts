@@ -4,7 +4,10 @@
  * Messages are encoded by hand (not through protobufjs) so that they can carry what no well-behaved
  * encoder writes: invalid UTF-8, wrong wire types, overlong varints, unknown oneof members.
  */
+import { createRequire } from 'node:module';
 import protobuf from 'protobufjs';
+
+const require = createRequire(import.meta.url);
 
 /** mulberry32: small, fast, and enough for picking test inputs. */
 export function createRandom(seed: number): Random {
@@ -134,7 +137,7 @@ export interface FuzzMethod {
   streaming?: boolean;
 }
 
-/** Every RPC of environment.proto plus health's Check and Watch, with their request types. */
+/** Every RPC of environment.proto, health's Check and Watch, and reflection (v1, v1alpha), with their request types. */
 export function fuzzMethods(root: protobuf.Root): FuzzMethod[] {
   const service = root.lookupService('codemidas.v1.Environment');
   const methods: FuzzMethod[] = Object.values(service.methods).map((m) => ({
@@ -145,11 +148,19 @@ export function fuzzMethods(root: protobuf.Root): FuzzMethod[] {
   const healthRequest = health.lookupType('grpc.health.v1.HealthCheckRequest');
   methods.push({ path: '/grpc.health.v1.Health/Check', type: healthRequest });
   methods.push({ path: '/grpc.health.v1.Health/Watch', type: healthRequest, streaming: true });
+  // Reflection streams both ways; one request then half-close is answered with one response.
+  for (const version of ['v1', 'v1alpha']) {
+    const proto = require.resolve(`@grpc/reflection/build/proto/grpc/reflection/${version}/reflection.proto`);
+    const reflection = new protobuf.Root().loadSync(proto, { keepCase: true });
+    methods.push({ path: `/grpc.reflection.${version}.ServerReflection/ServerReflectionInfo`, type: reflection.lookupType(`grpc.reflection.${version}.ServerReflectionRequest`) });
+  }
   return methods;
 }
 
 /** Generates the n-th case from the shared generator (call in order). */
 export function nextFuzzCase(random: Random, methods: readonly FuzzMethod[], targets: FuzzTargets): FuzzCase {
+  // Step is where hostile values reach a sandbox: it gets a share of its own.
+  if (random.chance(0.08)) return { path: '/codemidas.v1.Environment/Step', kind: 'hostile-action', bytes: hostileStep(random, targets) };
   const method = random.pick(methods);
   const base = { path: method.path, ...(method.streaming ? { streaming: true } : {}) };
   const roll = random.next();

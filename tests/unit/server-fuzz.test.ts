@@ -1,6 +1,6 @@
 /**
  * Fuzz at the server edge: over a thousand malformed or hostile requests, spread over every RPC of
- * environment.proto and the health service, sent as raw bytes to a real server on a real port (the
+ * environment.proto, the health service and reflection, sent as raw bytes to a real server on a real port (the
  * in-memory sandbox behind it). Each must be answered with a gRPC status inside its deadline, never
  * INTERNAL or UNKNOWN for input that is merely malformed, and never log an unexpected error; after
  * them the server is SERVING and runs a normal episode.
@@ -88,7 +88,7 @@ describe('fuzz: malformed requests at the server edge', () => {
     await server?.close({ graceMs: 100 });
   });
 
-  it(`answers ${COUNT} malformed requests across every RPC with a status in time, and stays healthy`, { timeout: 120_000 }, async () => {
+  it(`answers ${COUNT} malformed requests across every RPC (health and reflection too) with a status in time, and stays healthy`, { timeout: 120_000 }, async () => {
     // eslint-disable-next-line no-console
     console.log(`fuzz seed ${SEED} (CODEMIDAS_FUZZ_SEED=${SEED} reproduces), ${COUNT} requests`);
     const random = createRandom(SEED);
@@ -144,7 +144,7 @@ describe('fuzz: malformed requests at the server edge', () => {
       expect(kinds.get(kind) ?? 0, `${kind} in ${JSON.stringify(kindCounts)}`).toBeGreaterThanOrEqual(Math.floor(COUNT / 100));
     }
     // Every RPC of the proto and both health methods were reached.
-    expect([...byMethod.keys()].sort()).toEqual(['Check', 'Close', 'GetTask', 'ListTasks', 'Reset', 'ResetGroup', 'Reward', 'RewardGroup', 'Step', 'Watch']);
+    expect([...byMethod.keys()].sort()).toEqual(['Check', 'Close', 'GetTask', 'ListTasks', 'Reset', 'ResetGroup', 'Reward', 'RewardGroup', 'ServerReflectionInfo', 'Step', 'Watch']);
     const errors = logged.filter((l) => l.level >= 50);
     expect(errors.map((l) => l.line).slice(0, 5), `seed ${SEED}: the server logged unexpected errors`).toEqual([]);
 

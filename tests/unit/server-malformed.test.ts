@@ -84,6 +84,20 @@ describe('malformed requests the fuzz test found', () => {
     expect((await sendFramed(client, '/grpc.health.v1.Health/Watch', Buffer.alloc(0), { ...OPTIONS, streaming: true })).code).toBe('OK');
   });
 
+  it('answers a reflection request that does not decode with INVALID_ARGUMENT (grpc-js alone: INTERNAL), and a good one as before', async () => {
+    for (const version of ['v1', 'v1alpha']) {
+      const path = `/grpc.reflection.${version}.ServerReflection/ServerReflectionInfo`;
+      expect(await sendFramed(client, path, Buffer.from([0xff, 0xff, 0xff]), OPTIONS)).toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        details: expect.stringMatching(/^request: could not decode the request message/),
+      });
+      // list_services (field 7): answered in-band, status OK.
+      const listed = await sendFramed(client, path, lengthDelimited(7, Buffer.alloc(0)), OPTIONS);
+      expect(listed.code).toBe('OK');
+      expect(listed.message?.toString('latin1')).toContain('codemidas.v1.Environment');
+    }
+  });
+
   it('answers a unary call with no request message, or two, with INVALID_ARGUMENT (grpc-js alone: UNIMPLEMENTED)', async () => {
     const listTasks = frame(Buffer.alloc(0));
     expect(await sendRaw(session, `${ENV}/ListTasks`, Buffer.alloc(0), {}, OPTIONS)).toEqual({
