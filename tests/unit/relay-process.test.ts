@@ -85,6 +85,7 @@ describe('relay.py on the host', () => {
     // Bytes of any kind are fine in file contents and output.
     await relay.client.writeFile('nul.bin', Buffer.from([0, 0xff, 0x1b, 0x0a]));
     expect([...(await relay.client.readFile('nul.bin', { offset: 0, limit: 10 })).content]).toEqual([0, 0xff, 0x1b, 0x0a]);
+    rmSync(join(dir, 'nul.bin'));
     expect((await relay.client.exec({ shell: 'echo alive' }, { ...OPTS, session: true })).stdout).toBe('alive\n');
   });
 
