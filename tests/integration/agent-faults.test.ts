@@ -107,6 +107,33 @@ describe('agent-caused faults are scored as the workspace stands (real engine)',
     if (fault.name.startsWith('a 300 MB')) expect(solved.reward['detail']).toMatch(/fill\.bin \(> \d+ bytes\)/);
   });
 
+  it('answers invalid UTF-8 and control bytes in commands, paths and contents without losing the sandbox', async () => {
+    const id = (await client.call('Reset', { task_id: TASK }))['episode_id'] as string;
+    try {
+      await client.call('Step', { episode_id: id, step_index: 0, action: { write_file: { path: 'textkit/slug.py', content: SOLUTION } } });
+      const bad = Buffer.from([0x65, 0xff, 0xfe, 0xc3, 0x28, 0x00, 0x1b, 0x07, 0x0d]); // 'e', invalid UTF-8, NUL, ESC, BEL, CR
+      const actions = [
+        field(1, Buffer.concat([field(1, Buffer.concat([Buffer.from('echo '), bad]))])), // shell.command
+        field(3, Buffer.concat([field(1, bad), field(2, Buffer.from('x'))])), // write_file.path
+        field(3, Buffer.concat([field(1, Buffer.from('bytes.txt')), field(2, bad)])), // write_file.content
+        field(2, field(1, bad)), // read_file.path
+        field(4, Buffer.concat([field(1, Buffer.from('bytes.txt')), field(2, bad), field(3, bad)])), // edit
+      ];
+      let index = 1;
+      for (const action of actions) {
+        const request = Buffer.concat([field(1, Buffer.from(id)), varintField(2, index), field(3, action)]);
+        // An observation (the agent's bytes are its own business), never a dead relay or an RPC error.
+        await client.callRaw('Step', request);
+        index++;
+      }
+      const alive = await client.call('Step', { episode_id: id, step_index: index, action: { shell: { command: 'echo alive' } } });
+      expect(alive['observation'].stdout).toBe('alive\n');
+      expect(await client.call('Reward', { episode_id: id })).toMatchObject({ outcome: 'SCORED', reward: 1 });
+    } finally {
+      await client.call('Close', { episode_id: id });
+    }
+  });
+
   it('refuses a step after the sandbox ended, naming the cause', async () => {
     const id = (await client.call('Reset', { task_id: TASK }))['episode_id'] as string;
     try {
@@ -120,3 +147,23 @@ describe('agent-caused faults are scored as the workspace stands (real engine)',
     }
   });
 });
+
+/** A length-delimited protobuf field: tag, length, bytes. */
+function field(number: number, bytes: Buffer): Buffer {
+  return Buffer.concat([varint((number << 3) | 2), varint(bytes.length), bytes]);
+}
+
+function varintField(number: number, value: number): Buffer {
+  return Buffer.concat([varint(number << 3), varint(value)]);
+}
+
+function varint(value: number): Buffer {
+  const out: number[] = [];
+  let v = value;
+  while (v >= 0x80) {
+    out.push((v & 0x7f) | 0x80);
+    v = Math.floor(v / 128);
+  }
+  out.push(v);
+  return Buffer.from(out);
+}
