@@ -104,7 +104,13 @@ class Sweeper:
         # kill(-1) from a process of the agent user reaches every process of that user (daemons
         # that left their group included) and nothing else; repeat until none is left.
         for _ in range(10):
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:
+                # No process slot left for the helper (a fork bomb holds them all): kill from here,
+                # process by process, which needs none.
+                self._kill_each()
+                continue
             if pid == 0:
                 try:
                     os.setgroups([])
@@ -118,6 +124,30 @@ class Sweeper:
             if not self._alive():
                 return
             time.sleep(0.01)
+
+    def _kill_each(self):
+        # Stopped first: a stopped process cannot fork into the slot a kill has just freed.
+        for _ in range(50):
+            pids = self._user_pids()
+            if not pids:
+                return
+            for sig in (signal.SIGSTOP, signal.SIGKILL):
+                for pid in pids:
+                    try:
+                        os.kill(pid, sig)
+                    except (ProcessLookupError, PermissionError):
+                        pass
+
+    def _user_pids(self):
+        pids = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    if os.stat("/proc/" + entry).st_uid == self.config.uid:
+                        pids.append(int(entry))
+                except OSError:
+                    pass
+        return pids
 
     def _alive(self):
         for entry in os.listdir("/proc"):
@@ -577,6 +607,33 @@ def load_cases(config):
     return list(document.get("cases", []))
 
 
+def clear_agent_files(config):
+    """Removes what the agent user left in the shared temporary folders (a /tmp filled to the last
+    byte, files planted for a later phase), once its processes are gone."""
+    if not config.drop:
+        return
+    for folder in ("/tmp", "/var/tmp", "/dev/shm"):
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(folder, name)
+            try:
+                info = os.lstat(path)
+            except OSError:
+                continue
+            if info.st_uid != config.uid:
+                continue
+            if stat.S_ISDIR(info.st_mode):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+
+
 def prepare_dirs(config):
     """Hidden tests root-only whatever the copy left behind; the workspace root the agent user's."""
     if not config.drop:
@@ -607,6 +664,7 @@ def main():
             outcomes, exhausted = run_cases(config, cases, sweeper, deadline, scratch)
             timings["casesMs"] = int((time.monotonic() - t0) * 1000)
             tests.extend(outcomes)
+        clear_agent_files(config)
         if config.scripts:
             t0 = time.monotonic()
             outcomes, tampered, script_exhausted, note = run_scripts(config, sweeper, deadline, scratch)
