@@ -23,11 +23,12 @@ def _harden_self():
     except (ImportError, ValueError, OSError):
         pass
     try:
-        # Last in line for the CPU (the agent's children inherit it and cannot go back past nice
-        # 19): a CPU-bound fork bomb cannot starve the judge or the relay past their deadlines.
+        # Behind the judge and the relay for the sandbox's CPU (children inherit it; an unprivileged
+        # process cannot undo it): a CPU-bound fork bomb cannot starve them past their deadlines.
+        # Only nice, not SCHED_IDLE: an idle-class process is preempted by every task on the host
+        # and an honest run slows down under the load of other sandboxes.
         os.nice(19)
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    except (AttributeError, OSError):
+    except OSError:
         pass
     try:
         with open("/proc/self/oom_score_adj", "w") as handle:
