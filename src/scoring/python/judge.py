@@ -400,17 +400,25 @@ def disguise_script(source, script):
     must fail, a copy of one of that scope's own tests without parameters, whose first statement
     fails. Returns (source bytes, {(junit classname, name): outcome name}, {canary keys}).
     """
+    import ast  # local: the judge's start-up does not pay for it when a task has no test scripts
+
+    def hex_token(nbytes):
+        return os.urandom(nbytes).hex()
+
+    def below(n):
+        return int.from_bytes(os.urandom(8), "big") % n
+
     text = source.decode("utf-8", "surrogateescape")
     tree = ast.parse(source, filename=script)
     module = script[:-3].replace("/", ".") if script.endswith(".py") else script.replace("/", ".")
     lines = text.splitlines(keepends=True)
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
-    a, b = "_cm_" + secrets.token_hex(6), "_cm_" + secrets.token_hex(6)
+    a, b = "_cm_" + hex_token(6), "_cm_" + hex_token(6)
     expected, canaries, inserts = {}, set(), []
 
     def fresh():
-        return "test_" + secrets.token_hex(8)
+        return "test_" + hex_token(8)
 
     def rename(node, new):
         i = node.lineno - 1
@@ -424,7 +432,7 @@ def disguise_script(source, script):
                  and n.body[0].lineno > n.lineno and n.end_lineno is not None]
         fail = "assert %s == %s\n" % (a, b)
         if plain:
-            node = secrets.choice(plain)
+            node = plain[below(len(plain))]
             body_at = node.body[0].lineno - 1
             body_indent = " " * node.body[0].col_offset
             head = lines[node.lineno - 1:body_at]
@@ -456,7 +464,7 @@ def disguise_script(source, script):
         rename(node, new)
     for after, _, clone in sorted(inserts, key=lambda x: (-x[0], not x[1])):
         lines[after:after] = clone
-    lines.append("\n%s = %d\n%s = %d\n" % (a, secrets.randbelow(10**9), b, secrets.randbelow(10**9) + 10**9))
+    lines.append("\n%s = %d\n%s = %d\n" % (a, below(10**9), b, below(10**9) + 10**9))
     return "".join(lines).encode("utf-8", "surrogateescape"), expected, canaries
 
 
@@ -695,13 +703,32 @@ def clear_agent_files(config):
                 continue
             if info.st_uid != config.uid:
                 continue
-            if stat.S_ISDIR(info.st_mode):
-                shutil.rmtree(path, ignore_errors=True)
-            else:
-                try:
-                    os.unlink(path)
-                except OSError:
-                    pass
+            _remove_agent_entry(path, info)
+
+
+def _remove_agent_entry(path, info):
+    # os.walk rather than shutil.rmtree, so this needs no import the judge's start-up would pay for.
+    if not stat.S_ISDIR(info.st_mode):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+        return
+    for dirpath, dirnames, filenames in os.walk(path, topdown=False):
+        for name in filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
+            try:
+                os.unlink(os.path.join(dirpath, name))
+            except OSError:
+                pass
+        for name in dirnames:
+            try:
+                os.rmdir(os.path.join(dirpath, name))
+            except OSError:
+                pass
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
 
 
 def prepare_dirs(config):
