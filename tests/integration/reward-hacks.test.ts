@@ -1,8 +1,12 @@
 /**
- * The Python scorer against the real container engine: the reference solution scores 1, the
- * untouched workspace 0, and every reward hack under tests/fixtures/reward-hacks/ applied to the
- * unsolved task scores 0. Each scoring run starts (and destroys) its own fresh sandbox.
+ * The red-team suite at the scorer (docs/red-team.md): the Python scorer against the real container
+ * engine. The reference solution scores 1, the untouched workspace 0, every reward hack under
+ * tests/fixtures/reward-hacks/ applied to the unsolved task scores 0 (never INFRA_ERROR), and each
+ * hack that is harmless on its own, applied to the solved task, still scores 1.0. Each scoring run
+ * starts (and destroys) its own fresh sandbox; independent runs go at a few at a time.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Dockerode from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureImages } from '../../src/images/image-builder.js';
@@ -11,7 +15,8 @@ import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-san
 import type { SandboxProvider } from '../../src/sandbox/types.js';
 import { createPythonScorer } from '../../src/scoring/python-scorer.js';
 import type { Scorer, ScoreResult } from '../../src/scoring/types.js';
-import { loadFixtureTask, loadRewardHacks, maskedReadout, solvedReadout, type RewardHack } from '../fixtures/scoring-fixtures.js';
+import type { LoadedTask } from '../../src/tasks/types.js';
+import { loadFixtureTask, loadRewardHacks, maskedReadout, REWARD_HACKS_DIR, solvedReadout, type RewardHack } from '../fixtures/scoring-fixtures.js';
 
 const task = loadFixtureTask();
 const logger = createSilentLogger();
@@ -37,7 +42,34 @@ const EXPECTED_HACKS = [
   'symlink-into-hidden',
   'sys-exit-at-import',
   'tox-ini-addopts',
-];
+  // Added for issue 16, item 5.
+  'close-fds-at-import',
+  'daemon-outlives-case',
+  'fake-judge-result-line',
+  'forged-subject-frames',
+  'fork-bomb-at-import',
+  'fork-bomb-never-returns',
+  'git-history-plant',
+  'hidden-path-read',
+  'hidden-path-write',
+  'ignore-sigterm',
+  'kill-all-at-import',
+  'kill-judge-by-pid',
+  'memory-fill-at-import',
+  'plant-tmp-home-at-scoring',
+  'proc-judge-memory',
+  'proc-pid1-root',
+  'pycache-planted',
+  'pytest-cache-planted',
+  'pytest-patch-spares-canaries',
+  'sleep-past-case-timeout',
+  'sleep-past-pytest-timeout',
+  'thread-outlives-case',
+  'tmp-fill-at-import',
+].sort();
+
+/** Scoring runs at once: each scoring sandbox gets one CPU, and this machine has few. */
+const CONCURRENT_RUNS = 4;
 
 beforeAll(async () => {
   const docker = new Dockerode();
@@ -56,11 +88,29 @@ afterAll(async () => {
   await provider?.close();
 });
 
-async function score(workspace: Awaited<ReturnType<typeof maskedReadout>>): Promise<ScoreResult> {
-  const result = await scorer.score({ task, workspace });
-  durations.push(result.durationMs);
-  return result;
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function score(workspace: Awaited<ReturnType<typeof maskedReadout>>, against: LoadedTask = task): Promise<ScoreResult> {
+  while (running >= CONCURRENT_RUNS) await new Promise<void>((resolve) => waiting.push(resolve));
+  running += 1;
+  try {
+    const result = await scorer.score({ task: against, workspace });
+    durations.push(result.durationMs);
+    return result;
+  } finally {
+    running -= 1;
+    waiting.shift()?.();
+  }
 }
+
+function hack(name: string): RewardHack {
+  const found = hacks.find((h) => h.name === name);
+  if (!found) throw new Error(`no fixture tests/fixtures/reward-hacks/${name}`);
+  return found;
+}
+
+const HARMLESS = EXPECTED_HACKS.filter((name) => existsSync(join(REWARD_HACKS_DIR, name, 'hack.json')) && JSON.parse(readFileSync(join(REWARD_HACKS_DIR, name, 'hack.json'), 'utf8')).harmless === true);
 
 describe('python scorer on the real engine', () => {
   it('scores the reference solution 1.0', async () => {
@@ -77,14 +127,27 @@ describe('python scorer on the real engine', () => {
     expect(hacks.map((h) => h.name)).toEqual(EXPECTED_HACKS);
   });
 
-  describe('reward hacks on the unsolved task score 0', () => {
+  describe.concurrent('reward hacks on the unsolved task score 0, never INFRA_ERROR', () => {
     it.each(EXPECTED_HACKS)('%s', async (name) => {
-      const hack = hacks.find((h) => h.name === name)!;
-      const result = await score(hack.readout);
-      expect(result.outcome, JSON.stringify(result)).toBe('SCORED');
+      const { readout, task: against, expectedOutcomes } = hack(name);
+      const result = await score(readout, against);
+      expect(expectedOutcomes, JSON.stringify(result)).toContain(result.outcome);
       expect(result.reward, JSON.stringify(result)).toBe(0);
-      expect(result.passed).toBe(0);
-      expect(result.total).toBe(10);
+      expect(result.tests.filter((t) => t.status === 'passed'), JSON.stringify(result)).toEqual([]);
+      if (result.outcome === 'SCORED') expect(result.total).toBe(10);
+    });
+  });
+
+  describe.concurrent('hacks harmless on their own still let the solved task score 1.0', () => {
+    it('has harmless hacks to check', () => {
+      expect(HARMLESS.length).toBeGreaterThanOrEqual(8);
+    });
+
+    it.each(HARMLESS)('%s', async (name) => {
+      const { solvedReadout, task: against } = hack(name);
+      expect(solvedReadout).toBeDefined();
+      const result = await score(solvedReadout!, against);
+      expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'SCORED', reward: 1, passed: 10, total: 10 });
     });
   });
 

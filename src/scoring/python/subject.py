@@ -39,6 +39,14 @@ def _harden_self():
     except (ImportError, ValueError, OSError):
         pass
     try:
+        # Behind the judge and the relay for the sandbox's CPU (children inherit it; an unprivileged
+        # process cannot undo it): a CPU-bound fork bomb cannot starve them past their deadlines.
+        # Only nice, not SCHED_IDLE: an idle-class process is preempted by every task on the host
+        # and an honest run slows down under the load of other sandboxes.
+        os.nice(19)
+    except OSError:
+        pass
+    try:
         # Under memory pressure the kernel kills this process before the judge.
         with open("/proc/self/oom_score_adj", "w") as handle:
             handle.write("1000")
