@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { workspaceImageForTask } from '../episodes/workspace-image-for-task.js';
 import { createLogger } from '../logging.js';
 import { runRollouts } from '../rollouts/run-rollouts.js';
 import { createDockerSandboxProvider } from '../sandbox/docker/docker-sandbox-provider.js';
+import { projectRoot } from '../project-root.js';
 import { listWorkspaceFiles } from '../tasks/list-workspace-files.js';
 import { loadCatalog } from '../tasks/load-catalog.js';
 import type { LoadedTask } from '../tasks/types.js';
@@ -21,39 +23,67 @@ export interface RewardBenchOptions {
   suite: string;
   /** Task to measure; default the suite's first python task. */
   taskId?: string;
-  /** Reward samples of each kind. Default 15. */
+  /** Reward samples of each kind, per server. Default 15. */
   samples?: number;
+  /**
+   * Another built checkout (e.g. main) measured in the same run: its server runs beside this one's,
+   * Reward calls alternate between the two, and GRPO runs alternate too, so both see the same load.
+   */
+  compareWith?: string;
+  /** GRPO runs per server (groups of 8 over the suite's tasks each). Default 1. */
+  grpoRounds?: number;
   log?: (line: string) => void;
+}
+
+export interface GrpoFigures {
+  groups: number;
+  groupSize: number;
+  episodes: number;
+  wallMs: number;
+  groupsPerMinute: number;
+  episodesPerMinute: number;
+  solved: number;
+}
+
+/** One server's figures. */
+export interface RewardFigures {
+  /** The checkout the server ran from, and its commit. */
+  checkout: string;
+  commit: string;
+  /** Reward (RewardGroup of one) of the task as it is: recorded cases and test scripts. */
+  reward: LatencySummary;
+  /** The same task with its test scripts left out: recorded cases only. */
+  rewardCasesOnly: LatencySummary;
+  /** One entry per GRPO run, in order. */
+  grpo: GrpoFigures[];
 }
 
 export interface RewardBenchResult {
   startedAt: string;
   taskId: string;
-  server: {
-    /** Reward (RewardGroup of one) of the task as it is: recorded cases and test scripts. */
-    reward: LatencySummary;
-    /** The same task with its test scripts left out: recorded cases only. */
-    rewardCasesOnly: LatencySummary;
-    grpo: { groups: number; groupSize: number; episodes: number; wallMs: number; groupsPerMinute: number; episodesPerMinute: number; solved: number };
-  };
+  /** This checkout's server first, then the one of `compareWith`. */
+  servers: RewardFigures[];
 }
 
 /** Suffix of the cases-only copy of the measured task in the bench's temporary suite. */
 const CASES_ONLY_SUFFIX = '-cases-only';
 
 /**
- * `codemidas bench --reward-only`: only the figures scoring bounds, from one warm-pool server: Reward
+ * `codemidas bench --reward-only`: only the figures scoring bounds, from warm-pool servers: Reward
  * p50 of the measured task, of a copy of it with recorded cases only, and GRPO groups of 8 with the
- * oracle policy over the suite's tasks (as the full bench runs them). The server serves a temporary
- * copy of the suite that holds the cases-only task beside the others.
+ * oracle policy over the suite's tasks (as the full bench runs them). The servers serve a temporary
+ * copy of the suite that holds the cases-only task beside the others. With `compareWith`, a second
+ * checkout's server is measured in the same run, its calls interleaved with this one's.
  */
 export async function runRewardBench(options: RewardBenchOptions): Promise<RewardBenchResult> {
   const log = options.log ?? ((): void => undefined);
   const samples = options.samples ?? 15;
+  const grpoRounds = options.grpoRounds ?? 1;
   const startedAt = new Date().toISOString();
   const catalog = await loadCatalog(options.environmentsDir);
   const tasks = catalog.list({ suite: options.suite });
   const task = pickTask(tasks, options.taskId);
+  const roots = [projectRoot(), ...(options.compareWith ? [path.resolve(options.compareWith)] : [])];
 
   const copyRoot = mkdtempSync(path.join(tmpdir(), 'codemidas-reward-bench-'));
   try {
@@ -67,50 +97,81 @@ export async function runRewardBench(options: RewardBenchOptions): Promise<Rewar
     } finally {
       await provider.close();
     }
+    // The other checkout's images (its own content-hash tags), built before it is measured.
+    for (const root of roots.slice(1)) {
+      log(`images of ${root} ...`);
+      const built = spawnSync(process.execPath, [path.join(root, 'bin', 'codemidas.js'), 'images', 'build', '--languages', 'python', '--environments', copyRoot], { cwd: root, encoding: 'utf8' });
+      if (built.status !== 0) throw new Error(`could not build the images of ${root}: ${built.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+    }
 
-    const serverOptions = { ...options, environmentsDir: copyRoot };
-    return await withServer(serverOptions, 'reward', ['--warm-pool', '2'], async (client) => {
-      log(`server (warm pool): Reward of ${task.id} and of ${casesOnlyId}, interleaved, × ${samples} ...`);
-      for (const id of [task.id, casesOnlyId]) await timeReward(client, id, 0); // first scoring of each image, not counted
-      const reward: number[] = [];
-      const rewardCasesOnly: number[] = [];
+    const withServers = async <T>(index: number, clients: EnvironmentClient[], work: (clients: EnvironmentClient[]) => Promise<T>): Promise<T> => {
+      const root = roots[index];
+      if (root === undefined) return work(clients);
+      return withServer({ ...options, environmentsDir: copyRoot, serverRoot: root }, `reward-${index}`, ['--warm-pool', '2'], (client) => withServers(index + 1, [...clients, client], work));
+    };
+
+    return await withServers(0, [], async (clients) => {
+      for (const client of clients) for (const id of [task.id, casesOnlyId]) await timeReward(client, id, 0); // first scoring of each image, not counted
+      log(`server${clients.length > 1 ? 's' : ''} (warm pool): Reward of ${task.id} and of ${casesOnlyId}, interleaved, × ${samples} ...`);
+      const reward = clients.map((): number[] => []);
+      const rewardCasesOnly = clients.map((): number[] => []);
       for (let i = 0; i < samples; i++) {
-        reward.push(await timeReward(client, task.id, i + 1));
-        rewardCasesOnly.push(await timeReward(client, casesOnlyId, i + 1));
+        for (const [c, client] of clients.entries()) {
+          reward[c]!.push(await timeReward(client, task.id, i + 1));
+          rewardCasesOnly[c]!.push(await timeReward(client, casesOnlyId, i + 1));
+        }
       }
-      log('server: GRPO groups of 8 with the oracle policy ...');
-      const oracle = createOracleAgent(solutionsFromEnvironments(copyRoot));
-      const grpo = await runRollouts({
-        client,
-        taskIds: tasks.map((t) => t.id),
-        groupSize: 8,
-        groups: tasks.length,
-        concurrency: 2,
-        agentFor: () => oracle,
-        runId: 'bench',
-        write: async () => undefined,
-      });
+      const grpo = clients.map((): GrpoFigures[] => []);
+      for (let round = 0; round < grpoRounds; round++) {
+        for (const [c, client] of clients.entries()) {
+          log(`server ${c + 1} (${roots[c]}): GRPO groups of 8 with the oracle policy, run ${round + 1} of ${grpoRounds} ...`);
+          grpo[c]!.push(await runGrpo(client, copyRoot, tasks));
+        }
+      }
       return {
         startedAt,
         taskId: task.id,
-        server: {
-          reward: summarizeLatencies(reward),
-          rewardCasesOnly: summarizeLatencies(rewardCasesOnly),
-          grpo: {
-            groups: grpo.groupsRun,
-            groupSize: 8,
-            episodes: grpo.episodes,
-            wallMs: grpo.wallMs,
-            groupsPerMinute: grpo.wallMs > 0 ? (grpo.groupsRun * 60_000) / grpo.wallMs : 0,
-            episodesPerMinute: grpo.episodesPerMinute,
-            solved: grpo.solved,
-          },
-        },
+        servers: clients.map((_, c) => ({
+          checkout: roots[c]!,
+          commit: commitOf(roots[c]!),
+          reward: summarizeLatencies(reward[c]!),
+          rewardCasesOnly: summarizeLatencies(rewardCasesOnly[c]!),
+          grpo: grpo[c]!,
+        })),
       };
     });
   } finally {
     rmSync(copyRoot, { recursive: true, force: true });
   }
+}
+
+/** GRPO as the full bench runs it: one group of 8 per task of the suite, two groups at once, the oracle policy. */
+async function runGrpo(client: EnvironmentClient, environmentsDir: string, tasks: LoadedTask[]): Promise<GrpoFigures> {
+  const oracle = createOracleAgent(solutionsFromEnvironments(environmentsDir));
+  const run = await runRollouts({
+    client,
+    taskIds: tasks.map((t) => t.id),
+    groupSize: 8,
+    groups: tasks.length,
+    concurrency: 2,
+    agentFor: () => oracle,
+    runId: 'bench',
+    write: async () => undefined,
+  });
+  return {
+    groups: run.groupsRun,
+    groupSize: 8,
+    episodes: run.episodes,
+    wallMs: run.wallMs,
+    groupsPerMinute: run.wallMs > 0 ? (run.groupsRun * 60_000) / run.wallMs : 0,
+    episodesPerMinute: run.episodesPerMinute,
+    solved: run.solved,
+  };
+}
+
+function commitOf(root: string): string {
+  const run = spawnSync('git', ['-C', root, 'log', '-1', '--format=%h'], { encoding: 'utf8' });
+  return run.status === 0 ? run.stdout.trim() : 'unknown';
 }
 
 /** Copies the task's suite under `root` and adds a copy of the task without its test scripts; returns that copy's id. */
@@ -142,13 +203,18 @@ async function timeReward(client: EnvironmentClient, taskId: string, seed: numbe
   return ms;
 }
 
-/** The figures as lines: Reward p50/p99 of both tasks and GRPO throughput. */
+/** The figures as lines, one block per server. */
 export function formatRewardBenchTable(r: RewardBenchResult): string {
   const f = (l: LatencySummary): string => `p50 ${l.p50Ms.toFixed(1)} ms, p99 ${l.p99Ms.toFixed(1)} ms (${l.samples} samples)`;
-  const g = r.server.grpo;
-  return [
-    `Reward of ${r.taskId} (cases and test scripts): ${f(r.server.reward)}`,
-    `Reward of ${r.taskId}${CASES_ONLY_SUFFIX} (recorded cases only): ${f(r.server.rewardCasesOnly)}`,
-    `GRPO with the oracle policy: ${g.groups} groups of ${g.groupSize} in ${(g.wallMs / 1000).toFixed(1)} s = ${g.groupsPerMinute.toFixed(2)} groups/min (${g.episodesPerMinute.toFixed(1)} episodes/min, ${g.solved}/${g.episodes} solved)`,
-  ].join('\n');
+  return r.servers
+    .flatMap((s) => [
+      `server from ${s.checkout} at ${s.commit}:`,
+      `  Reward of ${r.taskId} (cases and test scripts): ${f(s.reward)}`,
+      `  Reward of ${r.taskId}${CASES_ONLY_SUFFIX} (recorded cases only): ${f(s.rewardCasesOnly)}`,
+      ...s.grpo.map(
+        (g, i) =>
+          `  GRPO run ${i + 1} with the oracle policy: ${g.groups} groups of ${g.groupSize} in ${(g.wallMs / 1000).toFixed(1)} s = ${g.groupsPerMinute.toFixed(2)} groups/min (${g.episodesPerMinute.toFixed(1)} episodes/min, ${g.solved}/${g.episodes} solved)`,
+      ),
+    ])
+    .join('\n');
 }

@@ -431,13 +431,19 @@ async function warmUp(client: EnvironmentClient, taskId: string): Promise<void> 
  * Runs `work` against a fresh `codemidas serve`. The server writes its log to a file of its own, as
  * a deployed server does: read through a pipe, each log line would be work for the bench's client.
  */
-export async function withServer<T>(options: Pick<ServerBenchOptions, 'environmentsDir' | 'log'>, label: string, extraArgs: string[], work: (client: EnvironmentClient) => Promise<T>): Promise<T> {
+export async function withServer<T>(
+  options: Pick<ServerBenchOptions, 'environmentsDir' | 'log'> & { serverRoot?: string },
+  label: string,
+  extraArgs: string[],
+  work: (client: EnvironmentClient) => Promise<T>,
+): Promise<T> {
   const logFile = path.join(tmpdir(), `codemidas-bench-${process.pid}-${label}.log`);
   options.log?.(`  server log: ${logFile}`);
   const server: ServerProcess = await startServerProcess({
     environmentsDir: path.resolve(options.environmentsDir),
     extraArgs: ['--sandbox', 'docker', ...extraArgs],
     logFile,
+    ...(options.serverRoot ? { root: options.serverRoot } : {}),
   });
   const client = new EnvironmentClient(server.address, { deadlineMs: 300_000 });
   try {

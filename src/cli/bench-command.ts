@@ -19,6 +19,8 @@ interface BenchFlags {
   address?: string;
   stepOnly: boolean;
   rewardOnly: boolean;
+  compareWith?: string;
+  grpoRounds: number;
 }
 
 /**
@@ -42,6 +44,8 @@ export function createBenchCommand(): Command {
     .option('--address <host:port>', 'measure Step latency on a running server (implies --step-only)')
     .option('--step-only', 'only Step latency beside a raw docker exec', false)
     .option('--reward-only', 'only Reward (the task, and a copy of it with recorded cases only) and GRPO groups per minute', false)
+    .option('--compare-with <checkout>', '--reward-only: also measure the server of another built checkout, its calls interleaved with this one\'s')
+    .option('--grpo-rounds <n>', '--reward-only: GRPO runs per server, alternating between servers', positiveInt('--grpo-rounds'), 1)
     .action(async (flags: BenchFlags) => {
       const log = (line: string): void => void process.stderr.write(`${line}\n`);
       let result: unknown;
@@ -60,7 +64,15 @@ export function createBenchCommand(): Command {
         process.stdout.write(`${formatStepBenchTable(step)}\n`);
         result = step;
       } else if (flags.rewardOnly) {
-        const reward = await runRewardBench({ environmentsDir: resolve(flags.environments), suite: flags.suite, samples: flags.samples, log, ...(flags.task ? { taskId: flags.task } : {}) });
+        const reward = await runRewardBench({
+          environmentsDir: resolve(flags.environments),
+          suite: flags.suite,
+          samples: flags.samples,
+          grpoRounds: flags.grpoRounds,
+          log,
+          ...(flags.task ? { taskId: flags.task } : {}),
+          ...(flags.compareWith ? { compareWith: flags.compareWith } : {}),
+        });
         const machine = { cpus: cpus().length, node: process.version, loadAverage1m: loadavg()[0] ?? Number.NaN };
         process.stdout.write(`${formatRewardBenchTable(reward)}\n${machine.cpus} CPUs, load ${machine.loadAverage1m.toFixed(1)}, node ${machine.node}\n`);
         result = { ...reward, machine };
