@@ -399,7 +399,8 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
   };
 }
 
-function pickTask(tasks: LoadedTask[], wanted?: string): LoadedTask {
+/** The task a bench measures: `wanted`, or the suite's first python task. */
+export function pickTask(tasks: LoadedTask[], wanted?: string): LoadedTask {
   const task = wanted ? tasks.find((t) => t.id === wanted) : tasks.find((t) => t.file.language === 'python');
   if (!task) throw new Error(wanted ? `no task ${wanted} in the suite` : 'the suite has no python task');
   return task;
@@ -430,13 +431,19 @@ async function warmUp(client: EnvironmentClient, taskId: string): Promise<void> 
  * Runs `work` against a fresh `codemidas serve`. The server writes its log to a file of its own, as
  * a deployed server does: read through a pipe, each log line would be work for the bench's client.
  */
-async function withServer<T>(options: ServerBenchOptions, label: string, extraArgs: string[], work: (client: EnvironmentClient) => Promise<T>): Promise<T> {
+export async function withServer<T>(
+  options: Pick<ServerBenchOptions, 'environmentsDir' | 'log'> & { serverRoot?: string },
+  label: string,
+  extraArgs: string[],
+  work: (client: EnvironmentClient) => Promise<T>,
+): Promise<T> {
   const logFile = path.join(tmpdir(), `codemidas-bench-${process.pid}-${label}.log`);
   options.log?.(`  server log: ${logFile}`);
   const server: ServerProcess = await startServerProcess({
     environmentsDir: path.resolve(options.environmentsDir),
     extraArgs: ['--sandbox', 'docker', ...extraArgs],
     logFile,
+    ...(options.serverRoot ? { root: options.serverRoot } : {}),
   });
   const client = new EnvironmentClient(server.address, { deadlineMs: 300_000 });
   try {

@@ -20,6 +20,8 @@ export interface ServerProcessOptions {
    */
   logFile?: string;
   env?: NodeJS.ProcessEnv;
+  /** Checkout whose `bin/codemidas.js` is started (built). Default: this project's root. */
+  root?: string;
 }
 
 /** A `codemidas serve` child process that has printed its listening line. */
@@ -42,7 +44,7 @@ const TAIL_LINES = 60;
  * stays silent past the timeout, with its last output in the message.
  */
 export async function startServerProcess(options: ServerProcessOptions = {}): Promise<ServerProcess> {
-  const root = projectRoot();
+  const root = options.root ?? projectRoot();
   const args = [
     join(root, 'bin', 'codemidas.js'),
     'serve',

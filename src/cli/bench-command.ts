@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
+import { formatRewardBenchTable, runRewardBench } from '../bench/reward-bench.js';
 import { formatServerBenchTable, runServerBench } from '../bench/server-bench.js';
 import { formatStepBenchTable, runStepBench, type StepBenchOptions } from '../bench/step-bench.js';
 import { positiveInt } from './positive-int.js';
@@ -17,13 +18,17 @@ interface BenchFlags {
   task?: string;
   address?: string;
   stepOnly: boolean;
+  rewardOnly: boolean;
+  compareWith?: string;
+  grpoRounds: number;
 }
 
 /**
  * `codemidas bench`: the server against the raw engine in ONE run, so the ratios hold on a noisy
  * machine. By default every figure (Reset cold and warm, Step, file ops, Reward, ResetGroup, 64
  * concurrent episodes, memory per idle episode, GRPO groups per minute) beside its raw counterpart;
- * `--step-only` (or `--address`, a running server) measures Step latency alone.
+ * `--step-only` (or `--address`, a running server) measures Step latency alone; `--reward-only` the
+ * figures scoring bounds (Reward, and GRPO groups per minute).
  */
 export function createBenchCommand(): Command {
   return new Command('bench')
@@ -38,6 +43,9 @@ export function createBenchCommand(): Command {
     .option('--task <id>', "task to measure (default: the suite's first python task)")
     .option('--address <host:port>', 'measure Step latency on a running server (implies --step-only)')
     .option('--step-only', 'only Step latency beside a raw docker exec', false)
+    .option('--reward-only', 'only Reward (the task, and a copy of it with recorded cases only) and GRPO groups per minute', false)
+    .option('--compare-with <checkout>', '--reward-only: also measure the server of another built checkout, its calls interleaved with this one\'s')
+    .option('--grpo-rounds <n>', '--reward-only: GRPO runs per server, alternating between servers', positiveInt('--grpo-rounds'), 1)
     .action(async (flags: BenchFlags) => {
       const log = (line: string): void => void process.stderr.write(`${line}\n`);
       let result: unknown;
@@ -55,6 +63,19 @@ export function createBenchCommand(): Command {
         const step = await runStepBench(options);
         process.stdout.write(`${formatStepBenchTable(step)}\n`);
         result = step;
+      } else if (flags.rewardOnly) {
+        const reward = await runRewardBench({
+          environmentsDir: resolve(flags.environments),
+          suite: flags.suite,
+          samples: flags.samples,
+          grpoRounds: flags.grpoRounds,
+          log,
+          ...(flags.task ? { taskId: flags.task } : {}),
+          ...(flags.compareWith ? { compareWith: flags.compareWith } : {}),
+        });
+        const machine = { cpus: cpus().length, node: process.version, loadAverage1m: loadavg()[0] ?? Number.NaN };
+        process.stdout.write(`${formatRewardBenchTable(reward)}\n${machine.cpus} CPUs, load ${machine.loadAverage1m.toFixed(1)}, node ${machine.node}\n`);
+        result = { ...reward, machine };
       } else {
         const full = await runServerBench({
           environmentsDir: resolve(flags.environments),

@@ -27,6 +27,11 @@ export interface PythonScorerLimits {
   maxJudgeOutputBytes: number;
   /** Added to the sandbox's expiry so the reaper leaves it alone while in use. Default 300000. */
   sandboxExpiryMarginMs: number;
+  /**
+   * Scoring runs per Reward, each in a new sandbox, while runs fail for causes outside the agent's
+   * control (sandbox killed, engine errors, no usable judge output); then INFRA_ERROR. Default 2.
+   */
+  attempts: number;
 }
 
 export const DEFAULT_PYTHON_SCORER_LIMITS: Readonly<PythonScorerLimits> = Object.freeze({
@@ -35,6 +40,7 @@ export const DEFAULT_PYTHON_SCORER_LIMITS: Readonly<PythonScorerLimits> = Object
   judgeGraceMs: 10_000,
   maxJudgeOutputBytes: 8 * 1024 * 1024,
   sandboxExpiryMarginMs: 300_000,
+  attempts: 2,
 });
 
 export interface PythonScorerOptions {
@@ -54,6 +60,21 @@ interface JudgeOutput {
 
 /** The judge's result could not be used: an infra error, never the agent's fault. */
 class JudgeOutputError extends Error {}
+
+/** One scoring run ended without a usable result; `what` says which part failed. */
+class ScoringRunError extends Error {
+  readonly what: string;
+  readonly sandboxId: string | undefined;
+  constructor(what: string, message: string, sandboxId: string | undefined, options?: ErrorOptions) {
+    super(message, options);
+    this.what = what;
+    this.sandboxId = sandboxId;
+  }
+}
+
+function describeRunError(err: ScoringRunError): string {
+  return `${err.what}: ${err.message}`;
+}
 
 /**
  * Scores Python tasks in a fresh sandbox, never in the agent's container (DESIGN.md, "Scoring:
@@ -106,75 +127,108 @@ export function createPythonScorer(options: PythonScorerOptions): Scorer {
     }
 
     const timeoutMs = task.file.tests.timeoutMs;
-    let sandbox: Sandbox | undefined;
-    try {
-      sandbox = await provider.create(
-        {
-          image: provider.imageFor(task.file.language),
-          role: 'scoring',
-          workdir: task.file.workdir,
-          resources: limits.resources,
-          labels: { 'codemidas.task': task.id, 'codemidas.purpose': 'scoring' },
-          expiresAt: new Date(Date.now() + timeoutMs + limits.judgeGraceMs + limits.sandboxExpiryMarginMs),
-          ...(task.file.runtime.scrub.length > 0 ? { scrub: task.file.runtime.scrub } : {}),
-        },
-        request.signal ? { signal: request.signal } : {},
-      );
-      const signalOption = request.signal ? { signal: request.signal } : {};
-      await sandbox.putFiles(task.file.workdir, workspaceTree, signalOption);
-      await sandbox.putFiles(HIDDEN_DIR_IN_SANDBOX, hiddenTree, signalOption);
+    const signalOption = request.signal ? { signal: request.signal } : {};
 
-      const nonce = randomBytes(12).toString('hex');
-      const config = {
-        workspace: task.file.workdir,
-        hiddenDir: HIDDEN_DIR_IN_SANDBOX,
-        cases: task.file.tests.cases,
-        scripts: task.file.tests.scripts,
-        caseTimeoutMs: task.file.tests.caseTimeoutMs,
-        pytestTimeoutMs: timeoutMs,
-        budgetMs: Math.max(1000, timeoutMs - elapsed()),
-        uid: AGENT_UID,
-        gid: AGENT_GID,
-        dropPrivileges: true,
-        nonce,
-      };
-      const run = await sandbox.exec(
-        { argv: ['python3', '-I', JUDGE_PATH_IN_SANDBOX] },
-        {
-          timeoutMs: timeoutMs + limits.judgeGraceMs,
-          maxOutputBytes: limits.maxJudgeOutputBytes,
-          stdin: Buffer.from(JSON.stringify(config)),
-          cwd: '/',
-          ...signalOption,
-        },
-      );
-      if (run.timedOut) {
-        log.warn({ durationMs: elapsed() }, 'scoring run timed out');
-        return { reward: 0, outcome: 'TIMEOUT', passed: 0, total: 0, tests: [], detail: `scoring ran past ${timeoutMs} ms; ${droppedNote}`, durationMs: elapsed() };
+    /** One scoring run in a fresh sandbox: SCORED or TIMEOUT, or throws when the run is unusable. */
+    const runOnce = async (): Promise<ScoreResult> => {
+      const attemptStarted = performance.now();
+      const sinceAttempt = (): number => Math.round(performance.now() - attemptStarted);
+      const phasesMs: Record<string, number> = {};
+      let sandbox: Sandbox | undefined;
+      try {
+        sandbox = await provider.create(
+          {
+            image: provider.imageFor(task.file.language),
+            role: 'scoring',
+            workdir: task.file.workdir,
+            resources: limits.resources,
+            labels: { 'codemidas.task': task.id, 'codemidas.purpose': 'scoring' },
+            expiresAt: new Date(Date.now() + timeoutMs + limits.judgeGraceMs + limits.sandboxExpiryMarginMs),
+            ...(task.file.runtime.scrub.length > 0 ? { scrub: task.file.runtime.scrub } : {}),
+          },
+          signalOption,
+        );
+        phasesMs['create'] = sinceAttempt();
+        // One archive for both trees: each put is an engine round trip (~60 ms here), and a put into
+        // a folder the image lacks costs a failed try, a mkdir and a second try.
+        await sandbox.putFiles('/', scoringTree(task.file.workdir, workspaceTree, hiddenTree), signalOption);
+        phasesMs['put'] = sinceAttempt();
+
+        const nonce = randomBytes(12).toString('hex');
+        const config = {
+          workspace: task.file.workdir,
+          hiddenDir: HIDDEN_DIR_IN_SANDBOX,
+          cases: task.file.tests.cases,
+          scripts: task.file.tests.scripts,
+          caseTimeoutMs: task.file.tests.caseTimeoutMs,
+          pytestTimeoutMs: timeoutMs,
+          budgetMs: Math.max(1000, timeoutMs - sinceAttempt()),
+          uid: AGENT_UID,
+          gid: AGENT_GID,
+          dropPrivileges: true,
+          nonce,
+        };
+        const run = await sandbox.exec(
+          // -S: the judge needs only the standard library, not site's start-up work (~5 ms).
+          { argv: ['python3', '-I', '-S', JUDGE_PATH_IN_SANDBOX] },
+          {
+            timeoutMs: timeoutMs + limits.judgeGraceMs,
+            maxOutputBytes: limits.maxJudgeOutputBytes,
+            stdin: Buffer.from(JSON.stringify(config)),
+            cwd: '/',
+            ...signalOption,
+          },
+        );
+        phasesMs['exec'] = sinceAttempt();
+        if (run.timedOut) {
+          // The judge enforces the task's limit itself; running past it and the grace is the agent's
+          // code outlasting every kill, so it is a timeout, never retried into a better score.
+          log.warn({ durationMs: elapsed() }, 'scoring run timed out');
+          return { reward: 0, outcome: 'TIMEOUT', passed: 0, total: 0, tests: [], detail: `scoring ran past ${timeoutMs} ms; ${droppedNote}`, durationMs: elapsed() };
+        }
+        const judged = parseJudgeOutput(run.stdout, nonce, run.exitCode, run.stderr);
+        const passed = judged.tests.filter((t) => t.status === 'passed').length;
+        const total = judged.tests.length;
+        const detail = [judged.detail, judged.tampered ? 'tampering detected' : '', droppedNote].filter((s) => s !== '').join('; ');
+        if (judged.budgetExhausted) {
+          log.info({ passed, total }, 'scoring budget exhausted');
+          return { reward: 0, outcome: 'TIMEOUT', passed, total, tests: judged.tests, detail: `scoring ran past ${timeoutMs} ms; ${detail}`, durationMs: elapsed() };
+        }
+        const reward = computeReward(task, passed, total);
+        log.debug({ passed, total, reward, timings: { ...judged.timings, ...phasesMs }, dropped: filtered.dropped.length }, 'scored');
+        return { reward, outcome: 'SCORED', passed, total, tests: judged.tests, detail, durationMs: elapsed() };
+      } catch (err) {
+        throw new ScoringRunError(err instanceof JudgeOutputError ? 'judge output unusable' : 'scoring sandbox failed', messageOf(err), sandbox?.id, { cause: err });
+      } finally {
+        if (sandbox) {
+          // Removed after the answer, not before it (a container removal is ~0.2 s of the engine's
+          // time); the provider's close still waits for removals in flight.
+          const done = sandbox;
+          void done.destroy().catch((err: unknown) => log.error({ err, sandboxId: done.id }, 'could not destroy the scoring sandbox'));
+        }
       }
-      const judged = parseJudgeOutput(run.stdout, nonce, run.exitCode, run.stderr);
-      const passed = judged.tests.filter((t) => t.status === 'passed').length;
-      const total = judged.tests.length;
-      const detail = [judged.detail, judged.tampered ? 'tampering detected' : '', droppedNote].filter((s) => s !== '').join('; ');
-      if (judged.budgetExhausted) {
-        log.info({ passed, total }, 'scoring budget exhausted');
-        return { reward: 0, outcome: 'TIMEOUT', passed, total, tests: judged.tests, detail: `scoring ran past ${timeoutMs} ms; ${detail}`, durationMs: elapsed() };
-      }
-      const reward = computeReward(task, passed, total);
-      log.debug({ passed, total, reward, timings: judged.timings, dropped: filtered.dropped.length }, 'scored');
-      return { reward, outcome: 'SCORED', passed, total, tests: judged.tests, detail, durationMs: elapsed() };
-    } catch (err) {
-      log.error({ err, sandboxId: sandbox?.id }, 'scoring failed');
-      const what = err instanceof JudgeOutputError ? 'judge output unusable' : 'scoring sandbox failed';
-      return infra(`${what}: ${messageOf(err)}; ${droppedNote}`);
-    } finally {
-      if (sandbox) {
-        // Removed after the answer, not before it (a container removal is ~0.2 s of the engine's
-        // time); the provider's close still waits for removals in flight.
-        const done = sandbox;
-        void done.destroy().catch((err: unknown) => log.error({ err, sandboxId: done.id }, 'could not destroy the scoring sandbox'));
+    };
+
+    // A run that throws is one the agent could not have ended (DESIGN.md, Scoring 6): its code runs
+    // only as the agent user inside the judge, which outlives whatever that code does and reports it
+    // as failed tests. So the sandbox itself failed (killed from outside, the engine erring): the run
+    // is tried once more in a new sandbox, and only then is it an INFRA_ERROR.
+    const failures: ScoringRunError[] = [];
+    while (failures.length < Math.max(1, limits.attempts)) {
+      try {
+        const result = await runOnce();
+        if (failures.length === 0) return result;
+        log.info({ outcome: result.outcome, failures: failures.length }, 'scored in a new sandbox after a failed run');
+        return { ...result, detail: `${result.detail}; scored in a new sandbox after: ${failures.map(describeRunError).join('; ')}` };
+      } catch (err) {
+        const failure = err instanceof ScoringRunError ? err : new ScoringRunError('scoring sandbox failed', messageOf(err), undefined);
+        failures.push(failure);
+        log.error({ err: failure.cause ?? failure, sandboxId: failure.sandboxId, attempt: failures.length }, 'scoring run failed');
+        if (request.signal?.aborted) break;
       }
     }
+    const tries = failures.length > 1 ? ` (${failures.length} runs, each in a new sandbox)` : '';
+    return infra(`${failures.map(describeRunError).join('; then ')}${tries}; ${droppedNote}`);
   }
 
   return { score };
@@ -276,6 +330,36 @@ export function buildFinalTree(
     if (!listed.has(dir)) out.push({ path: dir, type: 'directory', mode: 0o755, uid: AGENT_UID, gid: AGENT_GID });
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The workspace and the hidden tests as one tree rooted at `/`: the workdir the agent user's, the
+ * hidden folder root-only, and every folder above them listed as root's 0755 (what the engine
+ * would create for a missing one), so none is left to the engine's choice.
+ */
+export function scoringTree(workdir: string, workspace: readonly FileEntry[], hidden: readonly FileEntry[]): FileEntry[] {
+  const rel = (dir: string): string => posix.normalize(dir).replace(/^\/+|\/+$/g, '');
+  const work = rel(workdir);
+  const secret = rel(HIDDEN_DIR_IN_SANDBOX);
+  if (work === '' || work === secret || work.startsWith(`${secret}/`) || secret.startsWith(`${work}/`)) {
+    throw new Error(`workdir ${workdir} cannot hold, or sit inside, the hidden tests' folder ${HIDDEN_DIR_IN_SANDBOX}`);
+  }
+  const out: FileEntry[] = [];
+  const listed = new Set<string>();
+  const folder = (path: string, mode: number, owner: number): void => {
+    if (listed.has(path)) return;
+    listed.add(path);
+    out.push({ path, type: 'directory', mode, uid: owner, gid: owner });
+  };
+  for (const top of [work, secret]) {
+    const parts = top.split('/');
+    for (let i = 1; i < parts.length; i++) folder(parts.slice(0, i).join('/'), 0o755, 0);
+  }
+  folder(work, 0o755, AGENT_UID);
+  folder(secret, 0o700, 0);
+  for (const e of workspace) out.push({ ...e, path: `${work}/${e.path}` });
+  for (const e of hidden) out.push({ ...e, path: `${secret}/${e.path}` });
+  return out;
 }
 
 /** Reads a folder of the task package into entries (plain files and folders; links are refused). */

@@ -60,6 +60,20 @@ describe.skipIf(!bwrapAvailable())('local (bubblewrap) sandbox', () => {
     expect((await sandbox.readFile('lib/link', { offset: 0, limit: 10 })).content.toString()).toBe('aaa');
   });
 
+  it('takes one put at / that holds the workdir and /var/lib/codemidas, each entry where it lands', async () => {
+    await sandbox.putFiles('/', [
+      { path: 'var', type: 'directory', mode: 0o755, uid: 0, gid: 0 },
+      { path: 'var/lib/codemidas', type: 'directory', mode: 0o755, uid: 0, gid: 0 },
+      { path: 'var/lib/codemidas/put-at-root', type: 'directory', mode: 0o700, uid: 0, gid: 0 },
+      { path: 'var/lib/codemidas/put-at-root/h.txt', type: 'file', mode: 0o600, content: Buffer.from('hidden') },
+      { path: 'workspace', type: 'directory', mode: 0o755 },
+      { path: 'workspace/at-root.txt', type: 'file', mode: 0o644, content: Buffer.from('ws') },
+    ]);
+    expect((await sandbox.readFile('at-root.txt', { offset: 0, limit: 10 })).content.toString()).toBe('ws');
+    expect((await sandbox.getFiles('/var/lib/codemidas/put-at-root')).find((e) => e.path === 'h.txt')).toMatchObject({ type: 'file', mode: 0o600 });
+    await expect(sandbox.putFiles('/', [{ path: 'etc/evil', type: 'file', mode: 0o644, content: Buffer.from('x') }])).rejects.toThrow(/only move files under/);
+  });
+
   it('refuses to move files outside the workdir and /var/lib/codemidas, and never follows planted links', async () => {
     await expect(sandbox.putFiles('/etc', [])).rejects.toThrow(/only move files under/);
     await sandbox.exec({ shell: 'ln -s /etc escape' }, OPTS);

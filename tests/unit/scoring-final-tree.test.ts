@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src/sandbox/types.js';
-import { buildFinalTree, parseJudgeOutput } from '../../src/scoring/python-scorer.js';
+import { buildFinalTree, HIDDEN_DIR_IN_SANDBOX, parseJudgeOutput, scoringTree } from '../../src/scoring/python-scorer.js';
 
 const file = (path: string, content = path): FileEntry => ({ path, type: 'file', mode: 0o644, content: Buffer.from(content) });
 const dir = (path: string): FileEntry => ({ path, type: 'directory', mode: 0o755 });
@@ -55,5 +55,37 @@ describe('parseJudgeOutput', () => {
     expect(() => parseJudgeOutput('CODEMIDAS-JUDGE n1 {nope', 'n1', 0)).toThrow(/not JSON/);
     const bad = { ...good, tests: [{ name: 'x', status: 'great' }] };
     expect(() => parseJudgeOutput(`CODEMIDAS-JUDGE n1 ${JSON.stringify(bad)}`, 'n1', 0)).toThrow(/malformed/);
+  });
+});
+
+describe('scoringTree', () => {
+  const owned = (e: FileEntry): FileEntry => ({ ...e, uid: 1000, gid: 1000 });
+  const secret = (e: FileEntry): FileEntry => ({ ...e, uid: 0, gid: 0, mode: e.type === 'directory' ? 0o700 : 0o600 });
+  const byPath = (tree: FileEntry[]): Map<string, FileEntry> => new Map(tree.map((e) => [e.path, e]));
+
+  it('puts the workspace under the workdir and the hidden tests under their root-only folder, in one tree', () => {
+    const tree = byPath(scoringTree('/workspace', [owned(file('pkg/mod.py'))], [secret(file('cases.json'))]));
+    expect(tree.get('workspace/pkg/mod.py')).toMatchObject({ type: 'file', uid: 1000 });
+    expect(tree.get('workspace')).toMatchObject({ type: 'directory', mode: 0o755, uid: 1000, gid: 1000 });
+    const hidden = HIDDEN_DIR_IN_SANDBOX.slice(1);
+    expect(tree.get(hidden)).toMatchObject({ type: 'directory', mode: 0o700, uid: 0, gid: 0 });
+    expect(tree.get(`${hidden}/cases.json`)).toMatchObject({ mode: 0o600, uid: 0 });
+  });
+
+  it("lists every folder above the workdir and the hidden folder as root's 0755, before what they hold", () => {
+    const list = scoringTree('/srv/agent/ws', [owned(file('a.py'))], [secret(file('cases.json'))]);
+    const hidden = HIDDEN_DIR_IN_SANDBOX.slice(1).split('/');
+    const parents = ['srv', 'srv/agent', ...hidden.slice(0, -1).map((_, i) => hidden.slice(0, i + 1).join('/'))];
+    const tree = byPath(list);
+    for (const p of parents) expect(tree.get(p), p).toMatchObject({ type: 'directory', mode: 0o755, uid: 0, gid: 0 });
+    const index = (p: string): number => list.findIndex((e) => e.path === p);
+    expect(index('srv')).toBeLessThan(index('srv/agent'));
+    expect(index('srv/agent/ws')).toBeLessThan(index('srv/agent/ws/a.py'));
+  });
+
+  it('refuses a workdir that holds or sits inside the hidden folder', () => {
+    expect(() => scoringTree('/', [], [])).toThrow(/cannot hold/);
+    expect(() => scoringTree('/var/lib', [], [])).toThrow(/cannot hold/);
+    expect(() => scoringTree(`${HIDDEN_DIR_IN_SANDBOX}/ws`, [], [])).toThrow(/cannot hold/);
   });
 });

@@ -69,6 +69,30 @@ export class LocalSandbox implements Sandbox {
   async putFiles(dir: string, entries: FileEntry[], options: { signal?: AbortSignal } = {}): Promise<void> {
     this.assertAlive();
     if (this.end) throw new SandboxAbortedError(this.id, `sandbox ${this.id} has ended`);
+    if (!dir.startsWith('/')) throw new InvalidArgumentError('dir', `'${dir}' must be an absolute path`);
+    const normal = posix.normalize(dir).replace(/(.)\/+$/, '$1');
+    const shared = [posix.normalize(this.spec.workdir), LOCAL_VAR_LIB];
+    if (!shared.some((s) => s.startsWith(`${normal === '/' ? '' : normal}/`))) return this.putInto(normal, entries, options);
+    // A folder above the shared ones (e.g. `/`, where the scorer puts the workspace and the hidden
+    // tests in one call): each entry goes under the shared folder it falls in; the folders on the
+    // way to them exist already and are left as they are.
+    const groups = new Map<string, FileEntry[]>();
+    for (const entry of entries) {
+      const full = posix.join(normal, normalizeEntryPath(entry.path));
+      const root = shared.find((s) => full === s || full.startsWith(`${s}/`));
+      if (root === undefined) {
+        if (entry.type === 'directory' && shared.some((s) => s.startsWith(`${full}/`))) continue;
+        throw new InvalidArgumentError('dir', `the local sandbox can only move files under ${this.spec.workdir} or ${LOCAL_VAR_LIB}, not '${full}'`);
+      }
+      if (full === root) continue;
+      const list = groups.get(root) ?? [];
+      list.push({ ...entry, path: full.slice(root.length + 1) });
+      groups.set(root, list);
+    }
+    for (const [root, list] of groups) await this.putInto(root, list, options);
+  }
+
+  private async putInto(dir: string, entries: FileEntry[], options: { signal?: AbortSignal }): Promise<void> {
     const base = this.hostPath(dir);
     await fs.mkdir(base.path, { recursive: true });
     for (const entry of entries) {

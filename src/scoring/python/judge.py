@@ -1,6 +1,6 @@
 """The judge: scores a workspace against a task's hidden tests inside a fresh scoring sandbox.
 
-Run as root: `python3 -I /opt/codemidas/scoring/judge.py`, configuration JSON on stdin:
+Run as root: `python3 -I -S /opt/codemidas/scoring/judge.py`, configuration JSON on stdin:
 
     {
       "workspace": "/workspace",                  # the agent's files (owned by the agent user)
@@ -22,20 +22,22 @@ Prints ONE line on stdout: `CODEMIDAS-JUDGE <nonce> <json>` with
 This process holds the expected values and never imports the agent's code. Recorded cases run in
 subject.py, test scripts in pytest_runner.py, both as the agent user, which cannot read hiddenDir.
 Every process of the agent user is killed between phases. No child inherits this process's stdout.
+
+Once the agent's code has run, nothing it does ends this process without a result: a phase that
+cannot go on (no process slot, no memory, a full /tmp) fails its own tests, so resource exhaustion
+caused by the agent scores as failed tests, never as an unusable judge run.
+
+Imports a task without test scripts never needs (ast, the XML parser) are made where they are used,
+and tempfile, shutil and secrets are not imported at all: together ~25 ms of every judge start.
 """
-import ast
 import importlib.util
 import json
 import os
-import secrets
-import shutil
 import signal
 import stat
 import subprocess
 import sys
-import tempfile
 import time
-import xml.etree.ElementTree as ET
 
 sys.dont_write_bytecode = True  # the scoring folder is read-only in the image; keep the checkout clean too
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -56,6 +58,46 @@ def _load_private(name, filename):
 
 codec = _load_private("_codemidas_codec", "codec.py")
 framing = _load_private("_codemidas_framing", "framing.py")
+
+
+def token_hex(nbytes):
+    return os.urandom(nbytes).hex()
+
+
+def randbelow(n):
+    return int.from_bytes(os.urandom(8), "big") % n
+
+
+def make_temp_dir(prefix, parent=None):
+    """A fresh 0700 folder with a random name (tempfile.mkdtemp without importing tempfile)."""
+    parent = parent or os.environ.get("TMPDIR") or "/tmp"
+    for _ in range(100):
+        path = os.path.join(parent, prefix + token_hex(8))
+        try:
+            os.mkdir(path, 0o700)
+            return path
+        except FileExistsError:
+            continue
+    raise FileExistsError("no free name for a temporary folder under %s" % parent)
+
+
+def remove_tree(path):
+    """shutil.rmtree(path, ignore_errors=True) without importing shutil; links are removed, not followed."""
+    try:
+        for dirpath, dirnames, filenames in os.walk(path, topdown=False):
+            for name in filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
+                try:
+                    os.unlink(os.path.join(dirpath, name))
+                except OSError:
+                    pass
+            for name in dirnames:
+                try:
+                    os.rmdir(os.path.join(dirpath, name))
+                except OSError:
+                    pass
+        os.rmdir(path)
+    except OSError:
+        pass
 
 
 def clip(text, limit=MAX_MESSAGE):
@@ -107,8 +149,8 @@ class Sweeper:
             try:
                 pid = os.fork()
             except OSError:
-                # No process slot left for the helper (a fork bomb holds them all): kill from here,
-                # process by process, which needs none.
+                # No process slot left (the agent's processes hold them all): kill them one by one
+                # from here instead, which needs none.
                 self._kill_each()
                 continue
             if pid == 0:
@@ -126,7 +168,8 @@ class Sweeper:
             time.sleep(0.01)
 
     def _kill_each(self):
-        # Stopped first: a stopped process cannot fork into the slot a kill has just freed.
+        # Stopped first: a stopped process cannot fork into the slot a kill has just freed, so the
+        # rounds converge even against a bomb that refills every free slot.
         for _ in range(50):
             pids = self._user_pids()
             if not pids:
@@ -138,18 +181,12 @@ class Sweeper:
                     except (ProcessLookupError, PermissionError):
                         pass
 
-    def _user_pids(self):
-        pids = []
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    if os.stat("/proc/" + entry).st_uid == self.config.uid:
-                        pids.append(int(entry))
-                except OSError:
-                    pass
-        return pids
-
     def _alive(self):
+        return bool(self._user_pids(first_only=True))
+
+    def _user_pids(self, first_only=False):
+        """Live (not zombie) processes of the agent user."""
+        found = []
         for entry in os.listdir("/proc"):
             if not entry.isdigit():
                 continue
@@ -158,13 +195,16 @@ class Sweeper:
                     for line in handle:
                         if line.startswith("Uid:"):
                             if int(line.split()[1]) == self.config.uid:
-                                state = open("/proc/%s/stat" % entry).read().rsplit(")", 1)[1].split()[0]
+                                with open("/proc/%s/stat" % entry) as stat_file:
+                                    state = stat_file.read().rsplit(")", 1)[1].split()[0]
                                 if state != "Z":
-                                    return True
+                                    found.append(int(entry))
+                                    if first_only:
+                                        return found
                             break
             except (OSError, ValueError, IndexError):
                 continue
-        return False
+        return found
 
 
 def child_env(config, home, extra=None):
@@ -305,7 +345,7 @@ def run_cases(config, cases, sweeper, deadline, scratch):
     outcomes = []
     subject = None
     exhausted = False
-    neutral = tempfile.mkdtemp(prefix="cwd-", dir=scratch)
+    neutral = make_temp_dir("cwd-", scratch)
     os.chmod(neutral, 0o755)
     try:
         for case in cases:
@@ -316,9 +356,16 @@ def run_cases(config, cases, sweeper, deadline, scratch):
                 outcomes.append({"name": name, "status": "failed", "message": "scoring time budget exhausted"})
                 continue
             case_deadline = min(now + config.case_timeout_s, deadline)
-            try:
-                if subject is None:
+            if subject is None:
+                try:
                     subject = Subject(config, sweeper, neutral)
+                except OSError as exc:
+                    # No process slot or memory left: the agent's processes from an earlier case
+                    # hold them (the sweep after that case could not free them in time).
+                    outcomes.append({"name": name, "status": "failed", "message": clip("cannot start the subject: %s" % exc)})
+                    sweeper.sweep()
+                    continue
+            try:
                 answer = subject.ask(case_inputs(case), case_deadline)
             except framing.FrameTimeout:
                 message = "timed out after %d ms" % (config.case_timeout_s * 1000)
@@ -336,6 +383,10 @@ def run_cases(config, cases, sweeper, deadline, scratch):
                 continue
             except framing.FrameError as exc:
                 outcomes.append({"name": name, "status": "failed", "message": clip("garbage from the subject: %s" % exc)})
+                subject = _discard(subject, sweeper)
+                continue
+            except OSError as exc:
+                outcomes.append({"name": name, "status": "failed", "message": clip("no answer from the subject: %s" % exc)})
                 subject = _discard(subject, sweeper)
                 continue
             try:
@@ -361,6 +412,8 @@ def _discard(subject, sweeper):
 
 def expected_test_ids(hidden_dir, scripts):
     """(junit classname, test name) -> outcome name, from the scripts' top-level definitions."""
+    import ast
+
     expected = {}
     for script in scripts:
         with open(os.path.join(hidden_dir, script), "rb") as handle:
@@ -389,7 +442,7 @@ junit_suite_name = codemidas
 
 
 def _canary_source(name):
-    a, b = secrets.randbelow(10**9), secrets.randbelow(10**9) + 10**9
+    a, b = randbelow(10**9), randbelow(10**9) + 10**9
     return "\n\ndef %s():\n    assert %d == %d\n" % (name, a, b)
 
 
@@ -493,6 +546,8 @@ def read_report(path, uid, drop):
 
 def parse_report(data):
     """[(classname, base name, status, message)] from JUnit XML."""
+    import xml.etree.ElementTree as ET
+
     root = ET.fromstring(data)
     rows = []
     for testcase in root.iter("testcase"):
@@ -526,7 +581,7 @@ def run_scripts(config, sweeper, deadline, scratch):
     if remaining <= 1:
         return all_failed("scoring time budget exhausted"), False, True, "no time left for the test scripts"
 
-    run_dir = os.path.join(scratch, "run-" + secrets.token_hex(8))
+    run_dir = os.path.join(scratch, "run-" + token_hex(8))
     os.mkdir(run_dir, 0o755)
     file_canaries = {}
     disguised = {}
@@ -546,14 +601,14 @@ def run_scripts(config, sweeper, deadline, scratch):
     for dirpath, dirnames, _ in os.walk(run_dir):
         for d in dirnames:
             os.chmod(os.path.join(dirpath, d), 0o755)
-    canary_module = "test_" + secrets.token_hex(8)
-    canary_name = "test_" + secrets.token_hex(8)
+    canary_module = "test_" + token_hex(8)
+    canary_name = "test_" + token_hex(8)
     canary_path = os.path.join(run_dir, canary_module + ".py")
     with open(canary_path, "w") as handle:
         handle.write(_canary_source(canary_name).lstrip())
     os.chmod(canary_path, 0o644)
 
-    config_dir = tempfile.mkdtemp(prefix="cfg-", dir=scratch)
+    config_dir = make_temp_dir("cfg-", scratch)
     os.chmod(config_dir, 0o755)
     ini_path = os.path.join(config_dir, "codemidas-pytest.ini")
     with open(ini_path, "w") as handle:
@@ -562,14 +617,14 @@ def run_scripts(config, sweeper, deadline, scratch):
 
     # The report folder belongs to the agent user (pytest writes there as that user) and has a
     # random name; the report is read back without following links.
-    report_dir = os.path.join(scratch, "rep-" + secrets.token_hex(8))
+    report_dir = os.path.join(scratch, "rep-" + token_hex(8))
     os.mkdir(report_dir, 0o700)
-    user_tmp = os.path.join(scratch, "tmp-" + secrets.token_hex(8))
+    user_tmp = os.path.join(scratch, "tmp-" + token_hex(8))
     os.mkdir(user_tmp, 0o700)
     if config.drop:
         os.chown(report_dir, config.uid, config.gid)
         os.chown(user_tmp, config.uid, config.gid)
-    report_path = os.path.join(report_dir, secrets.token_hex(8) + ".xml")
+    report_path = os.path.join(report_dir, token_hex(8) + ".xml")
     log_path = os.path.join(config_dir, "pytest.log")
 
     args = [
@@ -621,7 +676,7 @@ def run_scripts(config, sweeper, deadline, scratch):
         return all_failed("no test report (pytest exit code %s): %s" % (proc.returncode, _log_tail(log_path))), False, False, "no report"
     try:
         rows = parse_report(data)
-    except (ET.ParseError, ValueError, RecursionError) as exc:
+    except (SyntaxError, ValueError, RecursionError) as exc:  # ElementTree's ParseError is a SyntaxError
         return all_failed(clip("unreadable test report: %s" % exc)), False, False, "unreadable report"
 
     canary_status = [s for c, n, s, _ in rows if (c, n) == (canary_module, canary_name)]
@@ -750,7 +805,7 @@ def main():
     prepare_dirs(config)
     cases = load_cases(config)
     sweeper = Sweeper(config)
-    scratch = tempfile.mkdtemp(prefix="codemidas-judge-")
+    scratch = make_temp_dir("codemidas-judge-")
     os.chmod(scratch, 0o711)
     tests, details, tampered, exhausted = [], [], False, False
     timings = {}
@@ -764,7 +819,14 @@ def main():
         clear_agent_files(config)
         if config.scripts:
             t0 = time.monotonic()
-            outcomes, tampered, script_exhausted, note = run_scripts(config, sweeper, deadline, scratch)
+            try:
+                outcomes, tampered, script_exhausted, note = run_scripts(config, sweeper, deadline, scratch)
+            except OSError as exc:
+                # The agent's code ran in the cases before: a full /tmp, no process slot or no
+                # memory now is its doing, and fails these tests rather than the judge run.
+                note = clip("the test scripts could not run: %s" % exc)
+                outcomes = [{"name": n, "status": "failed", "message": note} for n in dict.fromkeys(expected_test_ids(config.hidden_dir, config.scripts).values())]
+                script_exhausted = False
             timings["scriptsMs"] = int((time.monotonic() - t0) * 1000)
             exhausted = exhausted or script_exhausted
             tests.extend(outcomes)
@@ -772,7 +834,7 @@ def main():
                 details.append(note)
     finally:
         sweeper.sweep()
-        shutil.rmtree(scratch, ignore_errors=True)
+        remove_tree(scratch)
     if not config.drop:
         details.append("privileges not dropped: the subject could read the hidden tests")
     passed = sum(1 for t in tests if t["status"] == "passed")
