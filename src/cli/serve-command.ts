@@ -4,10 +4,11 @@ import { assertListenAllowed, DEFAULT_LISTEN, parseListenAddress } from '../conf
 import { createLogger } from '../logging.js';
 import { startServer } from '../server/start-server.js';
 import { composeRuntime, type SandboxKind } from './compose-runtime.js';
+import { addIsolationOptions, isolationFromFlags, type IsolationFlags } from './isolation-options.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { nonNegativeInt } from './positive-int.js';
 
-interface ServeOptions {
+interface ServeOptions extends IsolationFlags {
   listen: string;
   environments: string;
   sandbox: SandboxKind;
@@ -29,6 +30,7 @@ export function createServeCommand(): Command {
     .option('--grace-ms <ms>', 'how long calls in flight may finish on shutdown', (v) => Number(v), 10_000)
     .option('--warm-pool <n>', 'started sandboxes kept ready per hot task image and scoring image (0: off)', nonNegativeInt('--warm-pool'), 2);
   addLimitOptions(command);
+  addIsolationOptions(command);
   command.action(async (options: ServeOptions, cmd: Command) => {
     const verbose = Boolean(cmd.optsWithGlobals()['verbose']);
     await serve(options, verbose);
@@ -52,6 +54,7 @@ async function serve(options: ServeOptions, verbose: boolean): Promise<void> {
     environmentsDir: options.environments,
     sandbox: options.sandbox,
     warmPool: options.warmPool,
+    isolation: isolationFromFlags(options),
     limits,
     logger,
     say,
