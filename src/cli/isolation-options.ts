@@ -1,9 +1,8 @@
 import { Option, type Command } from 'commander';
-import type { DockerIsolationWanted } from '../sandbox/docker/docker-isolation.js';
+import { DEFAULT_MAX_DISK_BYTES, type DockerIsolationWanted } from '../sandbox/docker/docker-isolation.js';
 import { CliError } from './cli-error.js';
 
-/** Default cap on what one sandbox writes to disk: 2 GiB. */
-export const DEFAULT_MAX_DISK_BYTES = 2 * 1024 ** 3;
+export { DEFAULT_MAX_DISK_BYTES };
 
 /** The runtimes `--runtime` offers. */
 export const RUNTIMES = ['runc', 'runsc'] as const;

@@ -3,6 +3,9 @@ import type { Logger } from '../../logging.js';
 import { UnavailableError } from '../../errors.js';
 import type { SandboxIsolation } from '../types.js';
 
+/** Default cap on what one sandbox writes to disk (`--max-disk-bytes`): 2 GiB. */
+export const DEFAULT_MAX_DISK_BYTES = 2 * 1024 ** 3;
+
 /** What the user asks of the engine beyond a sandbox's spec. */
 export interface DockerIsolationWanted {
   /**
