@@ -133,7 +133,8 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
             continue;
           }
           messages.push({ role: 'tool', toolCallId: call.id, content: formatObservation(parsed.action, result, observationChars) });
-          if (result.terminated) finished = end('submitted', `submitted after ${usage.llmCalls} model call${usage.llmCalls === 1 ? '' : 's'}`);
+          if (result.terminated && parsed.action.kind !== 'submit') finished = end('sandbox-ended', result.observation.stderr.trim());
+          else if (result.terminated) finished = end('submitted', `submitted after ${usage.llmCalls} model call${usage.llmCalls === 1 ? '' : 's'}`);
           else if (result.truncated) finished = end('budget', 'the server ended the episode: its step or time budget ran out');
         }
         if (finished) return finished;

@@ -23,8 +23,10 @@ export interface ActionChannel {
  * - `no-action`: the model kept answering without a tool call.
  * - `llm-error`: the model endpoint failed (`reason` names the `LlmError` kind and message).
  * - `env-error`: the server refused a step (the episode died, was closed, ...).
+ * - `sandbox-ended`: an action of the agent's stopped its own sandbox (it killed the relay, say);
+ *   the server ended the episode there and scores the workspace as it stands.
  */
-export type AgentStatus = 'submitted' | 'budget' | 'no-action' | 'llm-error' | 'env-error';
+export type AgentStatus = 'submitted' | 'budget' | 'no-action' | 'llm-error' | 'env-error' | 'sandbox-ended';
 
 export interface AgentRun {
   status: AgentStatus;

@@ -161,7 +161,7 @@ function printStep(result: StepResult, out: (text: string) => void): void {
     `${o.durationMs} ms`,
     o.timedOut ? 'timed out' : '',
     o.truncated ? 'output truncated' : '',
-    result.terminated ? 'submitted' : '',
+    result.terminated ? 'episode over: :reward scores it' : '',
     result.truncated ? 'budget spent' : '',
   ].filter(Boolean);
   out(`(${notes.join(', ')})\n`);

@@ -7,6 +7,7 @@ import { composeRuntime, type SandboxKind } from './compose-runtime.js';
 import { addIsolationOptions, isolationFromFlags, type IsolationFlags } from './isolation-options.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { nonNegativeInt } from './positive-int.js';
+import { watchLauncher } from './watch-launcher.js';
 
 interface ServeOptions extends IsolationFlags {
   listen: string;
@@ -15,6 +16,7 @@ interface ServeOptions extends IsolationFlags {
   authToken?: string;
   graceMs: number;
   warmPool: number;
+  exitWithParent: boolean;
   verbose?: boolean;
   [limit: string]: unknown;
 }
@@ -28,7 +30,8 @@ export function createServeCommand(): Command {
     .addOption(new Option('--sandbox <kind>', 'sandbox adapter').choices(['auto', 'docker', 'local', 'memory']).default('auto'))
     .addOption(new Option('--auth-token <token>', 'bearer token every call must send (required off loopback)').env('CODEMIDAS_AUTH_TOKEN'))
     .option('--grace-ms <ms>', 'how long calls in flight may finish on shutdown', (v) => Number(v), 10_000)
-    .option('--warm-pool <n>', 'started sandboxes kept ready per hot task image and scoring image (0: off)', nonNegativeInt('--warm-pool'), 2);
+    .option('--warm-pool <n>', 'started sandboxes kept ready per hot task image and scoring image (0: off)', nonNegativeInt('--warm-pool'), 2)
+    .option('--no-exit-with-parent', 'keep serving after the process that started the server exits (default: drain and exit, as on SIGTERM)');
   addLimitOptions(command);
   addIsolationOptions(command);
   command.action(async (options: ServeOptions, cmd: Command) => {
@@ -45,10 +48,20 @@ async function serve(options: ServeOptions, verbose: boolean): Promise<void> {
   const limits = resolveLimits(limitsFromOptions(options));
   const logger = createLogger(verbose ? { level: 'debug' } : {});
   const say = (line: string): void => void process.stderr.write(`${line}\n`);
+  ignoreBrokenPipes();
   const starting = new AbortController();
   const onEarlySignal = (): void => starting.abort(new Error('interrupted'));
   process.once('SIGINT', onEarlySignal);
   process.once('SIGTERM', onEarlySignal);
+  // A launcher that goes away (npx passes no signal on; a supervisor killed) stops the server like
+  // SIGTERM does, so no server outlives it with its warm pool.
+  let launcherGone: string | null = null;
+  let onLauncherGone = (reason: string): void => {
+    launcherGone = reason;
+    say(`${reason}: stopping`);
+    onEarlySignal();
+  };
+  const launcher = options.exitWithParent ? watchLauncher({ onGone: (reason) => onLauncherGone(reason) }) : null;
 
   const runtime = await composeRuntime({
     environmentsDir: options.environments,
@@ -73,6 +86,7 @@ async function serve(options: ServeOptions, verbose: boolean): Promise<void> {
       limits,
     });
   } catch (err) {
+    launcher?.stop();
     await runtime.dispose(0);
     throw err;
   }
@@ -82,13 +96,16 @@ async function serve(options: ServeOptions, verbose: boolean): Promise<void> {
 
   await new Promise<void>((resolve) => {
     let stopping = false;
-    const stop = (signal: NodeJS.Signals): void => {
+    const stop = (signal: NodeJS.Signals | null, reason: string = signal ?? ''): void => {
       if (stopping) {
+        // A second signal while draining: the sender wants it gone now.
+        if (!signal) return;
         say(`${signal} again: exiting now`);
         process.exit(130);
       }
       stopping = true;
-      say(`${signal}: shutting down (calls in flight get ${options.graceMs} ms; ${signal} again to exit now)`);
+      launcher?.stop();
+      say(`${reason}: shutting down (calls in flight get ${options.graceMs} ms; ${signal ?? 'SIGTERM'} again to exit now)`);
       void server
         .close({ graceMs: options.graceMs })
         .then(() => runtime.provider.close())
@@ -97,6 +114,21 @@ async function serve(options: ServeOptions, verbose: boolean): Promise<void> {
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    onLauncherGone = (reason) => stop(null, reason);
+    if (launcherGone) stop(null, launcherGone);
   });
   logger.flush();
+}
+
+/**
+ * A launcher that went away often took the read end of our stdout and stderr with it; the lines
+ * written while draining would then fail with EPIPE and, unhandled, kill the process before its
+ * containers are removed. (The logger already drops broken-pipe errors.)
+ */
+function ignoreBrokenPipes(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+    });
+  }
 }

@@ -54,8 +54,9 @@ export interface EpisodeManager {
   start(): Promise<void>;
   /** Checks the sandbox engine answers. */
   ping(signal?: AbortSignal): Promise<void>;
-  reset(taskId: string, options?: CallOptions & { seed?: number }): Promise<ResetResult>;
-  resetGroup(taskId: string, groupSize: number, options?: CallOptions & { seed?: number }): Promise<ResetGroupResult>;
+  /** `seed` is the request's uint64, exact (a bigint: numbers round above 2^53). */
+  reset(taskId: string, options?: CallOptions & { seed?: bigint }): Promise<ResetResult>;
+  resetGroup(taskId: string, groupSize: number, options?: CallOptions & { seed?: bigint }): Promise<ResetGroupResult>;
   step(episodeId: string, stepIndex: number, action: Action, options?: CallOptions): Promise<StepResult>;
   reward(episodeId: string, options?: CallOptions): Promise<RewardResult>;
   rewardGroup(groupId: string, options?: CallOptions): Promise<RewardGroupResult>;

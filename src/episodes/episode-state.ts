@@ -4,15 +4,18 @@ import { FailedPreconditionError } from '../errors.js';
 /**
  * The episode lifecycle. `starting` → `ready` ⇄ `stepping`; `ready` → `submitted` (via a Submit step)
  * → `scoring` → `scored`; Reward may also start from `ready` (the agent stopped without submitting).
- * Any state → `closed`; `failed` when the sandbox died.
+ * Any state → `closed`. When the sandbox stops during a step: `ended` if what the agent ran ended it
+ * (the episode can still be scored, as its workspace stands), `failed` if the cause lay outside it
+ * (the engine, or someone killing the container: Reward reports INFRA_ERROR).
  */
-export type EpisodeState = 'starting' | 'ready' | 'stepping' | 'submitted' | 'scoring' | 'scored' | 'failed' | 'closed';
+export type EpisodeState = 'starting' | 'ready' | 'stepping' | 'submitted' | 'ended' | 'scoring' | 'scored' | 'failed' | 'closed';
 
 const ALLOWED: Readonly<Record<EpisodeState, readonly EpisodeState[]>> = {
   starting: ['ready', 'failed', 'closed'],
   ready: ['stepping', 'scoring', 'failed', 'closed'],
-  stepping: ['ready', 'submitted', 'failed', 'closed'],
+  stepping: ['ready', 'submitted', 'ended', 'failed', 'closed'],
   submitted: ['scoring', 'failed', 'closed'],
+  ended: ['scoring', 'closed'],
   scoring: ['scored', 'failed', 'closed'],
   scored: ['closed'],
   failed: ['closed'],

@@ -2,7 +2,7 @@ import type { Limits } from '../config/limits.js';
 import { linkSignals } from '../abort.js';
 import { CodeMidasError, FailedPreconditionError, SandboxAbortedError, UnavailableError } from '../errors.js';
 import type { Logger } from '../logging.js';
-import type { FileEntry, Sandbox, SandboxProvider, SandboxSpec } from '../sandbox/types.js';
+import type { FileEntry, Sandbox, SandboxEnd, SandboxProvider, SandboxSpec } from '../sandbox/types.js';
 import type { Scorer, ScoreResult } from '../scoring/types.js';
 import type { LoadedTask } from '../tasks/types.js';
 import { type EpisodeState, transition } from './episode-state.js';
@@ -21,6 +21,19 @@ const DEADLINE_MARGIN_MS = 250;
 
 /** Scoring gets the task's own limit plus this much for starting the scoring sandbox and reading out. */
 const SCORING_OVERHEAD_MS = 60_000;
+
+/**
+ * Read-out caps: a file over READOUT_MAX_FILE_BYTES, or past READOUT_MAX_TOTAL_BYTES in all, is read
+ * past without its bytes (the scorer then drops it and lists it), so one huge file never costs the
+ * read-out. Both sit above the scorer's own caps (1 MiB a file, 16 MiB in all, by default).
+ */
+export const READOUT_MAX_FILE_BYTES = 4 * 1024 * 1024;
+export const READOUT_MAX_TOTAL_BYTES = 64 * 1024 * 1024;
+
+/** How long a step waits to learn how a sandbox that stopped answering ended (the engine is asked). */
+const END_ATTRIBUTION_WAIT_MS = 40_000;
+/** How long a failed call waits for the sandbox to report that it ended (its stream's end may lag). */
+const END_NOTICE_WAIT_MS = 1_500;
 
 export interface EpisodeInit {
   id: string;
@@ -64,6 +77,8 @@ export class Episode {
   private rewardResult: RewardResult | null = null;
   /** The sandbox's removal started after scoring, which Close waits for. */
   private releasing: Promise<void> | null = null;
+  /** Why the sandbox stopped during a step, when it did (`ended` or `failed`). */
+  private endReason: string | null = null;
 
   constructor(init: EpisodeInit) {
     this.id = init.id;
@@ -80,7 +95,14 @@ export class Episode {
 
   /** True while the episode holds (or is creating) a sandbox: what counts against capacity. */
   get holdsSandbox(): boolean {
-    return this.state === 'starting' || this.state === 'ready' || this.state === 'stepping' || this.state === 'submitted' || this.state === 'scoring';
+    return (
+      this.state === 'starting' ||
+      this.state === 'ready' ||
+      this.state === 'stepping' ||
+      this.state === 'submitted' ||
+      this.state === 'ended' ||
+      this.state === 'scoring'
+    );
   }
 
   get sandboxId(): string | null {
@@ -162,7 +184,11 @@ export class Episode {
     }
     switch (this.state) {
       case 'failed':
-        throw new SandboxAbortedError(this.sandboxId ?? '', `episode '${this.id}' failed: its sandbox died; Reset a new episode`);
+        throw new SandboxAbortedError(this.sandboxId ?? '', `episode '${this.id}' failed: its sandbox was stopped from outside (${this.endReason ?? 'it died'}); Reset a new episode`);
+      case 'ended':
+        throw new FailedPreconditionError(
+          `episode '${this.id}' has ended: its sandbox stopped because of what ran in it (${this.endReason ?? 'unknown'}); call Reward (the workspace is scored as it stands), then Close`,
+        );
       case 'submitted':
       case 'scoring':
       case 'scored':
@@ -203,6 +229,7 @@ export class Episode {
     if (!sandbox) throw new FailedPreconditionError(`episode '${this.id}' has no sandbox`);
     const linked = linkSignals([options.signal, this.lifetime.signal]);
     let observation: Observation;
+    const started = performance.now();
     try {
       observation = await runAction(action, {
         sandbox,
@@ -212,7 +239,23 @@ export class Episode {
         signal: linked.signal,
       });
     } catch (err) {
-      throw await this.stepFailed(err, linked.signal);
+      const end = this.state === 'closed' || linked.signal.aborted ? null : await endOf(sandbox, END_NOTICE_WAIT_MS);
+      if (end?.by !== 'inside') throw await this.stepFailed(err, linked.signal, end);
+      // What the agent ran stopped its own sandbox: this step says so, and the episode is over but
+      // still scored as its workspace stands (an outcome the agent caused is never INFRA_ERROR).
+      this.endReason = end.reason;
+      this.logger.info({ sandboxId: sandbox.id, reason: end.reason }, 'the agent ended its sandbox');
+      const ended: Observation = {
+        stdout: '',
+        stderr:
+          `codemidas: the sandbox stopped during this step: ${end.reason}. ` +
+          'The episode is over; its workspace will be scored as it stands: call Reward, then Close.\n',
+        exitCode: 137,
+        timedOut: false,
+        truncated: false,
+        durationMs: Math.round(performance.now() - started),
+      };
+      return this.record(index, { observation: ended, terminated: true, truncated: false, stepIndex: index }, 'ended');
     } finally {
       linked.dispose();
     }
@@ -228,8 +271,11 @@ export class Episode {
     return this.record(index, { observation, terminated: false, truncated, stepIndex: index }, 'ready');
   }
 
-  /** Sorts a failure from inside a step: the caller went away, the engine is down, or the sandbox died. */
-  private async stepFailed(err: unknown, signal: AbortSignal): Promise<Error> {
+  /**
+   * Sorts a failure from inside a step that the agent did not cause: the caller went away, the
+   * engine is down, or the sandbox was stopped from outside (`end`).
+   */
+  private async stepFailed(err: unknown, signal: AbortSignal, end: SandboxEnd | null): Promise<Error> {
     if (this.state === 'closed') return new FailedPreconditionError(`episode '${this.id}' was closed during the step`);
     if (signal.aborted) {
       // The caller cancelled or ran out of time: the step index is not used up, so a retry runs it.
@@ -241,15 +287,15 @@ export class Episode {
       return err;
     }
     const sandboxId = this.sandboxId ?? '';
-    this.logger.warn({ err, sandboxId }, 'sandbox failed during a step');
-    transition(this, 'failed', this.logger, 'sandbox died');
+    this.endReason = end?.reason ?? messageOf(err);
+    this.logger.warn({ err, sandboxId, reason: this.endReason }, 'sandbox failed during a step');
+    transition(this, 'failed', this.logger, 'sandbox stopped from outside');
     await this.releaseSandbox();
-    return err instanceof SandboxAbortedError
-      ? err
-      : new SandboxAbortedError(sandboxId, `episode '${this.id}' failed: its sandbox stopped answering; Reset a new episode`, { cause: err });
+    const what = end ? `its sandbox was stopped from outside (${end.reason})` : `its sandbox failed (${this.endReason})`;
+    return new SandboxAbortedError(sandboxId, `episode '${this.id}' failed: ${what}; Reset a new episode`, { cause: err });
   }
 
-  private record(index: number, result: StepResult, next: 'ready' | 'submitted'): StepResult {
+  private record(index: number, result: StepResult, next: 'ready' | 'submitted' | 'ended'): StepResult {
     this.answers.set(index, result);
     this.answers.delete(index - STEP_ANSWERS_KEPT);
     this.nextIndex = index + 1;
@@ -258,8 +304,9 @@ export class Episode {
   }
 
   /**
-   * Scores the workspace once; later and concurrent calls share the result. Allowed after Submit or
-   * from `ready` (the agent stopped without submitting). A failed episode reports INFRA_ERROR.
+   * Scores the workspace once; later and concurrent calls share the result. Allowed after Submit,
+   * from `ready` (the agent stopped without submitting) and from `ended` (the agent's commands
+   * stopped its sandbox: scored as the workspace stands). A failed episode reports INFRA_ERROR.
    */
   reward(): Promise<RewardResult> {
     this.lastActivityMs = this.now();
@@ -269,13 +316,14 @@ export class Episode {
       case 'closed':
         return Promise.reject(new FailedPreconditionError(`episode '${this.id}' was closed before it was scored; Reset a new episode`));
       case 'failed':
-        this.rewardResult = this.infraResult(`the episode's sandbox died before scoring`, 0);
+        this.rewardResult = this.infraResult(`the episode's sandbox was stopped from outside before scoring: ${this.endReason ?? 'it died'}`, 0);
         return Promise.resolve(this.rewardResult);
       case 'starting':
       case 'stepping':
         return Promise.reject(new FailedPreconditionError(`episode '${this.id}' is ${this.state}; call Reward after the step answers`));
       case 'ready':
       case 'submitted':
+      case 'ended':
       case 'scoring':
       case 'scored':
         break;
@@ -298,23 +346,43 @@ export class Episode {
     return result;
   }
 
-  /** Pauses the sandbox, reads the workspace out through the engine and scores it elsewhere; never throws. */
+  /**
+   * Pauses the sandbox (or finds it stopped), reads the workspace out through the engine and scores
+   * it elsewhere; never throws. A sandbox the agent's commands stopped is read out as it stands and
+   * scored (SCORED, the cause in the detail); one stopped from outside is INFRA_ERROR.
+   */
   private async scoreOnce(): Promise<RewardResult> {
     const started = performance.now();
     const signal = AbortSignal.any([this.lifetime.signal, AbortSignal.timeout(this.task.file.tests.timeoutMs + SCORING_OVERHEAD_MS)]);
     let workspace: FileEntry[];
+    let end: SandboxEnd | null = null;
     try {
       const sandbox = this.sandbox;
       if (!sandbox) throw new Error('the sandbox is gone');
-      await sandbox.pause();
-      workspace = await sandbox.getFiles(this.workdir, { signal });
+      end = sandbox.ended() ? await endOf(sandbox, 0) : null;
+      if (end === null) {
+        try {
+          await sandbox.pause();
+        } catch (err) {
+          // It may have stopped a moment ago (a background process of the agent's killing everything).
+          end = await endOf(sandbox, END_NOTICE_WAIT_MS);
+          if (end === null) throw err;
+        }
+        end ??= sandbox.ended() ? await endOf(sandbox, 0) : null;
+      }
+      if (end?.by === 'outside') {
+        return this.infraResult(`the episode's sandbox was stopped from outside before scoring: ${end.reason}`, performance.now() - started);
+      }
+      workspace = await sandbox.getFiles(this.workdir, { signal, maxFileBytes: READOUT_MAX_FILE_BYTES, maxTotalBytes: READOUT_MAX_TOTAL_BYTES });
     } catch (err) {
       this.logger.warn({ err }, 'reading the workspace out failed');
       return this.infraResult(`could not read the workspace out of the sandbox: ${messageOf(err)}`, performance.now() - started);
     }
     try {
       const scored: ScoreResult = await this.scorer.score({ task: this.task, workspace, signal });
-      return { ...scored, episodeId: this.id };
+      const reason = this.endReason ?? end?.reason;
+      const detail = reason ? `the sandbox had stopped before scoring (${reason}); scored as its workspace stood; ${scored.detail}` : scored.detail;
+      return { ...scored, detail, episodeId: this.id };
     } catch (err) {
       this.logger.error({ err }, 'scoring failed');
       return this.infraResult(`scoring failed: ${messageOf(err)}`, performance.now() - started);
@@ -357,6 +425,26 @@ export class Episode {
       // The reaper removes what destroy could not (labels carry the expiry and owner).
       this.logger.warn({ err, sandboxId: sandbox.id }, 'destroying the sandbox failed; the reaper will remove it');
     }
+  }
+}
+
+/**
+ * How `sandbox` ended, once known; null when it has not ended (within `noticeMs`, for a call that
+ * just failed: its stream's end may trail the failure). Waits at most END_ATTRIBUTION_WAIT_MS for
+ * the attribution; past it the end counts as the agent's (the sandbox stopped answering it).
+ */
+async function endOf(sandbox: Sandbox, noticeMs: number): Promise<SandboxEnd | null> {
+  let ended = sandbox.ended();
+  for (const until = Date.now() + noticeMs; ended === null && Date.now() < until; ended = sandbox.ended()) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  if (ended === null) return null;
+  let timer: NodeJS.Timeout | undefined;
+  const late: SandboxEnd = { by: 'inside', reason: `it stopped answering, and the engine did not say why within ${END_ATTRIBUTION_WAIT_MS} ms` };
+  try {
+    return await Promise.race([ended, new Promise<SandboxEnd>((resolve) => (timer = setTimeout(() => resolve(late), END_ATTRIBUTION_WAIT_MS)))]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

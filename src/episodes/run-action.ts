@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import type { Limits } from '../config/limits.js';
+import { InvalidArgumentError } from '../errors.js';
 import { type Sandbox, SandboxFileError } from '../sandbox/types.js';
 import type { Action, Observation } from './types.js';
 
@@ -33,6 +34,8 @@ export async function runAction(action: Exclude<Action, { kind: 'submit' }>, ctx
     }
   } catch (err) {
     if (err instanceof SandboxFileError) return failure(`${action.kind}: ${err.message}`, elapsed());
+    // The relay refused the request as it stands (a NUL byte in a command, say): the agent's to fix.
+    if (err instanceof InvalidArgumentError) return failure(`${action.kind}: ${err.message}`, elapsed());
     throw err;
   }
 }

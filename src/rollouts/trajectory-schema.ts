@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Bumped on any change a reader could notice; docs/trajectory-format.md describes each version. */
-export const TRAJECTORY_SCHEMA_VERSION = 1;
+export const TRAJECTORY_SCHEMA_VERSION = 2;
 
 /** A message as OpenAI's chat format writes it, so a trainer can feed `messages` to a tokenizer's chat template. */
 const wireMessage = z.union([
@@ -48,7 +48,8 @@ const observation = z
 export const trajectorySchema = z
   .object({
     schema: z.literal('codemidas.trajectory'),
-    schemaVersion: z.literal(TRAJECTORY_SCHEMA_VERSION),
+    // Version 1 lines read as well: version 2 only added the `sandbox-ended` agent status.
+    schemaVersion: z.union([z.literal(1), z.literal(TRAJECTORY_SCHEMA_VERSION)]),
     runId: z.string().min(1),
     task: z.string().min(1),
     suite: z.string(),
@@ -61,7 +62,7 @@ export const trajectorySchema = z
     actions: z.array(action),
     /** `observations[i]` answers `actions[i]`. */
     observations: z.array(observation),
-    agentStatus: z.enum(['submitted', 'budget', 'no-action', 'llm-error', 'env-error']),
+    agentStatus: z.enum(['submitted', 'budget', 'no-action', 'llm-error', 'env-error', 'sandbox-ended']),
     agentReason: z.string(),
     llmErrorKind: z.string().nullable(),
     usage: z.object({ llmCalls: z.number().int().nonnegative(), promptTokens: z.number().int().nonnegative(), completionTokens: z.number().int().nonnegative() }).strict(),

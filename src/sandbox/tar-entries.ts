@@ -4,7 +4,7 @@ import tar, { type Header, type Pack } from 'tar-stream';
 
 type HeaderArgument = Partial<Header> & Pick<Header, 'name'>;
 import { InvalidArgumentError } from '../errors.js';
-import { SandboxFileError, type FileEntry } from './types.js';
+import type { FileEntry } from './types.js';
 
 /** Checks and normalises an entry path: relative, POSIX, no `..`, no empty name. */
 export function normalizeEntryPath(path: string): string {
@@ -88,14 +88,18 @@ function addEntry(pack: Pack, header: HeaderArgument, content?: Buffer): Promise
 /**
  * Reads a tar stream into entries. `stripPrefix` (e.g. the archived folder's own name, as the
  * engine's getArchive adds it) is removed from names and hard-link targets; the folder's own entry
- * is left out. Links and special files are reported as such, never followed.
+ * is left out. Links and special files are reported as such, never followed. A file over
+ * `maxFileBytes`, or one whose bytes would take the total past `maxTotalBytes`, is listed without
+ * content (with its `size`): its bytes are read past, never held, so a huge file costs time but
+ * neither memory nor the rest of the read-out.
  */
 export async function unpackEntries(
   stream: Readable | NodeJS.ReadableStream,
-  options: { stripPrefix: string; maxTotalBytes: number; dir: string },
+  options: { stripPrefix: string; maxTotalBytes: number; maxFileBytes?: number; dir: string },
 ): Promise<FileEntry[]> {
   const extract = tar.extract();
   const entries: FileEntry[] = [];
+  const maxFileBytes = options.maxFileBytes ?? Number.POSITIVE_INFINITY;
   let total = 0;
   const strip = (name: string): string | undefined => {
     const clean = name.replace(/^\.\//, '').replace(/\/+$/, '');
@@ -107,26 +111,25 @@ export async function unpackEntries(
   const source = stream as Readable;
   const finished = new Promise<void>((resolve, reject) => {
     extract.on('entry', (header, body, next) => {
+      const size = header.size ?? 0;
+      const type = entryType(header.type);
+      // Decided from the header, before any byte is held: a 20 GB file is drained, not buffered.
+      const keepContent = type === 'file' && size <= maxFileBytes && total + size <= options.maxTotalBytes;
+      if (keepContent) total += size;
       const chunks: Buffer[] = [];
       body.on('data', (data: unknown) => {
-        const chunk = data as Buffer;
-        total += chunk.length;
-        if (total > options.maxTotalBytes) {
-          const error = new SandboxFileError(options.dir, 'too-large', `the files under ${options.dir} exceed ${options.maxTotalBytes} bytes`);
-          source.destroy?.();
-          extract.destroy(error);
-          reject(error);
-          return;
-        }
-        chunks.push(chunk);
+        if (keepContent) chunks.push(data as Buffer);
       });
       body.on('end', () => {
         const path = strip(header.name);
         if (path !== undefined) {
-          const entry: FileEntry = { path, type: entryType(header.type), mode: (header.mode ?? 0) & 0o7777 };
+          const entry: FileEntry = { path, type, mode: (header.mode ?? 0) & 0o7777 };
           if (header.uid !== undefined) entry.uid = header.uid;
           if (header.gid !== undefined) entry.gid = header.gid;
-          if (entry.type === 'file') entry.content = Buffer.concat(chunks);
+          if (type === 'file') {
+            if (keepContent) entry.content = Buffer.concat(chunks);
+            else entry.size = size;
+          }
           if (header.linkname) {
             entry.linkTarget = entry.type === 'hardlink' ? (strip(header.linkname) ?? header.linkname) : header.linkname;
           }

@@ -16,6 +16,11 @@ export interface FileEntry {
   /** Owner inside the sandbox; defaults to the sandbox's user. */
   uid?: number;
   gid?: number;
+  /**
+   * Size in bytes of a `file` entry read out without its content: `getFiles` leaves out the bytes of
+   * a file over its `maxFileBytes`, or past its `maxTotalBytes`, and says how big the file was.
+   */
+  size?: number;
 }
 
 export interface SandboxResources {
@@ -92,12 +97,36 @@ export interface ExecResult {
   sessionRestarted?: boolean;
 }
 
+export interface GetFilesOptions {
+  signal?: AbortSignal;
+  /** Files larger than this come back without content (their `size` set). Default: no cap. */
+  maxFileBytes?: number;
+  /** Once this many content bytes were read, later files come back without content. Default 256 MiB. */
+  maxTotalBytes?: number;
+}
+
 export interface ReadFileResult {
   content: Buffer;
   /** Total size of the file in bytes. */
   size: number;
   /** True when [offset, offset+limit) did not reach the end of the file. */
   truncated: boolean;
+}
+
+/**
+ * How a sandbox ended without `destroy` being called: its main process (the relay) went away, or
+ * stopped answering and was stopped. `by` says who may be held to account, which decides whether
+ * the episode is still scored (DESIGN.md, Scoring point 6):
+ *  - `inside`: what ran in the sandbox ended it (its processes were killed or exited from inside,
+ *    it ran out of memory, its relay stopped answering). The sandbox's filesystem stays readable
+ *    with `getFiles` until `destroy`.
+ *  - `outside`: the engine went away or restarted, or the sandbox was killed or removed by someone
+ *    other than its owner. Nothing the agent ran can cause this.
+ */
+export interface SandboxEnd {
+  by: 'inside' | 'outside';
+  /** What happened, for a person, e.g. "its processes ended (exit code 137)". */
+  reason: string;
 }
 
 export interface Sandbox extends AsyncDisposable {
@@ -110,10 +139,20 @@ export interface Sandbox extends AsyncDisposable {
   writeFile(path: string, content: Buffer, options?: { signal?: AbortSignal }): Promise<void>;
   /** Copies entries into the sandbox under `dir` (absolute), through the engine, not the user. */
   putFiles(dir: string, entries: FileEntry[], options?: { signal?: AbortSignal }): Promise<void>;
-  /** Reads the tree under `dir` (absolute) through the engine; links and special files reported, not followed. */
-  getFiles(dir: string, options?: { signal?: AbortSignal; maxTotalBytes?: number }): Promise<FileEntry[]>;
-  /** Freezes every process (so a read-out is consistent); no-op where unsupported. */
+  /**
+   * Reads the tree under `dir` (absolute) through the engine; links and special files reported, not
+   * followed. Works on a sandbox that ended by itself (`ended`). A file over `maxFileBytes`, or one
+   * that would take the total past `maxTotalBytes`, comes back without `content`, with its `size`:
+   * a huge file never fails the read-out. Defaults: no per-file cap, 256 MiB in all.
+   */
+  getFiles(dir: string, options?: GetFilesOptions): Promise<FileEntry[]>;
+  /** Freezes every process (so a read-out is consistent); no-op where unsupported or once ended. */
   pause(): Promise<void>;
+  /**
+   * Null while the sandbox runs or after `destroy`. Once it ended by itself (see `SandboxEnd`): a
+   * promise of how, settled once the adapter has found out who ended it (docker asks the engine).
+   */
+  ended(): Promise<SandboxEnd> | null;
   /** Idempotent; safe to call on a dead sandbox. */
   destroy(): Promise<void>;
 }

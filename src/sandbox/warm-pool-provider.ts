@@ -166,7 +166,13 @@ export function createWarmPoolProvider(inner: SandboxProvider, options: WarmPool
       pool.demands = [...pool.demands.filter((d) => t - d < BURST_WINDOW_MS), t];
       pool.target = Math.min(maxPerSpec, Math.max(perSpec, pool.target, pool.demands.length));
       pool.lifetimeMs = Math.max(pool.lifetimeMs, spec.expiresAt.getTime() - t);
-      const sandbox = pool.ready.shift();
+      let sandbox = pool.ready.shift();
+      while (sandbox && sandbox.ended() !== null) {
+        // It stopped while it waited (the engine restarted, say): never hand out a dead sandbox.
+        logger.warn({ image: pool.spec.image, sandboxId: sandbox.id }, 'a pooled sandbox had stopped; destroying it');
+        void sandbox.destroy().catch(() => undefined);
+        sandbox = pool.ready.shift();
+      }
       if (sandbox) hits++;
       else misses++;
       // Hand out first and refill a moment later: the replacement's start (sync set-up here, then

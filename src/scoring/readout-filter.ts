@@ -170,8 +170,14 @@ export function filterReadout(
     }
     if (isFile) {
       const content = entry.content ?? Buffer.alloc(0);
-      if (content.length > limits.maxFileBytes) {
+      const size = entry.content === undefined ? (entry.size ?? 0) : content.length;
+      if (size > limits.maxFileBytes) {
         dropped.push({ path, reason: 'file-too-large', rule: `> ${limits.maxFileBytes} bytes` });
+        continue;
+      }
+      if (entry.content === undefined && entry.size !== undefined) {
+        // Read past without its bytes (the read-out's total ran out): it cannot be scored.
+        dropped.push({ path, reason: 'total-too-large', rule: 'over the read-out total' });
         continue;
       }
       if (looksBinary(content)) {

@@ -7,9 +7,12 @@ import { DEFAULT_LIMITS, type Limits } from '../config/limits.js';
 import type { EpisodeManager } from '../episodes/episode-manager.js';
 import type { Logger } from '../logging.js';
 import type { TaskCatalog } from '../tasks/types.js';
+import { addWithLenientDecoding } from './add-with-lenient-decoding.js';
 import { createAuthInterceptor } from './create-auth-interceptor.js';
+import { createDecodeFailureInterceptor } from './create-decode-failure-interceptor.js';
 import { createEnvironmentMethods } from './create-environment-methods.js';
 import { createLenientDeserializer } from './create-lenient-deserializer.js';
+import { createStatusDetailsInterceptor } from './create-status-details-interceptor.js';
 import { handleUnaryCall } from './handle-unary-call.js';
 import { ENVIRONMENT_SERVICE_NAME, loadEnvironmentProto } from './load-environment-proto.js';
 
@@ -28,6 +31,11 @@ export interface EnvironmentServer {
   health: HealthImplementation;
 }
 
+/** grpc.health.v1's request, so a badly typed field is named. */
+const HEALTH_CHECK_REQUEST = protobuf
+  .parse('syntax = "proto3"; package grpc.health.v1; message HealthCheckRequest { string service = 1; }')
+  .root.lookupType('grpc.health.v1.HealthCheckRequest');
+
 /** Python and grpc-js clients refuse answers over 4 MiB by default: stay under that when sending. */
 const MAX_SEND_BYTES = 4 * 1024 * 1024;
 
@@ -39,7 +47,11 @@ export function createServer(options: CreateServerOptions): EnvironmentServer {
   const logger = options.logger.child({ component: 'server' });
   const limits = options.limits ?? DEFAULT_LIMITS;
   const proto = loadEnvironmentProto();
-  const interceptors: ServerInterceptor[] = options.authToken ? [createAuthInterceptor(options.authToken)] : [];
+  const interceptors: ServerInterceptor[] = [
+    createStatusDetailsInterceptor(),
+    ...(options.authToken ? [createAuthInterceptor(options.authToken)] : []),
+    createDecodeFailureInterceptor(),
+  ];
   const server = new Server({
     interceptors,
     // An edit carries old and new text, each up to a file.
@@ -50,8 +62,9 @@ export function createServer(options: CreateServerOptions): EnvironmentServer {
   });
   server.addService(withLenientDecoding(proto.service, proto.root), implementation(options, logger));
   const health = new HealthImplementation({ '': 'NOT_SERVING', [ENVIRONMENT_SERVICE_NAME]: 'NOT_SERVING' });
-  health.addToServer(server);
-  new ReflectionService(proto.packageDefinition).addToServer(server);
+  addWithLenientDecoding(server, (registrar) => health.addToServer(registrar), () => HEALTH_CHECK_REQUEST);
+  const reflection = new ReflectionService(proto.packageDefinition);
+  addWithLenientDecoding(server, (registrar) => reflection.addToServer(registrar));
   return { server, health };
 }
 

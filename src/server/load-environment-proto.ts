@@ -8,12 +8,13 @@ export const ENVIRONMENT_PROTO_PATH = fileURLToPath(new URL('../../proto/codemid
 export const ENVIRONMENT_SERVICE_NAME = 'codemidas.v1.Environment';
 
 /**
- * Decoding options: field names as in the proto (snake_case), 64-bit integers as numbers, enums as
+ * Decoding options: field names as in the proto (snake_case), 64-bit integers as decimal strings
+ * (exact: a number would round every uint64 above 2^53; the request schemas make them bigints), enums as
  * their names, unset fields with their defaults, and each oneof's set member named in a `kind` field.
  */
 export const PROTO_LOADER_OPTIONS: protoLoader.Options = {
   keepCase: true,
-  longs: Number,
+  longs: String,
   enums: String,
   defaults: true,
   oneofs: true,

@@ -14,6 +14,17 @@ const ACTION_REQUIRED = `one of ${ACTION_KINDS.join(', ')} is required`;
 const required = z.string({ error: (issue) => (issue.input == null ? 'required' : 'expected a string') }).min(1, { error: 'required' });
 const optionalText = z.string({ error: 'expected a string' });
 const uint = z.number({ error: (issue) => (issue.input == null ? 'required' : 'expected a whole number') }).int().nonnegative();
+/**
+ * A uint64 as the decoder hands it over (`longs: String`): a decimal string, kept exact as a bigint
+ * (a JS number loses every integer above 2^53, and zod's `.int()` refuses them).
+ */
+const uint64 = z
+  .string({ error: (issue) => (issue.input == null ? 'required' : 'expected a whole number from 0 to 2^64-1') })
+  .regex(/^\d+$/, { error: 'expected a whole number from 0 to 2^64-1' })
+  .transform((digits) => BigInt(digits))
+  .refine((n) => n <= 0xffff_ffff_ffff_ffffn, { error: 'expected a whole number from 0 to 2^64-1' });
+/** A uint64 byte count or position: any value is accepted, and beyond 2^53-1 all mean "past any real file". */
+const uint64Bytes = uint64.transform((n) => (n > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(n)));
 
 export const listTasksRequestSchema = z.object({
   suite: optionalText.default(''),
@@ -22,19 +33,19 @@ export const listTasksRequestSchema = z.object({
 
 export const getTaskRequestSchema = z.object({ task_id: required });
 
-export const resetRequestSchema = z.object({ task_id: required, seed: uint.default(0) });
+export const resetRequestSchema = z.object({ task_id: required, seed: uint64.default(0n) });
 
 export const resetGroupRequestSchema = z.object({
   task_id: required,
   group_size: uint.min(1, { error: 'required, at least 1' }).max(1024, { error: 'at most 1024' }),
-  seed: uint.default(0),
+  seed: uint64.default(0n),
 });
 
 const shellSchema = z.object({
   command: required,
   timeout_ms: uint.max(0xffff_ffff).default(0),
 });
-const readFileSchema = z.object({ path: required, offset: uint.default(0), limit: uint.default(0) });
+const readFileSchema = z.object({ path: required, offset: uint64Bytes.default(0), limit: uint64Bytes.default(0) });
 const writeFileSchema = z.object({ path: required, content: optionalText });
 const editSchema = z.object({ path: required, old_text: optionalText, new_text: optionalText });
 

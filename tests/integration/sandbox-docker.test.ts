@@ -259,7 +259,12 @@ describe('docker sandbox (real engine)', () => {
       expect(hard).toEqual(['file', 'hardlink']);
       const all = await sandbox.getFiles('/workspace');
       expect(all.find((e) => e.path === 'root-owned.txt')).toMatchObject({ uid: 0, mode: 0o600 });
-      await expect(sandbox.getFiles('/workspace', { maxTotalBytes: 5 })).rejects.toMatchObject({ reason: 'too-large' });
+      // Over the caps a file comes back without its bytes, with its size: a huge file never fails a read-out.
+      const capped = await sandbox.getFiles('/workspace', { maxFileBytes: 4 });
+      expect(capped.find((e) => e.path === 'root-owned.txt')).toMatchObject({ type: 'file', size: 6 });
+      expect(capped.find((e) => e.path === 'root-owned.txt')?.content).toBeUndefined();
+      const none = await sandbox.getFiles('/workspace', { maxTotalBytes: 0 });
+      expect(none.filter((e) => e.type === 'file' && e.content !== undefined && e.content.length > 0)).toEqual([]);
       await expect(sandbox.getFiles('/workspace/missing')).rejects.toMatchObject({ reason: 'not-found' });
       await expect(sandbox.putFiles('/tmp', [])).rejects.toThrow(/tmpfs/);
       // A folder that does not exist yet is created as the sandbox user.
@@ -305,17 +310,34 @@ describe('docker sandbox (real engine)', () => {
       const containers = await docker.listContainers({ filters: { label: ['codemidas.episode=itest-episode', `codemidas.server=${serverId}`] } });
       await Promise.all(containers.map((c) => docker.getContainer(c.Id).kill().catch(() => undefined)));
       expect(await pending).toBeInstanceOf(SandboxAbortedError);
+      // The engine's event log shows a kill CodeMidas did not send: the cause lies outside.
+      expect(await sandbox.ended()).toMatchObject({ by: 'outside', reason: expect.stringMatching(/killed from outside CodeMidas/) });
     });
   });
 
-  it('destroys a sandbox whose relay stops answering (watchdog)', async () => {
+  it('keeps a sandbox whose own processes killed its relay, stopped, with its files readable, and says the cause lies inside', async () => {
+    await withSandbox('episode', async (sandbox) => {
+      await sandbox.writeFile('kept.txt', Buffer.from('still here'));
+      await expect(sandbox.exec({ shell: 'kill -9 -1' }, { ...OPTS, session: true })).rejects.toBeInstanceOf(SandboxAbortedError);
+      expect(await sandbox.ended()).toMatchObject({ by: 'inside', reason: expect.stringMatching(/its processes ended \(exit code \d+\)/) });
+      await sandbox.pause(); // a no-op once ended, not an error
+      const files = await sandbox.getFiles('/workspace');
+      expect(files.find((e) => e.path === 'kept.txt')?.content?.toString()).toBe('still here');
+      const [info] = await docker.listContainers({ all: true, filters: { label: [`codemidas.server=${serverId}`], id: [(sandbox as { containerId?: string }).containerId ?? sandbox.id] } });
+      expect(info?.State).toBe('exited');
+      await expect(sandbox.exec({ argv: ['true'] }, OPTS)).rejects.toBeInstanceOf(SandboxAbortedError);
+    });
+  });
+
+  it('stops a sandbox whose relay stops answering (watchdog), and says the cause lies inside', async () => {
     const sandbox = await provider.create(spec());
     try {
       await sandbox.pause();
       const started = performance.now();
       await expect(sandbox.exec({ argv: ['true'] }, { ...OPTS, timeoutMs: 300 })).rejects.toBeInstanceOf(SandboxAbortedError);
       expect(performance.now() - started).toBeLessThan(3000);
-      // The watchdog started the removal; destroy() returns that same removal.
+      // The watchdog stopped it (kept for a read-out): a relay that stops answering is the sandbox's own doing.
+      expect(await sandbox.ended()).toMatchObject({ by: 'inside', reason: expect.stringMatching(/its relay stopped answering/) });
       await sandbox.destroy();
       const left = await docker.listContainers({ all: true, filters: { label: [`codemidas.server=${serverId}`] } });
       expect(left.map((c) => c.Id.slice(0, 12))).not.toContain(sandbox.id);

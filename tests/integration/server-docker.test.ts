@@ -3,65 +3,29 @@
  * Every container this file starts carries `codemidas.server=<SERVER_ID>`; afterAll removes any
  * that are left, even when a test failed.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Dockerode from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveLimits } from '../../src/config/limits.js';
-import { createEpisodeManager } from '../../src/episodes/episode-manager.js';
-import { ensureImages } from '../../src/images/image-builder.js';
-import { createSilentLogger } from '../../src/logging.js';
 import { projectRoot } from '../../src/project-root.js';
-import { createSandboxProvider } from '../../src/sandbox/create-sandbox-provider.js';
-import type { SandboxProvider } from '../../src/sandbox/types.js';
-import { createPythonScorer } from '../../src/scoring/python-scorer.js';
-import { type RunningServer, startServer } from '../../src/server/start-server.js';
-import { listWorkspaceFiles } from '../../src/tasks/list-workspace-files.js';
-import { loadCatalog } from '../../src/tasks/load-catalog.js';
-import { callError, createEnvironmentClient, type EnvironmentClient } from '../unit/server-client.js';
+import { startDockerServer, type DockerServer } from '../fixtures/docker-server.js';
+import { callError, type EnvironmentClient } from '../unit/server-client.js';
 
 const SERVER_ID = `itest-server-${process.pid}-${Date.now()}`;
 const TASK = 'sample/wrap-text';
 const root = projectRoot();
 
-function leftoverContainers(): string[] {
-  return execFileSync('docker', ['ps', '-aq', '--filter', `label=codemidas.server=${SERVER_ID}`], { encoding: 'utf8' }).split('\n').filter(Boolean);
-}
-
 describe('Environment server on docker with the sample suite', () => {
-  let server: RunningServer | undefined;
+  let env: DockerServer | undefined;
   let client: EnvironmentClient;
-  let provider: SandboxProvider | undefined;
+  const leftoverContainers = (): string[] => env?.leftoverContainers() ?? [];
 
   beforeAll(async () => {
-    const logger = createSilentLogger();
-    const docker = new Dockerode();
-    await ensureImages({ docker, logger, languages: ['python'] });
-    provider = await createSandboxProvider({ kind: 'docker', logger, serverId: SERVER_ID, docker });
-    const catalog = await loadCatalog(join(root, 'environments'));
-    const manager = createEpisodeManager({
-      provider,
-      catalog,
-      scorer: createPythonScorer({ provider, logger }),
-      logger,
-      limits: resolveLimits({ maxOutputBytes: 4096 }),
-      readWorkspace: (task) => listWorkspaceFiles(task),
-    });
-    await manager.start();
-    server = await startServer({ manager, catalog, logger, listen: { host: '127.0.0.1', port: 0 } });
-    client = createEnvironmentClient(server.address, { deadlineMs: 120_000 });
+    env = await startDockerServer({ serverId: SERVER_ID });
+    client = env.client;
   });
 
   afterAll(async () => {
-    client?.close();
-    await server?.close({ graceMs: 1_000 });
-    await provider?.close();
-    const left = leftoverContainers();
-    if (left.length) {
-      execFileSync('docker', ['rm', '-f', ...left]);
-      throw new Error(`containers left behind (removed now): ${left.join(' ')}`);
-    }
+    await env?.close();
   });
 
   it('solves a task: reward 1, and Reward is idempotent', async () => {

@@ -9,6 +9,7 @@ import {
   type ExecResult,
   type FileEntry,
   type Sandbox,
+  type SandboxEnd,
   type SandboxProvider,
   type SandboxSpec,
   SandboxFileError,
@@ -21,10 +22,15 @@ export type ExecHandler = (command: Command, options: ExecOptions, sandbox: Fake
 
 const ok = (stdout = '', exitCode = 0, durationMs = 1): ExecResult => ({ exitCode, stdout, stderr: '', timedOut: false, truncated: false, durationMs });
 
-/** `true`, `echo x`, `sleep <s>` (honours timeout and signal), `yes` (capped output), `die` (sandbox dies). */
+/**
+ * `true`, `echo x`, `sleep <s>` (honours timeout and signal), `yes` (capped output), `die` (the
+ * sandbox is stopped from outside, as by `docker kill`), `die-inside` (what ran in it stopped it,
+ * as `kill -9 -1` does: its files stay readable).
+ */
 export const defaultExecHandler: ExecHandler = async (command, options, sandbox) => {
   const line = 'shell' in command ? command.shell : command.argv.join(' ');
-  if (line === 'die') {
+  if (line === 'die' || line === 'die-inside') {
+    sandbox.end = line === 'die' ? { by: 'outside', reason: 'killed from outside by the test' } : { by: 'inside', reason: 'its processes ended (exit code 137)' };
     sandbox.dead = true;
     throw new SandboxAbortedError(sandbox.id, 'container is gone');
   }
@@ -54,6 +60,8 @@ export const defaultExecHandler: ExecHandler = async (command, options, sandbox)
 export class FakeSandbox implements Sandbox {
   readonly files = new Map<string, Buffer>();
   dead = false;
+  /** How it ended, once `dead`. */
+  end: SandboxEnd | null = null;
   destroyed = false;
   paused = false;
   execCount = 0;
@@ -62,9 +70,14 @@ export class FakeSandbox implements Sandbox {
     readonly spec: Readonly<SandboxSpec>,
     private readonly handler: ExecHandler,
   ) {}
+  /** The next exec rejects with this (as the relay refuses a request). */
+  failNextExec: Error | null = null;
   async exec(command: Command, options: ExecOptions): Promise<ExecResult> {
     this.assertAlive();
     this.execCount++;
+    const failure = this.failNextExec;
+    this.failNextExec = null;
+    if (failure) throw failure;
     return this.handler(command, options, this);
   }
   async readFile(path: string, options: { offset: number; limit: number }) {
@@ -82,13 +95,18 @@ export class FakeSandbox implements Sandbox {
     this.assertAlive();
     for (const e of entries) if (e.type === 'file' && e.content) this.files.set(`${dir}/${e.path}`, e.content);
   }
+  ended(): Promise<SandboxEnd> | null {
+    return this.dead && !this.destroyed && this.end ? Promise.resolve(this.end) : null;
+  }
   async getFiles(dir: string): Promise<FileEntry[]> {
-    this.assertAlive();
+    // A stopped sandbox's files can still be read (the engine reads a stopped container's layer).
+    if (this.destroyed || (this.dead && this.end?.by !== 'inside')) throw new SandboxAbortedError(this.id, `sandbox ${this.id} is gone`);
     return [...this.files]
       .filter(([p]) => p.startsWith(`${dir}/`))
       .map(([p, content]) => ({ path: p.slice(dir.length + 1), type: 'file' as const, mode: 0o644, content }));
   }
   async pause() {
+    if (this.dead) return;
     this.paused = true;
   }
   async destroy() {

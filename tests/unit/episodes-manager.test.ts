@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resolveLimits, type LimitsInput } from '../../src/config/limits.js';
 import { createEpisodeManager, type EpisodeManager } from '../../src/episodes/episode-manager.js';
 import type { Action } from '../../src/episodes/types.js';
-import { CodeMidasError, type ErrorCode } from '../../src/errors.js';
+import { CodeMidasError, InvalidArgumentError, type ErrorCode } from '../../src/errors.js';
 import { createSilentLogger } from '../../src/logging.js';
 import { encodeReset } from '../../src/server/encode-responses.js';
 import { FakeProvider, FakeScorer, makeCatalog, makeTask, WORKSPACE } from './episodes-fakes.js';
@@ -241,6 +241,62 @@ describe('EpisodeManager.step', () => {
     const reward = await manager.reward(episodeId);
     expect(reward.outcome).toBe('INFRA_ERROR');
     expect(manager.activeCount).toBe(0);
+  });
+
+  it('scores an episode whose own commands stopped its sandbox: the step says so, later steps are refused, Reward is SCORED', async () => {
+    const { manager, provider } = setup();
+    const solved = (await manager.reset(TASK)).episodeId;
+    const unsolved = (await manager.reset(TASK)).episodeId;
+    await manager.step(solved, 0, { kind: 'write_file', path: 'pkg/add.py', content: 'def add(a, b):\n    return a + b\n' });
+    await manager.step(unsolved, 0, shell('true'));
+    for (const episodeId of [solved, unsolved]) {
+      const stopped = await manager.step(episodeId, 1, shell('die-inside'));
+      expect(stopped.terminated).toBe(true);
+      expect(stopped.observation.exitCode).toBe(137);
+      expect(stopped.observation.stderr).toMatch(/the sandbox stopped during this step: its processes ended \(exit code 137\).*call Reward/);
+      // A retry of the same index gets the same answer; the next index is refused, naming the cause.
+      expect(await manager.step(episodeId, 1, shell('die-inside'))).toEqual(stopped);
+      await expectCode(() => manager.step(episodeId, 2, shell('true')), 'FAILED_PRECONDITION', /has ended: .*exit code 137.*call Reward/);
+    }
+    const [won, lost] = [await manager.reward(solved), await manager.reward(unsolved)];
+    expect([won.outcome, won.reward, lost.outcome, lost.reward]).toEqual(['SCORED', 1, 'SCORED', 0]);
+    expect(won.detail).toMatch(/the sandbox had stopped before scoring \(its processes ended \(exit code 137\)\)/);
+    // The stopped sandboxes were kept for the read-out, and are removed once scored.
+    await expect.poll(() => provider.live.length).toBe(0);
+  });
+
+  it('scores a sandbox that stopped between steps (a background kill) as it stands', async () => {
+    const { manager, provider } = setup();
+    const { episodeId } = await manager.reset(TASK);
+    await manager.step(episodeId, 0, { kind: 'write_file', path: 'pkg/add.py', content: 'def add(a, b):\n    return a + b\n' });
+    const sandbox = provider.sandboxes[0]!;
+    sandbox.dead = true;
+    sandbox.end = { by: 'inside', reason: 'its processes ended (exit code 137)' };
+    const reward = await manager.reward(episodeId);
+    expect([reward.outcome, reward.reward]).toEqual(['SCORED', 1]);
+  });
+
+  it('reports INFRA_ERROR, not a score, for a sandbox stopped from outside between steps', async () => {
+    const { manager, provider } = setup();
+    const { episodeId } = await manager.reset(TASK);
+    await manager.step(episodeId, 0, { kind: 'write_file', path: 'pkg/add.py', content: 'def add(a, b):\n    return a + b\n' });
+    const sandbox = provider.sandboxes[0]!;
+    sandbox.dead = true;
+    sandbox.end = { by: 'outside', reason: 'the container was killed from outside CodeMidas (signal 9)' };
+    const reward = await manager.reward(episodeId);
+    expect(reward.outcome).toBe('INFRA_ERROR');
+    expect(reward.detail).toMatch(/stopped from outside before scoring: the container was killed from outside/);
+  });
+
+  it('answers a command the relay refuses (a NUL byte) with an observation, and the episode goes on', async () => {
+    const { manager, provider } = setup();
+    const { episodeId } = await manager.reset(TASK);
+    provider.sandboxes[0]!.failNextExec = new InvalidArgumentError('command', 'the command contains a NUL byte');
+    const refused = await manager.step(episodeId, 0, shell('echo a\u0000b'));
+    expect(refused.observation.exitCode).toBe(1);
+    expect(refused.observation.stderr).toMatch(/shell: command: the command contains a NUL byte/);
+    expect((await manager.step(episodeId, 1, shell('echo ok'))).observation.stdout).toBe('ok\n');
+    expect((await manager.reward(episodeId)).outcome).toBe('SCORED');
   });
 
   it('marks the last allowed step truncated and refuses the next', async () => {

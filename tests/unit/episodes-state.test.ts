@@ -21,12 +21,20 @@ describe('episode state machine', () => {
   });
 
   it('lets every state but closed move to closed, and nothing leave closed', () => {
-    for (const from of ['starting', 'ready', 'stepping', 'submitted', 'scoring', 'scored', 'failed'] as const) {
+    for (const from of ['starting', 'ready', 'stepping', 'submitted', 'ended', 'scoring', 'scored', 'failed'] as const) {
       expect(canTransition(from, 'closed')).toBe(true);
     }
     for (const to of ['starting', 'ready', 'stepping', 'submitted', 'scoring', 'scored', 'failed', 'closed'] as const) {
       expect(canTransition('closed', to)).toBe(false);
     }
+  });
+
+  it('ends from a step (the agent stopped its own sandbox): only scoring or closing follow', () => {
+    expect(canTransition('stepping', 'ended')).toBe(true);
+    expect(canTransition('ended', 'scoring')).toBe(true);
+    for (const to of ['ready', 'stepping', 'submitted', 'failed'] as const) expect(canTransition('ended', to)).toBe(false);
+    // A failed episode (stopped from outside) is never scored.
+    expect(canTransition('failed', 'scoring')).toBe(false);
   });
 
   it('allows scoring from ready (agent stopped without submit) but not from stepping', () => {

@@ -74,6 +74,21 @@ describe('relay.py on the host', () => {
     expect(shell.durationMs).toBeGreaterThan(0);
   });
 
+  it('refuses NUL bytes in commands and paths with a request error, and keeps answering', async () => {
+    for (const command of [{ shell: 'echo a\u0000b' }, { argv: ['echo', 'a\u0000b'] }]) {
+      for (const session of [true, false]) {
+        await expect(relay.client.exec(command, { ...OPTS, session })).rejects.toThrow(/command: the command contains a NUL byte/);
+      }
+    }
+    await expect(relay.client.readFile('a\u0000b', { offset: 0, limit: 10 })).rejects.toMatchObject({ message: expect.stringMatching(/NUL byte/) });
+    await expect(relay.client.writeFile('a\u0000b', Buffer.from('x'))).rejects.toBeInstanceOf(SandboxFileError);
+    // Bytes of any kind are fine in file contents and output.
+    await relay.client.writeFile('nul.bin', Buffer.from([0, 0xff, 0x1b, 0x0a]));
+    expect([...(await relay.client.readFile('nul.bin', { offset: 0, limit: 10 })).content]).toEqual([0, 0xff, 0x1b, 0x0a]);
+    rmSync(join(dir, 'nul.bin'));
+    expect((await relay.client.exec({ shell: 'echo alive' }, { ...OPTS, session: true })).stdout).toBe('alive\n');
+  });
+
   it('reports 127 for a missing program and 128+N for a signal', async () => {
     expect((await relay.client.exec({ argv: ['no-such-program-xyz'] }, OPTS)).exitCode).toBe(127);
     expect((await relay.client.exec({ shell: 'kill -TERM $$' }, OPTS)).exitCode).toBe(143);

@@ -55,7 +55,16 @@ describe('memory sandbox provider', () => {
       ['src', 'directory'],
       ['src/a.py', 'file'],
     ]);
-    await expect(sandbox.getFiles('/workspace', { maxTotalBytes: 3 })).rejects.toMatchObject({ reason: 'too-large' });
+    // Over the caps a file comes back without its bytes, with its size: a huge file never fails a read-out.
+    const capped = await sandbox.getFiles('/workspace', { maxFileBytes: 5 });
+    expect(capped.find((e) => e.path === 'src/a.py')).toMatchObject({ type: 'file', size: 9 });
+    expect(capped.find((e) => e.path === 'src/a.py')?.content).toBeUndefined();
+    expect(capped.find((e) => e.path === 'lib/b.py')?.content?.toString()).toBe('b');
+    const total = await sandbox.getFiles('/workspace', { maxTotalBytes: 3 });
+    expect(total.filter((e) => e.type === 'file').map((e) => [e.path, e.content?.toString(), e.size])).toEqual([
+      ['lib/b.py', 'b', undefined],
+      ['src/a.py', undefined, 9],
+    ]);
   });
 
   it('injects failures and counts created and destroyed sandboxes', async () => {

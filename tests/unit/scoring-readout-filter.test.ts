@@ -116,6 +116,20 @@ describe('filterReadout', () => {
     ]);
   });
 
+  it('drops files the read-out listed without their bytes (too big to read), and keeps the rest', () => {
+    const entries = [
+      { path: 'fill.bin', type: 'file' as const, mode: 0o644, size: 20_000_000_000 },
+      { path: 'late.py', type: 'file' as const, mode: 0o644, size: 10 },
+      file('ok.py', 'x = 1\n'),
+    ];
+    const { kept, dropped } = filterReadout(entries, { protectedPaths: [] });
+    expect(kept.map((k) => k.path)).toEqual(['ok.py']);
+    expect(dropped.map((d) => [d.path, d.reason])).toEqual([
+      ['fill.bin', 'file-too-large'],
+      ['late.py', 'total-too-large'],
+    ]);
+  });
+
   it('summarises what it dropped and why', () => {
     const { dropped } = filterReadout([file('conftest.py'), file('x.pth'), file('ok.py')], { protectedPaths: [] });
     const line = summariseDropped(dropped);

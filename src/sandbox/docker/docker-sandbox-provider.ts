@@ -14,6 +14,7 @@ import { RELAY_BYTECODE_PATH_IN_SANDBOX, RelayClient } from '../relay/relay-clie
 import { assertScrubPaths, normaliseScrubPaths } from '../scrub-paths.js';
 import type { FileEntry, Sandbox, SandboxProvider, SandboxSpec } from '../types.js';
 import { resolveDockerIsolation, type DockerIsolation, type DockerIsolationWanted } from './docker-isolation.js';
+import { attributeEnd } from './attribute-end.js';
 import { DockerSandbox, statusOf } from './docker-sandbox.js';
 
 export const LABEL_MANAGED = 'codemidas.managed';
@@ -169,6 +170,8 @@ class DockerSandboxProvider implements SandboxProvider {
     } catch (error) {
       throw this.createError(spec, error);
     }
+    // Engine events carry whole seconds: a second early, so the sandbox's own are never missed.
+    const createdAtMs = Date.now() - 1000;
     const channel = await this.openRelaySocket();
     let container: Dockerode.Container;
     try {
@@ -232,8 +235,8 @@ class DockerSandboxProvider implements SandboxProvider {
           (socket ?? stream).write(line);
         },
         onHung: (message) => {
-          log.error({ reason: message }, 'relay hung; destroying the sandbox');
-          sandbox?.markDead(message);
+          log.error({ reason: message }, 'relay hung; stopping the sandbox');
+          sandbox?.markDead(message, 'hung');
         },
         ...(this.options.watchdogGraceMs !== undefined ? { graceMs: this.options.watchdogGraceMs } : {}),
       });
@@ -271,6 +274,7 @@ class DockerSandboxProvider implements SandboxProvider {
           socket?.destroy();
           channel?.dispose();
         },
+        attributeEnd: (c, loss, reason) => attributeEnd({ docker: this.docker, container: c, loss, reason, createdAtMs, memoryBytes: spec.resources.memoryBytes, logger: log }),
       });
       this.live.add(sandbox);
       await container.start();

@@ -14,13 +14,22 @@ import {
   type ExecOptions,
   type ExecResult,
   type FileEntry,
+  type GetFilesOptions,
   type ReadFileResult,
   type Sandbox,
+  type SandboxEnd,
   type SandboxSpec,
 } from '../types.js';
 
-/** Lifecycle of a docker sandbox; `destroyed` is final. */
-export type DockerSandboxState = 'running' | 'paused' | 'destroyed';
+/**
+ * Lifecycle of a docker sandbox: `running` ⇄ `paused`; `ended` when its relay went away or stopped
+ * answering (the container is stopped but kept, so its files can still be read out); `destroyed` is
+ * final.
+ */
+export type DockerSandboxState = 'running' | 'paused' | 'ended' | 'destroyed';
+
+/** How the relay went: the stream or socket closed, or a request went unanswered past its deadline. */
+export type RelayLoss = 'exited' | 'hung';
 
 /** Default cap for `getFiles` when the caller names none: 256 MiB. */
 export const DEFAULT_GET_FILES_MAX_BYTES = 256 * 1024 * 1024;
@@ -39,6 +48,11 @@ export interface DockerSandboxDeps {
    * engine's force-remove ("PID … is zombie and can not be killed"); runc does. Default false.
    */
   unpauseBeforeRemove?: boolean;
+  /**
+   * Finds out who ended the sandbox once its relay is lost, after stopping a container that still
+   * runs (a hung relay). Never rejects.
+   */
+  attributeEnd: (container: Dockerode.Container, loss: RelayLoss, reason: string) => Promise<SandboxEnd>;
 }
 
 /**
@@ -50,6 +64,7 @@ export class DockerSandbox implements Sandbox {
   readonly spec: Readonly<SandboxSpec>;
   private state: DockerSandboxState = 'running';
   private destroying: Promise<void> | undefined;
+  private end: Promise<SandboxEnd> | null = null;
   private readonly deps: DockerSandboxDeps;
 
   constructor(deps: DockerSandboxDeps) {
@@ -83,8 +98,12 @@ export class DockerSandbox implements Sandbox {
     return this.deps.relay.writeFile(path, content, options);
   }
 
+  ended(): Promise<SandboxEnd> | null {
+    return this.state === 'destroyed' ? null : this.end;
+  }
+
   async putFiles(dir: string, entries: FileEntry[], options: { signal?: AbortSignal } = {}): Promise<void> {
-    this.assertAlive();
+    this.assertRunning();
     const target = checkEngineDir(dir);
     const archive = await packEntries(entries, this.deps.owner);
     const put = (): Promise<unknown> =>
@@ -104,7 +123,8 @@ export class DockerSandbox implements Sandbox {
     }
   }
 
-  async getFiles(dir: string, options: { signal?: AbortSignal; maxTotalBytes?: number } = {}): Promise<FileEntry[]> {
+  /** Works on an ended sandbox too: the engine reads a stopped container's filesystem. */
+  async getFiles(dir: string, options: GetFilesOptions = {}): Promise<FileEntry[]> {
     this.assertAlive();
     const target = checkEngineDir(dir);
     let stream: NodeJS.ReadableStream;
@@ -117,24 +137,32 @@ export class DockerSandbox implements Sandbox {
     return unpackEntries(stream, {
       stripPrefix: posix.basename(target),
       maxTotalBytes: options.maxTotalBytes ?? DEFAULT_GET_FILES_MAX_BYTES,
+      ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
       dir: target,
     });
   }
 
   async pause(): Promise<void> {
     this.assertAlive();
-    if (this.state === 'paused') return;
+    if (this.state === 'paused' || this.state === 'ended') return;
     // A sandbox handed out before its relay finished starting may still be mid-start-up, and the
     // freezer cannot freeze a process in the middle of exec or a page fault: let the relay come up
     // first (a relay that never does has marked the sandbox dead), then retry a transient refusal.
     await this.deps.relay.ready.catch(() => undefined);
     this.assertAlive();
     for (let attempt = 1; ; attempt++) {
+      if (this.hasEnded()) return; // its relay went meanwhile: nothing runs to freeze
       try {
         await this.deps.container.pause();
         break;
       } catch (error) {
-        const transient = /unable to freeze/i.test(error instanceof Error ? error.message : String(error));
+        const message = error instanceof Error ? error.message : String(error);
+        if (statusOf(error) === 409 && /is not running/i.test(message)) {
+          // Its processes ended a moment ago; the relay's stream may not have told us yet.
+          this.markDead('the container exited');
+          return;
+        }
+        const transient = /unable to freeze/i.test(message);
         if (!transient || attempt >= PAUSE_ATTEMPTS) throw this.engineError('pause', error);
         await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
       }
@@ -151,12 +179,19 @@ export class DockerSandbox implements Sandbox {
     await this.destroy();
   }
 
-  /** Called by the provider when the relay stream ends: the container died under us. */
-  markDead(reason: string): void {
-    if (this.state === 'destroyed') return;
-    this.deps.logger.warn({ containerId: this.containerId, reason }, 'sandbox died');
-    this.deps.relay.fail(new SandboxAbortedError(this.id, `sandbox ${this.id} died: ${reason}`));
-    void this.destroy();
+  /**
+   * Called by the provider when the relay is lost (its stream ended, or it missed a deadline): every
+   * call in flight fails, and the container is kept, stopped, so its workspace can still be scored.
+   * Who ended it is found out in the background (`ended()`).
+   */
+  markDead(reason: string, loss: RelayLoss = 'exited'): void {
+    if (this.state === 'destroyed' || this.state === 'ended') return;
+    this.deps.logger.warn({ containerId: this.containerId, reason }, 'sandbox ended');
+    this.transition('ended');
+    this.deps.relay.fail(new SandboxAbortedError(this.id, `sandbox ${this.id} ended: ${reason}`));
+    this.deps.stream.destroy();
+    this.end = this.deps.attributeEnd(this.deps.container, loss, reason);
+    void this.end.then((end) => this.deps.logger.info({ containerId: this.containerId, by: end.by, reason: end.reason }, 'sandbox end attributed'));
   }
 
   private async doDestroy(): Promise<void> {
@@ -186,6 +221,16 @@ export class DockerSandbox implements Sandbox {
 
   private assertAlive(): void {
     if (this.state === 'destroyed') throw new SandboxAbortedError(this.id, `sandbox ${this.id} was destroyed`);
+  }
+
+  /** A method, not a field read, so a check after an await is not narrowed away by the compiler. */
+  private hasEnded(): boolean {
+    return this.state === 'ended';
+  }
+
+  private assertRunning(): void {
+    this.assertAlive();
+    if (this.state === 'ended') throw new SandboxAbortedError(this.id, `sandbox ${this.id} has ended`);
   }
 
   private engineError(what: string, error: unknown): Error {

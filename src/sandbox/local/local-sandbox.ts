@@ -11,8 +11,10 @@ import {
   type ExecOptions,
   type ExecResult,
   type FileEntry,
+  type GetFilesOptions,
   type ReadFileResult,
   type Sandbox,
+  type SandboxEnd,
   type SandboxSpec,
 } from '../types.js';
 import { LOCAL_VAR_LIB } from './bwrap-args.js';
@@ -41,6 +43,7 @@ export class LocalSandbox implements Sandbox {
   readonly id: string;
   readonly spec: Readonly<SandboxSpec>;
   private destroying: Promise<void> | undefined;
+  private end: Promise<SandboxEnd> | null = null;
 
   constructor(private readonly deps: LocalSandboxDeps) {
     this.id = deps.id;
@@ -59,8 +62,13 @@ export class LocalSandbox implements Sandbox {
     return this.deps.relay.writeFile(path, content, options);
   }
 
+  ended(): Promise<SandboxEnd> | null {
+    return this.destroying ? null : this.end;
+  }
+
   async putFiles(dir: string, entries: FileEntry[], options: { signal?: AbortSignal } = {}): Promise<void> {
     this.assertAlive();
+    if (this.end) throw new SandboxAbortedError(this.id, `sandbox ${this.id} has ended`);
     const base = this.hostPath(dir);
     await fs.mkdir(base.path, { recursive: true });
     for (const entry of entries) {
@@ -96,12 +104,14 @@ export class LocalSandbox implements Sandbox {
     }
   }
 
-  async getFiles(dir: string, options: { signal?: AbortSignal; maxTotalBytes?: number } = {}): Promise<FileEntry[]> {
+  /** Works on an ended sandbox too: its folders stay on the host until `destroy`. */
+  async getFiles(dir: string, options: GetFilesOptions = {}): Promise<FileEntry[]> {
     this.assertAlive();
     const base = this.hostPath(dir);
     // The folder itself must not be a link either: check it as a parent of a name inside it.
     await this.ensureNoSymlinkOnTheWay(base.root, `${base.path}/-`);
     const max = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
+    const maxFile = options.maxFileBytes ?? Number.POSITIVE_INFINITY;
     const entries: FileEntry[] = [];
     const seen = new Map<string, string>(); // dev:ino -> first path, for hard links
     const hostUid = process.getuid?.() ?? -1;
@@ -142,10 +152,13 @@ export class LocalSandbox implements Sandbox {
             entry.linkTarget = first;
           } else {
             if (stat.nlink > 1) seen.set(key, path);
-            total += stat.size;
-            if (total > max) throw new SandboxFileError(dir, 'too-large', `the files under ${dir} exceed ${max} bytes`);
             entry.type = 'file';
-            entry.content = await fs.readFile(host);
+            if (stat.size > maxFile || total + stat.size > max) {
+              entry.size = stat.size;
+            } else {
+              total += stat.size;
+              entry.content = await fs.readFile(host);
+            }
           }
         }
         entries.push(entry);
@@ -170,12 +183,17 @@ export class LocalSandbox implements Sandbox {
     await this.destroy();
   }
 
-  /** Called when bwrap exits on its own or the relay hung. */
+  /**
+   * Called when bwrap exits on its own or the relay hung: calls fail, the folders stay for a
+   * read-out. Only what ran inside can end a bubblewrap sandbox (there is no engine).
+   */
   markDead(reason: string): void {
-    if (this.destroying) return;
-    this.deps.logger.warn({ sandboxId: this.id, reason }, 'sandbox died');
-    this.deps.relay.fail(new SandboxAbortedError(this.id, `sandbox ${this.id} died: ${reason}`));
-    void this.destroy();
+    if (this.destroying || this.end) return;
+    this.deps.logger.warn({ sandboxId: this.id, reason }, 'sandbox ended');
+    this.deps.relay.fail(new SandboxAbortedError(this.id, `sandbox ${this.id} ended: ${reason}`));
+    const child = this.deps.child;
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    this.end = Promise.resolve({ by: 'inside', reason: `its processes ended or stopped answering (${reason})` });
   }
 
   private async doDestroy(): Promise<void> {

@@ -9,8 +9,10 @@ import {
   type ExecOptions,
   type ExecResult,
   type FileEntry,
+  type GetFilesOptions,
   type ReadFileResult,
   type Sandbox,
+  type SandboxEnd,
   type SandboxProvider,
   type SandboxSpec,
 } from '../types.js';
@@ -134,6 +136,7 @@ export class MemorySandbox implements Sandbox {
   paused = false;
   private destroyedFlag = false;
   private deadReason: string | undefined;
+  private end: Promise<SandboxEnd> | null = null;
   private execFailures: Error[] = [];
 
   constructor(
@@ -146,9 +149,18 @@ export class MemorySandbox implements Sandbox {
     return this.destroyedFlag;
   }
 
-  /** The sandbox "dies": every later call rejects with SandboxAbortedError, like a dead container. */
-  kill(reason = 'killed by the test'): void {
+  /**
+   * The sandbox "dies": every later call rejects with SandboxAbortedError, like a dead container,
+   * except `getFiles`, which still reads what it held (a stopped container's filesystem). `by` is
+   * who ended it, as `ended()` reports.
+   */
+  kill(reason = 'killed by the test', by: SandboxEnd['by'] = 'inside'): void {
     this.deadReason = reason;
+    this.end = Promise.resolve({ by, reason });
+  }
+
+  ended(): Promise<SandboxEnd> | null {
+    return this.destroyedFlag ? null : this.end;
   }
 
   /** The next exec() rejects with `error`. */
@@ -216,8 +228,8 @@ export class MemorySandbox implements Sandbox {
     }
   }
 
-  async getFiles(dir: string, options: { maxTotalBytes?: number } = {}): Promise<FileEntry[]> {
-    this.assertAlive();
+  async getFiles(dir: string, options: GetFilesOptions = {}): Promise<FileEntry[]> {
+    if (this.destroyedFlag) throw new SandboxAbortedError(this.id, `sandbox ${this.id} was destroyed`);
     const base = posix.normalize(dir).replace(/(.)\/+$/, '$1');
     const prefix = base === '/' ? '/' : `${base}/`;
     const out: FileEntry[] = [];
@@ -234,12 +246,14 @@ export class MemorySandbox implements Sandbox {
           out.push({ path: parent, type: 'directory', mode: 0o755, ...this.owner() });
         }
       }
-      total += entry.content?.length ?? 0;
-      if (options.maxTotalBytes !== undefined && total > options.maxTotalBytes) {
-        throw new SandboxFileError(dir, 'too-large', `the files under ${dir} exceed ${options.maxTotalBytes} bytes`);
-      }
       const result: FileEntry = { path: rel, type: entry.type, mode: entry.mode, uid: entry.uid, gid: entry.gid };
-      if (entry.content) result.content = Buffer.from(entry.content);
+      const size = entry.content?.length ?? 0;
+      const over = size > (options.maxFileBytes ?? Number.POSITIVE_INFINITY) || total + size > (options.maxTotalBytes ?? Number.POSITIVE_INFINITY);
+      if (entry.content && over) result.size = size;
+      else if (entry.content) {
+        total += size;
+        result.content = Buffer.from(entry.content);
+      }
       if (entry.linkTarget !== undefined) result.linkTarget = entry.linkTarget;
       out.push(result);
     }
@@ -250,6 +264,7 @@ export class MemorySandbox implements Sandbox {
   }
 
   async pause(): Promise<void> {
+    if (this.end) return;
     this.assertAlive();
     this.paused = true;
   }

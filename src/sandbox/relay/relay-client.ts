@@ -177,7 +177,7 @@ export class RelayClient {
       };
       const timer = setTimeout(() => {
         if (!this.pending.has(id)) return;
-        const message = `sandbox ${this.options.sandboxId} did not answer '${String(body['op'])}' within ${deadlineMs} ms; it was destroyed`;
+        const message = `sandbox ${this.options.sandboxId} did not answer '${String(body['op'])}' within ${deadlineMs} ms`;
         this.options.onHung(message);
         // onHung normally fails every call; make sure this one is answered either way.
         const entry = this.pending.get(id);

@@ -228,6 +228,9 @@ class CappedOutput:
         return head.decode("utf-8", "replace") + truncation_marker(dropped) + tail.decode("utf-8", "replace")
 
 
+NUL_IN_COMMAND = "the command contains a NUL byte, which no shell command can hold; remove it (printf '\\0' writes one)"
+
+
 class RequestError(Exception):
     def __init__(self, reason, message):
         super().__init__(message)
@@ -237,6 +240,8 @@ class RequestError(Exception):
 def resolve(path):
     if not isinstance(path, str) or path == "":
         raise RequestError("invalid", "path must be a non-empty string")
+    if "\x00" in path:
+        raise RequestError("invalid", "the path contains a NUL byte, which no file name can hold")
     return os.path.normpath(os.path.join(WORKDIR, path))
 
 
@@ -292,6 +297,8 @@ class Exec:
             self.argv = ["/bin/bash", "-c", req["shell"]]
         else:
             raise RequestError("invalid", "exec needs argv or shell")
+        if any("\x00" in a for a in self.argv):
+            raise RequestError("invalid", NUL_IN_COMMAND)
         self.cwd = resolve(req.get("cwd") or ".")
         env = req.get("env") or {}
         if not isinstance(env, dict):
@@ -438,7 +445,7 @@ class SessionCommand:
         else:
             raise RequestError("invalid", "exec needs argv or shell")
         if "\x00" in text:
-            raise RequestError("invalid", "the command contains a NUL character")
+            raise RequestError("invalid", NUL_IN_COMMAND)
         env = req.get("env") or {}
         if not isinstance(env, dict):
             raise RequestError("invalid", "env must be an object")
