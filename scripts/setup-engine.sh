@@ -1,17 +1,205 @@
 #!/usr/bin/env bash
 # Makes a container engine answer on this machine, for the docker sandbox adapter, and installs
 # the host tools the project uses (Debian packages).
-#  - root: install what is missing (docker.io, debootstrap, bubblewrap; protoc with the gRPC Python
-#    plugin, python3-grpcio, python3-protobuf and python3-pytest for /usr/bin/python3) with apt-get,
-#    start dockerd in the background when it does not answer (log: /var/log/codemidas-dockerd.log),
-#    wait up to 60 s for it.
+#  - root: install what is missing (docker.io, debootstrap, bubblewrap, btrfs-progs, runsc; protoc
+#    with the gRPC Python plugin, python3-grpcio, python3-protobuf and python3-pytest for
+#    /usr/bin/python3) with apt-get, then
+#      * disk quotas: put dockerd's data root on a btrfs file system (a sparse loop file) with
+#        simple quotas, so dockerd picks its btrfs storage driver and `HostConfig.StorageOpt.size`
+#        caps what one sandbox writes. overlay2 on ext4 has no per-container quota, and overlay2 on
+#        XFS needs kernel XFS quotas, which this kernel lacks (CONFIG_XFS_QUOTA is not set); a data
+#        root already on XFS mounted with pquota is left as it is. A data root that is not set up
+#        yet is moved aside (its images are rebuilt by `codemidas images build`, about a minute); a
+#        loop file that exists but is not mounted (after a reboot) is mounted again;
+#      * gVisor: register Debian's runsc with dockerd (`runtimes.runsc` in daemon.json), for
+#        `--runtime runsc`;
+#    start dockerd in the background when it does not answer (log: /var/log/codemidas-dockerd.log)
+#    and wait up to 60 s for it. dockerd is stopped first only when its data root must move; a new
+#    runtime alone is loaded with SIGHUP (containers keep running).
 #  - not root: print the commands to run.
 # Idempotent and non-interactive (safe in CI, reads no stdin).
+#
+# Settings (environment; the defaults are dockerd's own, so the machine's engine is the one set up):
+#   CODEMIDAS_DOCKER_DATA_ROOT   data root            (default /var/lib/docker)
+#   CODEMIDAS_DOCKER_CONFIG      daemon.json          (default /etc/docker/daemon.json)
+#   CODEMIDAS_DOCKERD_PIDFILE    dockerd's pid file   (default /var/run/docker.pid)
+#   CODEMIDAS_DOCKERD_ARGS       more dockerd flags, e.g. --host for a second engine (default none;
+#                                set DOCKER_HOST to match so `docker` talks to that engine)
+#   CODEMIDAS_DOCKERD_LOG        dockerd's log        (default /var/log/codemidas-dockerd.log)
+#   CODEMIDAS_ENGINE_FS_FILE     the loop file        (default <data root>.btrfs, e.g. /var/lib/docker.btrfs)
+#   CODEMIDAS_ENGINE_FS_BYTES    its size; sparse, so only what is written takes disk
+#                                (default 80% of the free space where the file lives, at least 8 GiB)
+#   CODEMIDAS_ENGINE_FS_FSTAB=0  do not add the mount to /etc/fstab (default: add it, with nofail)
+#   CODEMIDAS_DISK_QUOTA=0       leave the data root as it is (no per-sandbox disk limit)
+#   CODEMIDAS_RUNSC=0            do not install or register runsc
 set -euo pipefail
 export CI=true DEBIAN_FRONTEND=noninteractive
-log=/var/log/codemidas-dockerd.log
+log=${CODEMIDAS_DOCKERD_LOG:-/var/log/codemidas-dockerd.log}
+data_root=${CODEMIDAS_DOCKER_DATA_ROOT:-/var/lib/docker}
+data_root=${data_root%/}
+daemon_json=${CODEMIDAS_DOCKER_CONFIG:-/etc/docker/daemon.json}
+pidfile=${CODEMIDAS_DOCKERD_PIDFILE:-/var/run/docker.pid}
+read -r -a dockerd_extra <<<"${CODEMIDAS_DOCKERD_ARGS:-}"
+fs_file=${CODEMIDAS_ENGINE_FS_FILE:-$data_root.btrfs}
+want_quota=${CODEMIDAS_DISK_QUOTA:-1}
+want_runsc=${CODEMIDAS_RUNSC:-1}
+GIB=$((1024 * 1024 * 1024))
 
 engine_answers() { command -v docker >/dev/null 2>&1 && timeout 10 docker info >/dev/null 2>&1 </dev/null; }
+
+# The data root is a btrfs mount with quotas on, or an XFS mount with project quotas (the kernel
+# shows pquota as prjquota).
+quota_ready() {
+  command -v findmnt >/dev/null 2>&1 || return 1
+  local line
+  line="$(findmnt -n -o FSTYPE,OPTIONS --mountpoint "$data_root" 2>/dev/null || true)"
+  if [[ "$line" == btrfs* ]]; then
+    [ "$(btrfs_quota_mode)" = squota ] || [ "$(btrfs_quota_mode)" = qgroup ]
+  else
+    [[ "$line" == xfs* && "$line" == *prjquota* ]]
+  fi
+}
+
+# disabled, qgroup (full accounting) or squota (simple quotas), from sysfs (kernel 6.7 and later).
+btrfs_quota_mode() {
+  local uuid
+  uuid="$(findmnt -n -o UUID --mountpoint "$data_root" 2>/dev/null || true)"
+  cat "/sys/fs/btrfs/$uuid/qgroups/mode" 2>/dev/null || { [ -d "/sys/fs/btrfs/$uuid/qgroups" ] && echo qgroup || echo disabled; }
+}
+
+# Simple quotas count only the extents a subvolume writes itself: a container's quota is what it
+# wrote, its image not counted, and a snapshot (every container create) costs ~50 ms instead of the
+# 0.4-1.7 s full qgroup accounting took here. btrfs-progs 6.2 (bookworm) cannot turn them on, so
+# this is the kernel's ioctl itself: BTRFS_IOC_QUOTA_CTL, cmd BTRFS_QUOTA_CTL_ENABLE_SIMPLE_QUOTA.
+enable_btrfs_quota() {
+  [ "$(btrfs_quota_mode)" = disabled ] || return 0
+  if python3 - "$data_root" <<'PY'
+import fcntl, os, struct, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+fcntl.ioctl(fd, 0xC0109428, struct.pack("QQ", 4, 0))  # _IOWR(0x94, 40, 16 bytes); 4: simple quotas
+PY
+  then
+    echo "turned on btrfs simple quotas on $data_root"
+  else
+    echo "this kernel has no btrfs simple quotas (they need Linux 6.7); turning on full qgroup accounting: a sandbox's cap then counts its image too, and each container start costs more" >&2
+    btrfs quota enable "$data_root"
+  fi
+}
+
+# How dockerd runs runsc. --network=none: the sandboxes have no network (NetworkMode none), and
+# without the flag runsc refuses such a container here ("cannot run with network enabled in root
+# network namespace"). --host-uds=open: the relay may connect to the host's Unix socket bind-mounted
+# into its sandbox (the one such socket; the host removes it once the relay is connected).
+runsc_entry() { printf '{"path": "%s", "runtimeArgs": ["--network=none", "--host-uds=open"]}' "$(command -v runsc)"; }
+
+# daemon.json names runsc under "runtimes" as runsc_entry says.
+runsc_registered() {
+  [ -f "$daemon_json" ] && command -v runsc >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1 &&
+    python3 - "$daemon_json" "$(runsc_entry)" <<'PY' >/dev/null 2>&1
+import json, sys
+with open(sys.argv[1]) as f:
+    config = json.load(f)
+sys.exit(0 if config.get("runtimes", {}).get("runsc") == json.loads(sys.argv[2]) else 1)
+PY
+}
+
+# The answering engine has both (what `docker info` says, not what the files say).
+engine_isolation_ready() {
+  local info
+  info="$(timeout 10 docker info --format '{{json .DriverStatus}} {{json .Runtimes}}' 2>/dev/null </dev/null || true)"
+  if [ "$want_quota" = 1 ] && [[ "$info" != *'"Backing Filesystem","xfs"'* ]] && ! timeout 10 docker info --format '{{.Driver}}' 2>/dev/null </dev/null | grep -qx btrfs; then return 1; fi
+  if [ "$want_runsc" = 1 ] && [[ "$info" != *'"runsc"'* ]]; then return 1; fi
+  return 0
+}
+
+dockerd_pid() {
+  local pid
+  pid="$(cat "$pidfile" 2>/dev/null || true)"
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = dockerd ]; then echo "$pid"; fi
+}
+
+stop_dockerd() {
+  local pid
+  pid="$(dockerd_pid)"
+  if [ -z "$pid" ]; then
+    if engine_answers; then
+      echo "a container engine answers but no dockerd runs with the pid file $pidfile; stop it yourself (its containers stop with it), then run this script again" >&2
+      exit 1
+    fi
+    return 0
+  fi
+  echo "stopping dockerd (pid $pid) to move its data root; its containers stop ..."
+  kill -TERM "$pid"
+  for _ in $(seq 1 90); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 1
+  done
+  echo "dockerd (pid $pid) did not stop within 90 s; stop it yourself, then run this script again" >&2
+  exit 1
+}
+
+# Mounts the loop file on the data root, making both first when needed, and turns quotas on.
+put_data_root_on_btrfs() {
+  if [ ! -f "$fs_file" ]; then
+    local dir avail size
+    dir="$(dirname "$fs_file")"
+    mkdir -p "$dir"
+    avail="$(df --output=avail -B1 "$dir" | tail -n 1 | tr -d ' ')"
+    size="${CODEMIDAS_ENGINE_FS_BYTES:-$((avail / 10 * 8))}"
+    if [ "$size" -lt $((8 * GIB)) ]; then
+      echo "only $((avail / GIB)) GiB free under $dir: the engine's file system needs at least 8 GiB (free some space, or set CODEMIDAS_ENGINE_FS_BYTES)" >&2
+      exit 1
+    fi
+    echo "making $fs_file: a sparse $((size / GIB)) GiB btrfs file system for the engine's data root ..."
+    truncate -s "$size" "$fs_file.partial"
+    mkfs.btrfs -q "$fs_file.partial" >/dev/null
+    mv "$fs_file.partial" "$fs_file"
+    made_fs=1
+  fi
+  if [ -d "$data_root" ] && ! mountpoint -q "$data_root" && [ -n "$(ls -A "$data_root" 2>/dev/null)" ]; then
+    if findmnt -rn -o TARGET | grep -qF "$data_root/"; then
+      echo "file systems are still mounted under $data_root (a container engine that did not stop cleanly?); unmount them, then run this script again" >&2
+      exit 1
+    fi
+    local aside
+    aside="$data_root.pre-quota.$(date +%Y%m%d%H%M%S)"
+    mv "$data_root" "$aside"
+    echo "moved the old data root to $aside; once the engine works, free its space with: rm -rf '$aside'"
+  fi
+  mkdir -p "$data_root"
+  if ! mountpoint -q "$data_root"; then
+    mount -o loop,noatime "$fs_file" "$data_root"
+    echo "mounted $fs_file on $data_root (btrfs)"
+  fi
+  enable_btrfs_quota
+  if [ "${CODEMIDAS_ENGINE_FS_FSTAB:-1}" = 1 ] && [ -f /etc/fstab ] && ! grep -qsF "$fs_file $data_root " /etc/fstab; then
+    echo "$fs_file $data_root btrfs loop,noatime,nofail 0 0" >>/etc/fstab
+    echo "added the mount to /etc/fstab (nofail); without it, running this script again mounts it"
+  fi
+}
+
+# Adds runtimes.runsc to daemon.json, keeping what else it holds. Prints "changed" when it wrote.
+register_runsc() {
+  mkdir -p "$(dirname "$daemon_json")"
+  python3 - "$daemon_json" "$(runsc_entry)" <<'PY'
+import json, os, sys
+path, entry = sys.argv[1], json.loads(sys.argv[2])
+config = {}
+if os.path.exists(path):
+    with open(path) as f:
+        text = f.read()
+    config = json.loads(text) if text.strip() else {}
+runtimes = config.setdefault("runtimes", {})
+if runtimes.get("runsc") != entry:
+    runtimes["runsc"] = entry
+    tmp = path + ".codemidas-tmp"
+    with open(tmp, "w") as f:
+        json.dump(config, f, indent=2)
+        f.write("\n")
+    os.replace(tmp, path)
+    print("changed")
+PY
+}
 
 missing=()
 command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
@@ -23,20 +211,27 @@ command -v protoc >/dev/null 2>&1 && command -v grpc_python_plugin >/dev/null 2>
 [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import pytest' >/dev/null 2>&1 || missing+=(python3-pytest)
 # A real library no one here wrote, read by the analyzer's tests (its source is never committed).
 [ -f /usr/lib/python3/dist-packages/more_itertools/more.py ] || missing+=(python3-more-itertools)
+if [ "$want_quota" = 1 ]; then command -v mkfs.btrfs >/dev/null 2>&1 || missing+=(btrfs-progs); fi
+if [ "$want_runsc" = 1 ]; then command -v runsc >/dev/null 2>&1 || missing+=(runsc); fi
 
-if [ "${#missing[@]}" -eq 0 ] && engine_answers; then
-  echo "container engine: docker answers ($(docker version --format '{{.Server.Version}}' 2>/dev/null </dev/null || echo '?')); host tools present; nothing to do"
+needs_quota=0
+made_fs=0
+needs_runsc=0
+if [ "$want_quota" = 1 ] && ! quota_ready; then needs_quota=1; fi
+if [ "$want_runsc" = 1 ] && ! runsc_registered; then needs_runsc=1; fi
+
+if [ "${#missing[@]}" -eq 0 ] && [ "$needs_quota" = 0 ] && [ "$needs_runsc" = 0 ] && engine_answers && engine_isolation_ready; then
+  echo "container engine: docker answers ($(docker version --format '{{.Server.Version}}' 2>/dev/null </dev/null || echo '?')); data root $data_root$([ "$want_quota" = 1 ] && echo ' with per-container disk quotas'); $([ "$want_runsc" = 1 ] && echo 'runsc registered; ')host tools present; nothing to do"
   exit 0
 fi
 
 if [ "$(id -u)" -ne 0 ]; then
-  echo "the container engine does not answer or host packages are missing, and this script is not running as root. Run:" >&2
+  echo "the container engine does not answer, host packages are missing, or the engine lacks disk quotas or runsc, and this script is not running as root. Run:" >&2
   if [ "${#missing[@]}" -gt 0 ]; then
     echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
   fi
-  echo "  sudo sh -c 'nohup dockerd >$log 2>&1 &'" >&2
+  echo "  sudo bash scripts/setup-engine.sh   # starts dockerd; puts its data root on XFS with project quotas; registers runsc" >&2
   echo "  sudo usermod -aG docker \"\$USER\"   # then log in again, so docker works without sudo" >&2
-  echo "or run this script as root: sudo bash scripts/setup-engine.sh" >&2
   exit 1
 fi
 
@@ -46,19 +241,48 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null
 fi
 
-if engine_answers; then
-  echo "container engine: docker answers"
-  exit 0
+config_changed=0
+if [ "$needs_runsc" = 1 ]; then
+  if [ -n "$(register_runsc)" ]; then
+    config_changed=1
+    echo "registered runsc ($(command -v runsc)) as a runtime in $daemon_json"
+  fi
 fi
 
-if ! pgrep -x dockerd >/dev/null 2>&1; then
+if [ "$needs_quota" = 1 ]; then
+  stop_dockerd
+  put_data_root_on_btrfs
+fi
+
+if [ "$config_changed" = 1 ] && [ -n "$(dockerd_pid)" ]; then
+  # dockerd reloads "runtimes" on SIGHUP; containers keep running.
+  kill -HUP "$(dockerd_pid)"
+  sleep 1
+fi
+
+if [ -z "$(dockerd_pid)" ] && ! engine_answers; then
+  if pgrep -x dockerd >/dev/null 2>&1 && [ "$pidfile" = /var/run/docker.pid ]; then
+    echo "a dockerd runs but does not answer and its pid file $pidfile names no dockerd; stop it, then run this script again" >&2
+    exit 1
+  fi
   echo "starting dockerd (log: $log) ..."
-  nohup dockerd >"$log" 2>&1 </dev/null &
+  dockerd_args=(--data-root "$data_root" --pidfile "$pidfile" "${dockerd_extra[@]}")
+  [ -f "$daemon_json" ] && dockerd_args+=(--config-file "$daemon_json")
+  nohup dockerd "${dockerd_args[@]}" >"$log" 2>&1 </dev/null &
 fi
 
 for _ in $(seq 1 60); do
   if engine_answers; then
-    echo "container engine: docker answers"
+    if ! engine_isolation_ready; then
+      sleep 1
+      engine_isolation_ready || {
+        echo "docker answers, but 'docker info' shows $(docker info --format 'backing file system {{json .DriverStatus}}, runtimes {{json .Runtimes}}' 2>/dev/null </dev/null):" >&2
+        echo "the running dockerd did not take up the XFS data root or the runsc runtime; restart it (stop it, then run this script again)" >&2
+        exit 1
+      }
+    fi
+    echo "container engine: docker answers; data root $data_root$([ "$want_quota" = 1 ] && echo ' with per-container disk quotas (--max-disk-bytes works)')$([ "$want_runsc" = 1 ] && echo '; runsc registered (--runtime runsc)')"
+    [ "$made_fs" = 1 ] && echo "the new data root holds no images yet: build them with 'node bin/codemidas.js images build' (about a minute)"
     exit 0
   fi
   sleep 1

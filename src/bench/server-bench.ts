@@ -6,12 +6,14 @@ import { EnvironmentClient } from '../client/environment-client.js';
 import { mapSettledWithConcurrency } from '../episodes/map-with-concurrency.js';
 import { createLogger } from '../logging.js';
 import { workspaceImageForTask } from '../episodes/workspace-image-for-task.js';
+import { DEFAULT_MAX_DISK_BYTES } from '../sandbox/docker/docker-isolation.js';
 import { createDockerSandboxProvider } from '../sandbox/docker/docker-sandbox-provider.js';
 import { runRollouts } from '../rollouts/run-rollouts.js';
 import { HIDDEN_DIR_IN_SANDBOX, JUDGE_PATH_IN_SANDBOX } from '../scoring/python-scorer.js';
 import { listWorkspaceFiles } from '../tasks/list-workspace-files.js';
 import { loadCatalog } from '../tasks/load-catalog.js';
 import type { LoadedTask } from '../tasks/types.js';
+import { dockerWithIsolation } from './docker-with-isolation.js';
 import { elapsedMs, summarizeLatencies, type LatencySummary } from './latency-stats.js';
 import {
   hostMemAvailableBytes,
@@ -48,11 +50,25 @@ export interface ServerBenchOptions {
   concurrentEpisodes?: number;
   /** Steps each of them runs. Default 20. */
   stepsPerEpisode?: number;
+  /**
+   * OCI runtime of every container of the run, raw and server alike (`serve --runtime`). Default
+   * `runc`.
+   */
+  runtime?: 'runc' | 'runsc';
+  /**
+   * Disk cap of every container of the run, raw and server alike (`serve --max-disk-bytes`; 0: none).
+   * Default the server's default, 2 GiB.
+   */
+  maxDiskBytes?: number;
   log?: (line: string) => void;
 }
 
 export interface ServerBenchResult {
   startedAt: string;
+  /** The runtime every container of this run ran under. */
+  runtime: 'runc' | 'runsc';
+  /** The disk cap every container of this run had, in bytes (0: none). */
+  maxDiskBytes: number;
   taskId: string;
   taskImage: string;
   raw: {
@@ -125,7 +141,11 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
   const concurrentEpisodes = options.concurrentEpisodes ?? 64;
   const stepsEach = options.stepsPerEpisode ?? 20;
   const startedAt = new Date().toISOString();
-  const docker = new Docker();
+  const runtime = options.runtime ?? 'runc';
+  const maxDiskBytes = options.maxDiskBytes ?? DEFAULT_MAX_DISK_BYTES;
+  // Raw containers get the server's isolation, so each ratio compares like with like.
+  const docker = dockerWithIsolation(new Docker(), { ...(runtime !== 'runc' ? { runtime } : {}), diskBytes: maxDiskBytes });
+  const serverArgs = ['--runtime', runtime, '--max-disk-bytes', String(maxDiskBytes)];
   const logger = createLogger({ level: 'warn' });
 
   const catalog = await loadCatalog(options.environmentsDir);
@@ -135,7 +155,7 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
   // server builds the missing ones in the background at start, which would load the machine while
   // it is measured.
   log(`task images of the ${catalog.tasks.size} tasks served ...`);
-  const provider = createDockerSandboxProvider({ docker, logger, serverId: 'codemidas-bench' });
+  const provider = createDockerSandboxProvider({ docker: new Docker(), logger, serverId: 'codemidas-bench' });
   let languageImage: string;
   let taskImage: string | null;
   try {
@@ -184,7 +204,7 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
   // image). Each is timed right after a raw create+start of the same image, so the two see the same
   // moment of the machine (its load moves their ratio by more than the server adds when apart).
   log(`server (no warm pool): cold Reset, each beside a raw create+start of ${taskImage}, × ${samples} ...`);
-  const { resetCold, createStart } = await withServer(options, 'cold', ['--warm-pool', '0'], async (client) => {
+  const { resetCold, createStart } = await withServer(options, `cold-${runtime}`, ['--warm-pool', '0', ...serverArgs], async (client) => {
     await warmUp(client, task.id);
     await timeRawCreateStart(docker, taskImage); // the engine's first start of the image, not counted
     const cold: number[] = [];
@@ -200,7 +220,7 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
   });
 
   log('server (warm pool): Reset, Step, files, Reward, ResetGroup, 64 episodes, GRPO ...');
-  const server = await withServer(options, 'warm', ['--warm-pool', '2', '--max-episodes', String(Math.max(64, concurrentEpisodes))], async (client) => {
+  const server = await withServer(options, `warm-${runtime}`, ['--warm-pool', '2', '--max-episodes', String(Math.max(64, concurrentEpisodes)), ...serverArgs], async (client) => {
     await warmUp(client, task.id);
     // Warm Reset as a trainer's loop calls it: an episode runs (the pause, while the pool replaces
     // the sandbox its Reset took), is closed, and the next Reset follows at once.
@@ -382,6 +402,8 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
   ];
   return {
     startedAt,
+    runtime,
+    maxDiskBytes,
     taskId: task.id,
     taskImage,
     raw: {

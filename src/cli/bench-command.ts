@@ -1,10 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { formatRewardBenchTable, runRewardBench } from '../bench/reward-bench.js';
-import { formatServerBenchTable, runServerBench } from '../bench/server-bench.js';
+import { formatRuntimeComparisonTable } from '../bench/runtime-comparison.js';
+import { formatServerBenchTable, runServerBench, type ServerBenchResult } from '../bench/server-bench.js';
 import { formatStepBenchTable, runStepBench, type StepBenchOptions } from '../bench/step-bench.js';
+import { CliError } from './cli-error.js';
+import { DEFAULT_MAX_DISK_BYTES, parseByteSize, RUNTIMES } from './isolation-options.js';
 import { positiveInt } from './positive-int.js';
 
 interface BenchFlags {
@@ -21,6 +24,8 @@ interface BenchFlags {
   rewardOnly: boolean;
   compareWith?: string;
   grpoRounds: number;
+  runtime: (typeof RUNTIMES)[number];
+  maxDiskBytes: number;
 }
 
 /**
@@ -28,7 +33,9 @@ interface BenchFlags {
  * machine. By default every figure (Reset cold and warm, Step, file ops, Reward, ResetGroup, 64
  * concurrent episodes, memory per idle episode, GRPO groups per minute) beside its raw counterpart;
  * `--step-only` (or `--address`, a running server) measures Step latency alone; `--reward-only` the
- * figures scoring bounds (Reward, and GRPO groups per minute).
+ * figures scoring bounds (Reward, and GRPO groups per minute). `--runtime runsc` runs the whole
+ * bench twice in the one invocation, under runc and then under runsc, every figure of the two side
+ * by side.
  */
 export function createBenchCommand(): Command {
   return new Command('bench')
@@ -46,9 +53,14 @@ export function createBenchCommand(): Command {
     .option('--reward-only', 'only Reward (the task, and a copy of it with recorded cases only) and GRPO groups per minute', false)
     .option('--compare-with <checkout>', '--reward-only: also measure the server of another built checkout, its calls interleaved with this one\'s')
     .option('--grpo-rounds <n>', '--reward-only: GRPO runs per server, alternating between servers', positiveInt('--grpo-rounds'), 1)
+    .addOption(new Option('--runtime <name>', 'runsc: run the bench under runc and then under gVisor, figures side by side').choices(RUNTIMES).default('runc'))
+    .option('--max-disk-bytes <n>', 'disk cap of every container of the run (0: none)', parseByteSize('--max-disk-bytes'), DEFAULT_MAX_DISK_BYTES)
     .action(async (flags: BenchFlags) => {
       const log = (line: string): void => void process.stderr.write(`${line}\n`);
       let result: unknown;
+      if ((flags.stepOnly || flags.address) && flags.runtime !== 'runc') {
+        throw new CliError(`--runtime ${flags.runtime} compares runtimes over the full bench`, 'leave out --step-only and --address, or start the server with --runtime yourself');
+      }
       if (flags.stepOnly || flags.address) {
         const options: StepBenchOptions = {
           steps: flags.steps,
@@ -77,18 +89,36 @@ export function createBenchCommand(): Command {
         process.stdout.write(`${formatRewardBenchTable(reward)}\n${machine.cpus} CPUs, load ${machine.loadAverage1m.toFixed(1)}, node ${machine.node}\n`);
         result = { ...reward, machine };
       } else {
-        const full = await runServerBench({
-          environmentsDir: resolve(flags.environments),
-          suite: flags.suite,
-          samples: flags.samples,
-          fastSamples: flags.steps,
-          concurrentEpisodes: flags.concurrent,
-          log,
-          ...(flags.task ? { taskId: flags.task } : {}),
-        });
-        const machine = { cpus: cpus().length, node: process.version, loadAverage1m: loadavg()[0] ?? Number.NaN };
-        process.stdout.write(`${formatServerBenchTable(full)}\n${machine.cpus} CPUs, load ${machine.loadAverage1m.toFixed(1)}, node ${machine.node}\n`);
-        result = { ...full, machine };
+        const runtimes = flags.runtime === 'runc' ? (['runc'] as const) : (['runc', flags.runtime] as const);
+        const results: ServerBenchResult[] = [];
+        const loads: number[] = [];
+        for (const runtime of runtimes) {
+          log(`== bench under ${runtime}`);
+          results.push(
+            await runServerBench({
+              environmentsDir: resolve(flags.environments),
+              suite: flags.suite,
+              samples: flags.samples,
+              fastSamples: flags.steps,
+              concurrentEpisodes: flags.concurrent,
+              runtime,
+              maxDiskBytes: flags.maxDiskBytes,
+              log,
+              ...(flags.task ? { taskId: flags.task } : {}),
+            }),
+          );
+          loads.push(loadavg()[0] ?? Number.NaN);
+        }
+        const machine = { cpus: cpus().length, node: process.version };
+        const loadText = loads.map((l, i) => `${runtimes[i]} ${l.toFixed(1)}`).join(', ');
+        if (results.length === 1) {
+          process.stdout.write(`${formatServerBenchTable(results[0]!)}\n${machine.cpus} CPUs, load ${(loads[0] ?? Number.NaN).toFixed(1)}, node ${machine.node}\n`);
+          result = { ...results[0]!, machine: { ...machine, loadAverage1m: loads[0] ?? Number.NaN } };
+        } else {
+          for (const r of results) process.stdout.write(`\n== ${r.runtime}\n${formatServerBenchTable(r)}\n`);
+          process.stdout.write(`\n== runtimes side by side\n${formatRuntimeComparisonTable(results)}\n${machine.cpus} CPUs, load at the end of each half: ${loadText}, node ${machine.node}\n`);
+          result = { runtimes: Object.fromEntries(results.map((r) => [r.runtime, r])), machine: { ...machine, loadAverage1mAfterEach: Object.fromEntries(runtimes.map((r, i) => [r, loads[i]])) } };
+        }
       }
       if (flags.json) {
         const path = resolve(flags.json);

@@ -16,8 +16,9 @@ import { formatFunnelSummary } from '../pipeline/report/funnel-report.js';
 import { createSandboxProvider } from '../sandbox/create-sandbox-provider.js';
 import { CliError } from './cli-error.js';
 import { printProgress } from './compose-runtime.js';
+import { addIsolationOptions, isolationFromFlags, type IsolationFlags } from './isolation-options.js';
 
-interface BuildOptions {
+interface BuildOptions extends IsolationFlags {
   suite: string;
   out: string;
   maxTasks?: number;
@@ -41,7 +42,7 @@ function positiveInt(flag: string): (raw: string) => number {
 
 /** `codemidas build`: a repository in, a suite of gated task packages out (the construction composition root). */
 export function createBuildCommand(): Command {
-  return new Command('build')
+  const command = new Command('build')
     .description('turn a Python repository into a suite of gated tasks (environments/<suite>/)')
     .argument('<repo>', 'a local repository folder or a git URL')
     .requiredOption('--suite <name>', 'suite name: lower case, digits, . _ -')
@@ -52,11 +53,11 @@ export function createBuildCommand(): Command {
     .addOption(new Option('--sandbox <kind>', 'sandbox adapter').choices(['auto', 'docker', 'local']).default('auto'))
     .option('--llm-base-url <url>', 'OpenAI-compatible endpoint (…/v1) for the LLM hooks: spec rewrite, input proposals, assertion review; off without it. Key from CODEMIDAS_LLM_API_KEY or OPENAI_API_KEY')
     .option('--llm-model <name>', 'model the LLM hooks ask (required with --llm-base-url)')
-    .option('--llm-cache <dir>', 'folder of cached LLM answers (a rebuild with the same seed asks nothing again); default <out>/.llm-cache')
-    .action(async (repo: string, options: BuildOptions, cmd: Command) => {
-      const verbose = Boolean(cmd.optsWithGlobals()['verbose']);
-      await runBuild(repo, options, verbose);
-    });
+    .option('--llm-cache <dir>', 'folder of cached LLM answers (a rebuild with the same seed asks nothing again); default <out>/.llm-cache');
+  return addIsolationOptions(command).action(async (repo: string, options: BuildOptions, cmd: Command) => {
+    const verbose = Boolean(cmd.optsWithGlobals()['verbose']);
+    await runBuild(repo, options, verbose);
+  });
 }
 
 async function runBuild(repo: string, options: BuildOptions, verbose: boolean): Promise<void> {
@@ -77,11 +78,20 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
   process.once('SIGTERM', onSignal);
 
   const docker = new Dockerode();
-  const provider = await createSandboxProvider({ kind: options.sandbox, logger, serverId: `codemidas-build-${randomUUID().slice(0, 8)}`, docker, signal: controller.signal });
+  const provider = await createSandboxProvider({
+    kind: options.sandbox,
+    logger,
+    serverId: `codemidas-build-${randomUUID().slice(0, 8)}`,
+    docker,
+    isolation: isolationFromFlags(options),
+    signal: controller.signal,
+  });
   try {
     let imageReader: ImageFileReader;
     if (provider.kind === 'docker') {
       await ensureImages({ docker, logger, languages: ['python'], onProgress: printProgress(say) });
+      const isolation = await provider.checkIsolation?.(provider.imageFor('python'), { signal: controller.signal });
+      if (isolation) say(`sandboxes: ${isolation.summary}`);
       await provider.reap();
       imageReader = createDockerImageFileReader(docker);
     } else {

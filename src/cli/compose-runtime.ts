@@ -5,6 +5,7 @@ import { createEpisodeManager, type EpisodeManager } from '../episodes/episode-m
 import { ensureImages, type ImageLanguage, type ImageProgress } from '../images/image-builder.js';
 import type { Logger } from '../logging.js';
 import { createSandboxProvider } from '../sandbox/create-sandbox-provider.js';
+import type { DockerIsolationWanted } from '../sandbox/docker/docker-isolation.js';
 import type { SandboxProvider } from '../sandbox/types.js';
 import { createWarmPoolProvider } from '../sandbox/warm-pool-provider.js';
 import { createPythonScorer } from '../scoring/python-scorer.js';
@@ -34,6 +35,8 @@ export interface RuntimeOptions {
   warmPool?: number;
   /** Load retired tasks too (`codemidas filter`). Default false. */
   includeRetired?: boolean;
+  /** Runtime and disk cap of every sandbox (`--runtime`, `--max-disk-bytes`). Default: none asked for. */
+  isolation?: DockerIsolationWanted;
   signal?: AbortSignal;
 }
 
@@ -102,6 +105,7 @@ export async function composeRuntime(options: RuntimeOptions): Promise<Runtime> 
     logger,
     serverId,
     docker,
+    ...(options.isolation ? { isolation: options.isolation } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
   // The pool may hold episode sandboxes only up to the episode limit less the episodes running.
@@ -120,6 +124,12 @@ export async function composeRuntime(options: RuntimeOptions): Promise<Runtime> 
       const languages = [...new Set(tasks.map((t) => imageLanguageOf(t.file.language)))];
       await ensureImages({ docker, logger, languages, onProgress: printProgress(say) });
       await prepareScrubbedImages(provider, tasks, say, options.signal);
+      // Before any sandbox starts: a runtime or a disk cap the engine lacks stops the command here.
+      const probeImage = provider.imageFor(tasks[0]?.file.language ?? 'python');
+      const isolation = await engine.checkIsolation?.(probeImage, options.signal ? { signal: options.signal } : {});
+      if (isolation) say(`sandboxes: ${isolation.summary}`);
+    } else if (options.isolation?.diskBytes) {
+      say(`sandboxes: disk not limited (the ${provider.kind} sandbox has no per-sandbox disk cap; the docker one does)`);
     }
     const scorer = createPythonScorer({ provider, logger });
     const manager = createEpisodeManager({

@@ -7,9 +7,10 @@ import { CodeMidasError } from '../errors.js';
 import { createLogger } from '../logging.js';
 import { CliError } from './cli-error.js';
 import { composeRuntime, type SandboxKind } from './compose-runtime.js';
+import { addIsolationOptions, isolationFromFlags, type IsolationFlags } from './isolation-options.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 
-interface EpisodeOptions {
+interface EpisodeOptions extends IsolationFlags {
   environments: string;
   sandbox: SandboxKind;
   [limit: string]: unknown;
@@ -33,6 +34,7 @@ export function createEpisodeCommand(): Command {
     .option('--environments <dir>', 'folder of suites', 'environments')
     .addOption(new Option('--sandbox <kind>', 'sandbox adapter').choices(['auto', 'docker', 'local', 'memory']).default('auto'));
   addLimitOptions(command);
+  addIsolationOptions(command);
   command.action(async (taskId: string, options: EpisodeOptions, cmd: Command) => {
     const verbose = Boolean(cmd.optsWithGlobals()['verbose']);
     await runEpisode(taskId, options, verbose);
@@ -45,7 +47,7 @@ async function runEpisode(taskId: string, options: EpisodeOptions, verbose: bool
   const logger = createLogger({ level: verbose ? 'debug' : 'warn' });
   const out = (text: string): void => void process.stdout.write(text);
   const say = (line: string): void => void process.stderr.write(`${line}\n`);
-  const runtime = await composeRuntime({ environmentsDir: options.environments, sandbox: options.sandbox, limits, logger, say, onlyTaskIds: [taskId] });
+  const runtime = await composeRuntime({ environmentsDir: options.environments, sandbox: options.sandbox, isolation: isolationFromFlags(options), limits, logger, say, onlyTaskIds: [taskId] });
   try {
     if (!runtime.catalog.get(taskId)) {
       const known = [...runtime.catalog.tasks.keys()].slice(0, 10).join(', ');

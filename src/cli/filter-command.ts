@@ -13,6 +13,7 @@ import { addAgentOptions, createAgentsFromFlags, describeAgents, type AgentFlags
 import { CliError } from './cli-error.js';
 import { nonNegativeInt, positiveInt } from './positive-int.js';
 import { composeRuntime, type SandboxKind } from './compose-runtime.js';
+import { addIsolationOptions, isolationFromFlags, type IsolationFlags } from './isolation-options.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { failOnFatal, rolloutToFile } from './rollout-command.js';
 
@@ -27,6 +28,8 @@ interface FilterFlags extends AgentFlags {
   sandbox: SandboxKind;
   dryRun: boolean;
   warmPool: number;
+  runtime: IsolationFlags['runtime'];
+  maxDiskBytes: number;
   [limit: string]: unknown;
 }
 
@@ -51,6 +54,7 @@ export function createFilterCommand(): Command {
     .addOption(new Option('--sandbox <kind>', 'sandbox adapter').choices(['auto', 'docker', 'local', 'memory']).default('auto'));
   addAgentOptions(command);
   addLimitOptions(command);
+  addIsolationOptions(command);
   command.action(async (flags: FilterFlags, cmd: Command) => {
     const verbose = Boolean(cmd.optsWithGlobals()['verbose']);
     const band = parsePassRateBand(flags.keepPassRate);
@@ -59,7 +63,7 @@ export function createFilterCommand(): Command {
     const agents = await createAgentsFromFlags(flags, flags.environments, say);
     const limits = resolveLimits(limitsFromOptions(flags));
 
-    const runtime = await composeRuntime({ environmentsDir: flags.environments, sandbox: flags.sandbox, warmPool: flags.warmPool, limits, logger, say, includeRetired: true });
+    const runtime = await composeRuntime({ environmentsDir: flags.environments, sandbox: flags.sandbox, warmPool: flags.warmPool, isolation: isolationFromFlags(flags), limits, logger, say, includeRetired: true });
     const tasks = runtime.catalog.list({ suite: flags.suite });
     if (tasks.length === 0) {
       await runtime.dispose(0);

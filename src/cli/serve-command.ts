@@ -4,11 +4,12 @@ import { assertListenAllowed, DEFAULT_LISTEN, parseListenAddress } from '../conf
 import { createLogger } from '../logging.js';
 import { startServer } from '../server/start-server.js';
 import { composeRuntime, type SandboxKind } from './compose-runtime.js';
+import { addIsolationOptions, isolationFromFlags, type IsolationFlags } from './isolation-options.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { nonNegativeInt } from './positive-int.js';
 import { watchLauncher } from './watch-launcher.js';
 
-interface ServeOptions {
+interface ServeOptions extends IsolationFlags {
   listen: string;
   environments: string;
   sandbox: SandboxKind;
@@ -32,6 +33,7 @@ export function createServeCommand(): Command {
     .option('--warm-pool <n>', 'started sandboxes kept ready per hot task image and scoring image (0: off)', nonNegativeInt('--warm-pool'), 2)
     .option('--no-exit-with-parent', 'keep serving after the process that started the server exits (default: drain and exit, as on SIGTERM)');
   addLimitOptions(command);
+  addIsolationOptions(command);
   command.action(async (options: ServeOptions, cmd: Command) => {
     const verbose = Boolean(cmd.optsWithGlobals()['verbose']);
     await serve(options, verbose);
@@ -65,6 +67,7 @@ async function serve(options: ServeOptions, verbose: boolean): Promise<void> {
     environmentsDir: options.environments,
     sandbox: options.sandbox,
     warmPool: options.warmPool,
+    isolation: isolationFromFlags(options),
     limits,
     logger,
     say,

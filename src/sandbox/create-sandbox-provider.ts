@@ -2,6 +2,7 @@ import type Dockerode from 'dockerode';
 import type { Logger } from '../logging.js';
 import { UnavailableError } from '../errors.js';
 import type { ImageTags } from '../images/image-builder.js';
+import type { DockerIsolationWanted } from './docker/docker-isolation.js';
 import { createDockerSandboxProvider, ENGINE_FIX } from './docker/docker-sandbox-provider.js';
 import { BWRAP_FIX, bwrapAvailable, createLocalSandboxProvider } from './local/local-sandbox-provider.js';
 import { createMemorySandboxProvider, type MemoryExecHandler } from './memory/memory-sandbox-provider.js';
@@ -18,6 +19,12 @@ export interface CreateSandboxProviderOptions {
   images?: ImageTags;
   /** For `memory`: the exec handler. */
   execHandler?: MemoryExecHandler;
+  /**
+   * Runtime and disk cap of docker sandboxes (`--runtime`, `--max-disk-bytes`). A runtime other than
+   * runc needs the docker adapter: asking for one with `local` or `memory`, or with `auto` when the
+   * engine does not answer, is an UnavailableError. Default: none asked for.
+   */
+  isolation?: DockerIsolationWanted;
   signal?: AbortSignal;
 }
 
@@ -30,11 +37,20 @@ export async function createSandboxProvider(options: CreateSandboxProviderOption
       serverId,
       ...(options.docker ? { docker: options.docker } : {}),
       ...(options.images ? { images: options.images } : {}),
+      ...(options.isolation ? { isolation: options.isolation } : {}),
     });
+  const runtime = options.isolation?.runtime;
+  const notDocker = (kind: string): void => {
+    if (runtime && runtime !== 'runc') {
+      throw new UnavailableError(`--runtime ${runtime} needs the docker sandbox, not ${kind}: ${ENGINE_FIX}, and pass --sandbox docker`);
+    }
+  };
   switch (options.kind) {
     case 'memory':
+      notDocker('the in-memory one');
       return createMemorySandboxProvider(options.execHandler ? { execHandler: options.execHandler } : {});
     case 'local':
+      notDocker('the local bubblewrap sandbox');
       return createLocalSandboxProvider({ logger, serverId });
     case 'docker':
       return docker();
@@ -46,6 +62,7 @@ export async function createSandboxProvider(options: CreateSandboxProviderOption
         return provider;
       } catch (error) {
         if (bwrapAvailable()) {
+          notDocker(`the local bubblewrap sandbox (the container engine does not answer: ${error instanceof Error ? error.message : String(error)})`);
           logger.warn({ err: error }, 'the container engine does not answer; using the local bubblewrap sandbox');
           return createLocalSandboxProvider({ logger, serverId });
         }

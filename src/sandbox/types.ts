@@ -183,7 +183,23 @@ export interface SandboxProvider {
    * bake files into an image (local, memory): the caller copies them in after `create`.
    */
   prepareWorkspaceImage(image: string, workdir: string, files: readonly FileEntry[], options?: { signal?: AbortSignal }): Promise<string | null>;
+  /**
+   * What confines every sandbox beyond its spec (runtime, disk cap), checked against the engine once
+   * with `image`; docker only. Throws `UnavailableError` naming the fix when something asked for is
+   * missing (a runtime, or a disk cap under the `refuse` policy).
+   */
+  checkIsolation?(image: string, options?: { signal?: AbortSignal }): Promise<SandboxIsolation>;
   close(): Promise<void>;
+}
+
+/** What the engine enforces on each sandbox beyond its spec (`SandboxProvider.checkIsolation`). */
+export interface SandboxIsolation {
+  /** The runtime sandboxes run under (`runc`, `runsc`). */
+  runtimeName: string;
+  /** Cap on what one sandbox writes to disk, in bytes; null: not capped. */
+  diskBytes: number | null;
+  /** One line for a person: runtime, disk cap, and how it is enforced or why not. */
+  summary: string;
 }
 
 /** A file operation inside the sandbox failed for a reason the agent should see. */

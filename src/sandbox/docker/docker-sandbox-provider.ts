@@ -13,6 +13,7 @@ import { projectRoot } from '../../project-root.js';
 import { RELAY_BYTECODE_PATH_IN_SANDBOX, RelayClient } from '../relay/relay-client.js';
 import { assertScrubPaths, normaliseScrubPaths } from '../scrub-paths.js';
 import type { FileEntry, Sandbox, SandboxProvider, SandboxSpec } from '../types.js';
+import { resolveDockerIsolation, type DockerIsolation, type DockerIsolationWanted } from './docker-isolation.js';
 import { attributeEnd } from './attribute-end.js';
 import { DockerSandbox, statusOf } from './docker-sandbox.js';
 
@@ -55,6 +56,12 @@ export interface DockerSandboxProviderOptions {
    * turns the socket off: requests then travel over the attached stdin/stdout.
    */
   relaySocketRoot?: string | null;
+  /**
+   * Runtime and disk cap of every sandbox, episode and scoring alike (see `DockerIsolationWanted`):
+   * checked against the engine once, before the first sandbox (`checkIsolation`). Default: the
+   * engine's default runtime, no disk cap.
+   */
+  isolation?: DockerIsolationWanted;
 }
 
 /** What to tell a user whose engine does not answer. */
@@ -73,6 +80,8 @@ class DockerSandboxProvider implements SandboxProvider {
   private images: ImageTags | undefined;
   /** Derived images without scrubbed paths, by image and paths (`prepareImage`). */
   private readonly prepared = new Map<string, Promise<string>>();
+  /** What the engine enforces, read once (`checkIsolation`). */
+  private isolation: Promise<DockerIsolation> | undefined;
 
   constructor(private readonly options: DockerSandboxProviderOptions) {
     this.docker = options.docker ?? new Dockerode();
@@ -96,6 +105,36 @@ class DockerSandboxProvider implements SandboxProvider {
     const key = language === 'javascript' || language === 'typescript' ? 'node' : language;
     if (key === 'python' || key === 'node') return this.images[key];
     throw new InvalidArgumentError('language', `no sandbox image for language '${language}' (known: python, node)`);
+  }
+
+  /**
+   * Reads once what the engine enforces (runtime, disk cap; `resolveDockerIsolation`), probing with
+   * `image`; every create waits for it. Throws `UnavailableError` naming the fix when a runtime or a
+   * refused disk cap is missing; a failed check is retried by the next call.
+   */
+  checkIsolation(image: string, options: { signal?: AbortSignal } = {}): Promise<DockerIsolation> {
+    if (!this.isolation) {
+      const checking = resolveDockerIsolation(this.docker, image, this.options.isolation ?? {}, this.logger, options.signal);
+      this.isolation = checking;
+      checking.then(
+        (found) => this.logger.info({ runtime: found.runtimeName, diskBytes: found.diskBytes, storageDriver: found.storageDriver }, found.summary),
+        () => {
+          if (this.isolation === checking) this.isolation = undefined;
+        },
+      );
+    }
+    return this.isolation;
+  }
+
+  /** `HostConfig` fields of the runtime and the disk cap. */
+  private async isolationHostConfig(image: string, signal?: AbortSignal): Promise<{ Runtime?: string; StorageOpt?: Record<string, string> }> {
+    const wanted = this.options.isolation;
+    if (!wanted?.runtime && !wanted?.diskBytes) return {};
+    const isolation = await this.checkIsolation(image, signal ? { signal } : {});
+    const out: { Runtime?: string; StorageOpt?: Record<string, string> } = {};
+    if (isolation.runtime) out.Runtime = isolation.runtime;
+    if (isolation.diskBytes !== null) out.StorageOpt = { size: String(isolation.diskBytes) };
+    return out;
   }
 
   async prepareImage(image: string, scrub: readonly string[], options: { signal?: AbortSignal } = {}): Promise<string> {
@@ -125,6 +164,12 @@ class DockerSandboxProvider implements SandboxProvider {
     const image = spec.scrub?.length ? await this.prepareImage(spec.image, spec.scrub, options) : spec.image;
     const owner = spec.role === 'episode' ? { uid: 1000, gid: 1000 } : { uid: 0, gid: 0 };
     const started = performance.now();
+    let isolated: Awaited<ReturnType<DockerSandboxProvider['isolationHostConfig']>>;
+    try {
+      isolated = await this.isolationHostConfig(image, signal);
+    } catch (error) {
+      throw this.createError(spec, error);
+    }
     // Engine events carry whole seconds: a second early, so the sandbox's own are never missed.
     const createdAtMs = Date.now() - 1000;
     const channel = await this.openRelaySocket();
@@ -167,6 +212,11 @@ class DockerSandboxProvider implements SandboxProvider {
           SecurityOpt: ['no-new-privileges'],
           Tmpfs: { '/tmp': `rw,nosuid,nodev,size=${this.options.tmpfsBytes ?? 256 * 1024 * 1024},mode=1777` },
           ...(channel ? { Binds: [`${channel.dir}:${RELAY_SOCKET_DIR_IN_SANDBOX}:ro`] } : {}),
+          // What the container prints lands nowhere on the host's disk: the relay's output is read
+          // through the attached stream, and a json-file log would grow without bound with anything
+          // the agent writes to the init's stdout.
+          LogConfig: { Type: 'none', Config: {} },
+          ...isolated,
         },
         ...(signal ? { abortSignal: signal } : {}),
       });
@@ -218,6 +268,7 @@ class DockerSandboxProvider implements SandboxProvider {
         stream,
         owner,
         logger: log,
+        unpauseBeforeRemove: isolated.Runtime !== undefined,
         onDestroyed: (s) => {
           this.live.delete(s);
           socket?.destroy();

@@ -44,6 +44,11 @@ export interface DockerSandboxDeps {
   logger: Logger;
   onDestroyed: (sandbox: DockerSandbox) => void;
   /**
+   * Thaw a paused container before removing it. runsc does not end a frozen sandbox within the
+   * engine's force-remove ("PID … is zombie and can not be killed"); runc does. Default false.
+   */
+  unpauseBeforeRemove?: boolean;
+  /**
    * Finds out who ended the sandbox once its relay is lost, after stopping a container that still
    * runs (a hung relay). Never rejects.
    */
@@ -190,10 +195,12 @@ export class DockerSandbox implements Sandbox {
   }
 
   private async doDestroy(): Promise<void> {
+    const wasPaused = this.state === 'paused';
     this.transition('destroyed');
     this.deps.relay.fail(new SandboxAbortedError(this.id, `sandbox ${this.id} was destroyed`));
     this.deps.stream.destroy();
     try {
+      if (wasPaused && this.deps.unpauseBeforeRemove) await this.deps.container.unpause().catch(() => undefined);
       await this.deps.container.remove({ force: true, v: true });
     } catch (error) {
       const status = statusOf(error);
