@@ -52,7 +52,8 @@ engine_answers() { command -v docker >/dev/null 2>&1 && timeout 10 docker info >
 quota_ready() {
   command -v findmnt >/dev/null 2>&1 || return 1
   local line
-  line="$(findmnt -n -o FSTYPE,OPTIONS --mountpoint "$data_root" 2>/dev/null || true)"
+  # The last line is the mount on top, where the data root is itself a mount (a bind mount of the host's disk).
+  line="$(findmnt -n -o FSTYPE,OPTIONS --mountpoint "$data_root" 2>/dev/null | tail -n 1 || true)"
   if [[ "$line" == btrfs* ]]; then
     [ "$(btrfs_quota_mode)" = squota ] || [ "$(btrfs_quota_mode)" = qgroup ]
   else
@@ -63,7 +64,7 @@ quota_ready() {
 # disabled, qgroup (full accounting) or squota (simple quotas), from sysfs (kernel 6.7 and later).
 btrfs_quota_mode() {
   local uuid
-  uuid="$(findmnt -n -o UUID --mountpoint "$data_root" 2>/dev/null || true)"
+  uuid="$(findmnt -n -o UUID --mountpoint "$data_root" 2>/dev/null | tail -n 1 || true)"
   cat "/sys/fs/btrfs/$uuid/qgroups/mode" 2>/dev/null || { [ -d "/sys/fs/btrfs/$uuid/qgroups" ] && echo qgroup || echo disabled; }
 }
 
@@ -167,7 +168,9 @@ put_data_root_on_btrfs() {
     echo "moved the old data root to $aside; once the engine works, free its space with: rm -rf '$aside'"
   fi
   mkdir -p "$data_root"
-  if ! mountpoint -q "$data_root"; then
+  # Mounted over whatever is there: a data root that is itself a mount of another file system (some
+  # machines bind the host's disk there) cannot be moved aside; its old content is only hidden.
+  if [ "$(findmnt -n -o FSTYPE --mountpoint "$data_root" 2>/dev/null | tail -n 1)" != btrfs ]; then
     mount -o loop,noatime "$fs_file" "$data_root"
     echo "mounted $fs_file on $data_root (btrfs)"
   fi
