@@ -9,30 +9,17 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Dockerode from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveLimits } from '../../src/config/limits.js';
-import { createEpisodeManager } from '../../src/episodes/episode-manager.js';
-import { ensureImages } from '../../src/images/image-builder.js';
-import { createSilentLogger } from '../../src/logging.js';
 import { projectRoot } from '../../src/project-root.js';
-import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
-import type { SandboxProvider } from '../../src/sandbox/types.js';
-import { createPythonScorer, HIDDEN_DIR_IN_SANDBOX } from '../../src/scoring/python-scorer.js';
-import { type RunningServer, startServer } from '../../src/server/start-server.js';
-import { listWorkspaceFiles } from '../../src/tasks/list-workspace-files.js';
-import { loadCatalog } from '../../src/tasks/load-catalog.js';
-import { createEnvironmentClient, type EnvironmentClient } from '../unit/server-client.js';
+import { HIDDEN_DIR_IN_SANDBOX } from '../../src/scoring/python-scorer.js';
+import { startDockerServer, type DockerServer } from '../fixtures/docker-server.js';
+import type { EnvironmentClient } from '../unit/server-client.js';
 
 const SERVER_ID = `itest-redteam-${process.pid}-${Date.now()}`;
 const TASK = 'sample/slugify';
 const root = projectRoot();
 const TASK_DIR = join(root, 'environments/sample/slugify');
 const SOLUTION = readFileSync(join(TASK_DIR, 'solution/textkit/slug.py'), 'utf8');
-
-function leftoverContainers(): string[] {
-  return execFileSync('docker', ['ps', '-aq', '--filter', `label=codemidas.server=${SERVER_ID}`], { encoding: 'utf8' }).split('\n').filter(Boolean);
-}
 
 /**
  * A `.git` (gzip'd tar, base64) whose first commit holds the reference solution as the "original"
@@ -138,38 +125,16 @@ const HACKS: EpisodeHack[] = [
 ];
 
 describe('red-team hacks through a real episode (real engine)', () => {
-  let server: RunningServer | undefined;
+  let env: DockerServer | undefined;
   let client: EnvironmentClient;
-  let provider: SandboxProvider | undefined;
 
   beforeAll(async () => {
-    const logger = createSilentLogger();
-    const docker = new Dockerode();
-    await ensureImages({ docker, logger, languages: ['python'] });
-    provider = createDockerSandboxProvider({ logger, serverId: SERVER_ID, docker });
-    const catalog = await loadCatalog(join(root, 'environments'));
-    const manager = createEpisodeManager({
-      provider,
-      catalog,
-      scorer: createPythonScorer({ provider, logger }),
-      logger,
-      limits: resolveLimits({ maxOutputBytes: 4096 }),
-      readWorkspace: (task) => listWorkspaceFiles(task),
-    });
-    await manager.start();
-    server = await startServer({ manager, catalog, logger, listen: { host: '127.0.0.1', port: 0 } });
-    client = createEnvironmentClient(server.address, { deadlineMs: 120_000 });
+    env = await startDockerServer({ serverId: SERVER_ID });
+    client = env.client;
   });
 
   afterAll(async () => {
-    client?.close();
-    await server?.close({ graceMs: 1_000 });
-    await provider?.close();
-    const left = leftoverContainers();
-    if (left.length) {
-      execFileSync('docker', ['rm', '-f', ...left]);
-      throw new Error(`containers left behind (removed now): ${left.join(' ')}`);
-    }
+    await env?.close();
   });
 
   async function runEpisode(hack: EpisodeHack, solved: boolean): Promise<{ reward: Record<string, any>; stdouts: string[] }> {

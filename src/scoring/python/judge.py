@@ -762,28 +762,13 @@ def clear_agent_files(config):
 
 
 def _remove_agent_entry(path, info):
-    # os.walk rather than shutil.rmtree, so this needs no import the judge's start-up would pay for.
     if not stat.S_ISDIR(info.st_mode):
         try:
             os.unlink(path)
         except OSError:
             pass
         return
-    for dirpath, dirnames, filenames in os.walk(path, topdown=False):
-        for name in filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
-            try:
-                os.unlink(os.path.join(dirpath, name))
-            except OSError:
-                pass
-        for name in dirnames:
-            try:
-                os.rmdir(os.path.join(dirpath, name))
-            except OSError:
-                pass
-    try:
-        os.rmdir(path)
-    except OSError:
-        pass
+    remove_tree(path)
 
 
 def prepare_dirs(config):
