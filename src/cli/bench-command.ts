@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import { formatServerBenchTable, runServerBench } from '../bench/server-bench.js';
 import { formatStepBenchTable, runStepBench, type StepBenchOptions } from '../bench/step-bench.js';
+import { runBenchSoak, SOAK_CONCURRENCY_OPTION, SOAK_OPTION } from './bench-soak.js';
 import { positiveInt } from './positive-int.js';
 
 interface BenchFlags {
@@ -17,6 +18,8 @@ interface BenchFlags {
   task?: string;
   address?: string;
   stepOnly: boolean;
+  soak?: number | true;
+  soakConcurrency: number;
 }
 
 /**
@@ -28,6 +31,8 @@ interface BenchFlags {
 export function createBenchCommand(): Command {
   return new Command('bench')
     .description('measure the server against the raw engine in one run (table; JSON with --json)')
+    .addOption(SOAK_OPTION())
+    .addOption(SOAK_CONCURRENCY_OPTION())
     .option('--json <path>', 'also write the figures as JSON')
     .option('--steps <n>', 'measured Steps (and other fast figures)', positiveInt('--steps'), 200)
     .option('--raw-execs <n>', 'measured raw docker execs (--step-only)', positiveInt('--raw-execs'), 60)
@@ -40,6 +45,7 @@ export function createBenchCommand(): Command {
     .option('--step-only', 'only Step latency beside a raw docker exec', false)
     .action(async (flags: BenchFlags) => {
       const log = (line: string): void => void process.stderr.write(`${line}\n`);
+      if (flags.soak !== undefined) return runBenchSoak({ ...flags, soak: flags.soak }, log);
       let result: unknown;
       if (flags.stepOnly || flags.address) {
         const options: StepBenchOptions = {
