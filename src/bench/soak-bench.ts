@@ -119,8 +119,8 @@ export interface SoakBenchResult {
 /**
  * The server's resident set (VmRSS), read as each episode completes. The point figures are the
  * readings at the baseline episode and at the last one. V8 collects garbage in a sawtooth, so one
- * reading can sit high or low by more than the 10% the target allows (seen: 129 MB at episode 100,
- * 99 MB at 150); the target is judged on the medians of a window of readings from the baseline
+ * reading can sit high or low by more than the 10% the target allows (seen: 129 MiB at episode 100,
+ * 99 MiB at 150); the target is judged on the medians of a window of readings from the baseline
  * episode on and of the last window, which a leak moves and a collection does not.
  */
 export interface SoakRss {
@@ -315,7 +315,7 @@ export async function runSoakBench(options: SoakBenchOptions): Promise<SoakBench
           series.push([n, rss]);
           const minutes = elapsedMs(started) / 60_000;
           log(
-            `soak: ${n}/${episodes} episodes, ${(n / minutes).toFixed(1)}/min, server RSS ${(rss / MB).toFixed(1)} MB, ` +
+            `soak: ${n}/${episodes} episodes, ${(n / minutes).toFixed(1)}/min, server RSS ${(rss / MB).toFixed(1)} MiB, ` +
               `${outcomes['INFRA_ERROR'] ?? 0} INFRA_ERROR, ${mismatches.length} unexpected rewards, ${failures.length} failed`,
           );
         }
@@ -526,8 +526,8 @@ export function formatSoakBenchTable(r: SoakBenchResult): string {
     `Reward outcomes: ${outcomes}`,
     `rewards as expected: ${r.rewards.matched}/${r.episodes} (${r.rewards.oracleEpisodes} oracle episodes, ${r.rewards.otherEpisodes} others; ${r.rewards.ones} rewards of 1.0, ${r.rewards.zeros} of 0.0)`,
     ...r.rewards.firstMismatches.slice(0, 3).map((m) => `  unexpected: episode ${m.episode} ${m.taskId} ${m.oracle ? 'oracle' : 'unsolved'}: ${m.reward} (${m.outcome}) ${m.detail.slice(0, 200)}`),
-    `server RSS: ${(r.rss.baselineBytes / MB).toFixed(1)} MB at episode ${r.rss.baselineEpisode}, ${(r.rss.finalBytes / MB).toFixed(1)} MB at episode ${r.rss.finalEpisode} (${r.rss.growthPercent.toFixed(1)}%); ` +
-      `medians of ${r.rss.windowEpisodes}-episode windows ${(r.rss.baselineWindowMedianBytes / MB).toFixed(1)} MB and ${(r.rss.finalWindowMedianBytes / MB).toFixed(1)} MB (${r.rss.windowGrowthPercent.toFixed(1)}%); max ${(r.rss.maxBytes / MB).toFixed(1)} MB`,
+    `server RSS: ${(r.rss.baselineBytes / MB).toFixed(1)} MiB at episode ${r.rss.baselineEpisode}, ${(r.rss.finalBytes / MB).toFixed(1)} MiB at episode ${r.rss.finalEpisode} (${r.rss.growthPercent.toFixed(1)}%); ` +
+      `medians of ${r.rss.windowEpisodes}-episode windows ${(r.rss.baselineWindowMedianBytes / MB).toFixed(1)} MiB and ${(r.rss.finalWindowMedianBytes / MB).toFixed(1)} MiB (${r.rss.windowGrowthPercent.toFixed(1)}%); max ${(r.rss.maxBytes / MB).toFixed(1)} MiB`,
     `server containers: ${r.containers.afterRun} right after the run, ${r.containers.afterDrain} after ${(r.containers.drainWaitMs / 1000).toFixed(0)} s (warm pool drained), ${r.containers.afterShutdown} after it stopped`,
     '',
     line(rows[0]!),
