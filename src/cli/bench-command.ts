@@ -8,6 +8,7 @@ import { formatServerBenchTable, runServerBench, type ServerBenchResult } from '
 import { formatStepBenchTable, runStepBench, type StepBenchOptions } from '../bench/step-bench.js';
 import { CliError } from './cli-error.js';
 import { DEFAULT_MAX_DISK_BYTES, parseByteSize, RUNTIMES } from './isolation-options.js';
+import { runBenchSoak, SOAK_CONCURRENCY_OPTION, SOAK_OPTION } from './bench-soak.js';
 import { positiveInt } from './positive-int.js';
 
 interface BenchFlags {
@@ -26,6 +27,8 @@ interface BenchFlags {
   grpoRounds: number;
   runtime: (typeof RUNTIMES)[number];
   maxDiskBytes: number;
+  soak?: number | true;
+  soakConcurrency: number;
 }
 
 /**
@@ -40,6 +43,8 @@ interface BenchFlags {
 export function createBenchCommand(): Command {
   return new Command('bench')
     .description('measure the server against the raw engine in one run (table; JSON with --json)')
+    .addOption(SOAK_OPTION())
+    .addOption(SOAK_CONCURRENCY_OPTION())
     .option('--json <path>', 'also write the figures as JSON')
     .option('--steps <n>', 'measured Steps (and other fast figures)', positiveInt('--steps'), 200)
     .option('--raw-execs <n>', 'measured raw docker execs (--step-only)', positiveInt('--raw-execs'), 60)
@@ -57,6 +62,7 @@ export function createBenchCommand(): Command {
     .option('--max-disk-bytes <n>', 'disk cap of every container of the run (0: none)', parseByteSize('--max-disk-bytes'), DEFAULT_MAX_DISK_BYTES)
     .action(async (flags: BenchFlags) => {
       const log = (line: string): void => void process.stderr.write(`${line}\n`);
+      if (flags.soak !== undefined) return runBenchSoak({ ...flags, soak: flags.soak }, log);
       let result: unknown;
       if ((flags.stepOnly || flags.address) && flags.runtime !== 'runc') {
         throw new CliError(`--runtime ${flags.runtime} compares runtimes over the full bench`, 'leave out --step-only and --address, or start the server with --runtime yourself');

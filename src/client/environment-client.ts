@@ -109,6 +109,11 @@ export class EnvironmentClient {
     return { observation, terminated: res.terminated, truncated: res.truncated, stepIndex: res.step_index };
   }
 
+  /** Scores one episode (idempotent: a repeat returns the same result, so it is retried on UNAVAILABLE). */
+  async reward(episodeId: string): Promise<RemoteReward> {
+    return decodeReward(await this.#call<WireReward>('Reward', { episode_id: episodeId }, true));
+  }
+
   async rewardGroup(groupId: string): Promise<RemoteGroupReward> {
     const res = await this.#call<{ group_id: string; rewards: WireReward[]; advantages: number[]; mask: boolean[] }>('RewardGroup', { group_id: groupId }, true);
     return { groupId: res.group_id, rewards: res.rewards.map(decodeReward), advantages: res.advantages, mask: res.mask };

@@ -409,7 +409,11 @@ export class Episode {
     if (this.state === 'closed') return false;
     transition(this, 'closed', this.logger, reason);
     this.closedAtMs = this.now();
-    this.lifetime.abort(new FailedPreconditionError(`episode '${this.id}' was closed`));
+    const closed = new FailedPreconditionError(`episode '${this.id}' was closed`);
+    // Format the stack now: until then V8 keeps every frame's receiver reachable from the error, so
+    // the closed episode (remembered for closedRetentionMs) would keep its Close's gRPC call alive.
+    void closed.stack;
+    this.lifetime.abort(closed);
     this.answers.clear();
     await Promise.all([this.releasing, this.releaseSandbox()]);
     return true;
