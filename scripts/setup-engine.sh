@@ -68,23 +68,25 @@ btrfs_quota_mode() {
   cat "/sys/fs/btrfs/$uuid/qgroups/mode" 2>/dev/null || { [ -d "/sys/fs/btrfs/$uuid/qgroups" ] && echo qgroup || echo disabled; }
 }
 
-# Simple quotas count only the extents a subvolume writes itself: a container's quota is what it
-# wrote, its image not counted, and a snapshot (every container create) costs ~50 ms instead of the
-# 0.4-1.7 s full qgroup accounting took here. btrfs-progs 6.2 (bookworm) cannot turn them on, so
-# this is the kernel's ioctl itself: BTRFS_IOC_QUOTA_CTL, cmd BTRFS_QUOTA_CTL_ENABLE_SIMPLE_QUOTA.
+# Full qgroup accounting. Simple quotas (Linux 6.7+: a container's quota counts only what it wrote,
+# and a snapshot costs ~50 ms) would be cheaper, but dockerd 20.10's btrfs driver does not see them
+# as quotas: at its first capped container it turns full accounting on over them, which leaves the
+# qgroups inconsistent, and an inconsistent qgroup enforces no limit at all (seen here: a 512 MiB
+# cap let 704 MiB through). So full accounting from the start: a sandbox's cap then counts its
+# image's extents too (~200 MiB of the python image), and each container create costs more.
 enable_btrfs_quota() {
   [ "$(btrfs_quota_mode)" = disabled ] || return 0
-  if python3 - "$data_root" <<'PY'
-import fcntl, os, struct, sys
-fd = os.open(sys.argv[1], os.O_RDONLY)
-fcntl.ioctl(fd, 0xC0109428, struct.pack("QQ", 4, 0))  # _IOWR(0x94, 40, 16 bytes); 4: simple quotas
-PY
-  then
-    echo "turned on btrfs simple quotas on $data_root"
-  else
-    echo "this kernel has no btrfs simple quotas (they need Linux 6.7); turning on full qgroup accounting: a sandbox's cap then counts its image too, and each container start costs more" >&2
-    btrfs quota enable "$data_root"
-  fi
+  btrfs quota enable "$data_root"
+  echo "turned on btrfs qgroup accounting on $data_root"
+}
+
+# Inconsistent qgroups (after a mode change, a crash) enforce nothing until a rescan; it runs online.
+rescan_btrfs_quota_if_inconsistent() {
+  local uuid
+  uuid="$(findmnt -n -o UUID --mountpoint "$data_root" 2>/dev/null | tail -n 1 || true)"
+  [ -n "$uuid" ] && [ "$(cat "/sys/fs/btrfs/$uuid/qgroups/inconsistent" 2>/dev/null || echo 0)" = 1 ] || return 0
+  echo "the btrfs qgroups on $data_root are inconsistent (they enforce no limit so): rescanning ..."
+  btrfs quota rescan -w "$data_root" >/dev/null
 }
 
 # How dockerd runs runsc. --network=none: the sandboxes have no network (NetworkMode none), and
@@ -216,6 +218,8 @@ command -v protoc >/dev/null 2>&1 && command -v grpc_python_plugin >/dev/null 2>
 [ -f /usr/lib/python3/dist-packages/more_itertools/more.py ] || missing+=(python3-more-itertools)
 if [ "$want_quota" = 1 ]; then command -v mkfs.btrfs >/dev/null 2>&1 || missing+=(btrfs-progs); fi
 if [ "$want_runsc" = 1 ]; then command -v runsc >/dev/null 2>&1 || missing+=(runsc); fi
+
+if [ "$want_quota" = 1 ] && [ "$(id -u)" -eq 0 ] && command -v btrfs >/dev/null 2>&1; then rescan_btrfs_quota_if_inconsistent; fi
 
 needs_quota=0
 made_fs=0

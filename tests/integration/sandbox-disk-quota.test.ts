@@ -13,7 +13,10 @@ const docker = new Dockerode();
 const logger = createSilentLogger();
 const serverId = `itest-disk-${process.pid}`;
 const MIB = 1024 * 1024;
-const CAP_BYTES = 64 * MIB;
+// Above the image's size: where the engine's btrfs runs full qgroup accounting (dockerd 20.10 turns it
+// back on at its first capped container), the image's own extents count inside the cap too.
+const CAP_BYTES = 512 * MIB;
+const PAST_CAP_MIB = 700;
 const OPTS = { timeoutMs: 60_000, maxOutputBytes: 16 * 1024 };
 /** What a write past the cap reports: ENOSPC (XFS project quota) or EDQUOT (btrfs qgroup). */
 const DISK_FULL = /No space left on device|Disk quota exceeded/;
@@ -45,8 +48,8 @@ async function withSandbox<T>(role: SandboxSpec['role'], fn: (sandbox: Sandbox) 
 }
 
 /** Writes `mib` MiB of zeros to `path` inside the sandbox; returns the exit code, stderr and the size that landed. */
-async function fill(sandbox: Sandbox, path: string, mib: number): Promise<{ exitCode: number; stderr: string; bytes: number }> {
-  const r = await sandbox.exec({ shell: `head -c ${mib}M /dev/zero > ${path}; code=$?; sync; stat -c %s ${path} >&2; exit $code` }, OPTS);
+async function fill(sandbox: Sandbox, path: string, mib: number, as = ''): Promise<{ exitCode: number; stderr: string; bytes: number }> {
+  const r = await sandbox.exec({ shell: `${as}bash -c 'head -c ${mib}M /dev/zero > ${path}'; code=$?; sync; stat -c %s ${path} >&2; exit $code` }, OPTS);
   const lines = r.stderr.trim().split('\n');
   return { exitCode: r.exitCode, stderr: r.stderr, bytes: Number(lines[lines.length - 1]) };
 }
@@ -71,12 +74,12 @@ describe('disk cap per sandbox (real engine)', () => {
 
   it('an episode writing past the cap gets a disk-full error inside, keeps answering, and the bytes stop at the cap', async () => {
     await withSandbox('episode', async (sandbox) => {
-      const big = await fill(sandbox, '/workspace/fill.bin', 200);
+      const big = await fill(sandbox, '/workspace/fill.bin', PAST_CAP_MIB);
       expect(big.exitCode).not.toBe(0);
       expect(big.stderr).toMatch(DISK_FULL);
       expect(big.bytes).toBeGreaterThan(16 * MIB);
       expect(big.bytes).toBeLessThanOrEqual(CAP_BYTES);
-      console.log(`[disk] episode: ${(big.bytes / MIB).toFixed(1)} MiB landed of 200 MiB asked; error: ${big.stderr.split('\n')[0]}`);
+      console.log(`[disk] episode: ${(big.bytes / MIB).toFixed(1)} MiB landed of ${PAST_CAP_MIB} MiB asked; error: ${big.stderr.split('\n')[0]}`);
 
       // Still answers, through the relay and the engine's archive API alike.
       const echo = await sandbox.exec({ argv: ['echo', 'still here'] }, OPTS);
@@ -94,14 +97,15 @@ describe('disk cap per sandbox (real engine)', () => {
   it('a second sandbox is unaffected by a full one, and a scoring sandbox is capped too', async () => {
     const full = await provider.create(spec('episode'));
     try {
-      expect((await fill(full, '/workspace/fill.bin', 200)).stderr).toMatch(DISK_FULL);
+      expect((await fill(full, '/workspace/fill.bin', PAST_CAP_MIB)).stderr).toMatch(DISK_FULL);
       await withSandbox('episode', async (other) => {
         const ok = await fill(other, '/workspace/half.bin', 32);
         expect(ok.exitCode).toBe(0);
         expect(ok.bytes).toBe(32 * MIB);
       });
       await withSandbox('scoring', async (scoring) => {
-        const capped = await fill(scoring, '/root/fill.bin', 200);
+        // As the agent's code runs there: the agent user under the root judge (root's own writes are the judge's).
+        const capped = await fill(scoring, '/var/tmp/fill.bin', PAST_CAP_MIB, 'setpriv --reuid=1000 --regid=1000 --clear-groups ');
         expect(capped.exitCode).not.toBe(0);
         expect(capped.stderr).toMatch(DISK_FULL);
         expect(capped.bytes).toBeLessThanOrEqual(CAP_BYTES);
