@@ -379,6 +379,14 @@ class DockerSandboxProvider implements SandboxProvider {
 
   async close(): Promise<void> {
     await Promise.all([...this.live].map((sandbox) => sandbox.destroy()));
+    // A removal that failed (the engine away or restarting at the time) left its container behind,
+    // and the reaper spares a live owner's: remove whatever still carries this provider's label.
+    try {
+      const left = await this.docker.listContainers({ all: true, filters: { label: [`${LABEL_SERVER}=${this.options.serverId}`] } });
+      await Promise.all(left.map((info) => this.docker.getContainer(info.Id).remove({ force: true, v: true }).catch(() => undefined)));
+    } catch (error) {
+      this.logger.warn({ err: error }, 'could not list this server\'s containers at close; the reaper removes them once this process is gone');
+    }
   }
 
   private createError(spec: SandboxSpec, error: unknown): Error {
