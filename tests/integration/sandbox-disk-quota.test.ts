@@ -4,6 +4,7 @@ import { ensureImages, type ImageTags } from '../../src/images/image-builder.js'
 import { createSilentLogger } from '../../src/logging.js';
 import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
 import type { Sandbox, SandboxProvider, SandboxSpec } from '../../src/sandbox/types.js';
+import { withSandbox as withSandboxOf } from '../fixtures/with-sandbox.js';
 
 // The disk cap (--max-disk-bytes) on the real engine. Where the engine cannot cap a sandbox's disk
 // (overlay2 on ext4, or XFS without kernel quotas), the first test fails with the fix in its message
@@ -35,16 +36,8 @@ function spec(role: SandboxSpec['role']): SandboxSpec {
   };
 }
 
-async function withSandbox<T>(role: SandboxSpec['role'], fn: (sandbox: Sandbox) => Promise<T>): Promise<T> {
-  const sandbox = await provider.create(spec(role));
-  try {
-    return await fn(sandbox);
-  } catch (error) {
-    console.error(`test failed in sandbox ${sandbox.id}`);
-    throw error;
-  } finally {
-    await sandbox.destroy();
-  }
+function withSandbox<T>(role: SandboxSpec['role'], fn: (sandbox: Sandbox) => Promise<T>): Promise<T> {
+  return withSandboxOf(provider, spec(role), fn);
 }
 
 /** Writes `mib` MiB of zeros to `path` inside the sandbox; returns the exit code, stderr and the size that landed. */

@@ -19,6 +19,7 @@ import type { Sandbox, SandboxProvider, SandboxSpec } from '../../src/sandbox/ty
 import { createPythonScorer } from '../../src/scoring/python-scorer.js';
 import { listWorkspaceFiles } from '../../src/tasks/list-workspace-files.js';
 import { loadCatalog } from '../../src/tasks/load-catalog.js';
+import { withSandbox as withSandboxOf } from '../fixtures/with-sandbox.js';
 
 const docker = new Dockerode();
 const logger = createSilentLogger();
@@ -42,16 +43,8 @@ function spec(role: SandboxSpec['role']): SandboxSpec {
   };
 }
 
-async function withSandbox<T>(role: SandboxSpec['role'], fn: (sandbox: Sandbox) => Promise<T>): Promise<T> {
-  const sandbox = await provider.create(spec(role));
-  try {
-    return await fn(sandbox);
-  } catch (error) {
-    console.error(`test failed in sandbox ${sandbox.id}`);
-    throw error;
-  } finally {
-    await sandbox.destroy();
-  }
+function withSandbox<T>(role: SandboxSpec['role'], fn: (sandbox: Sandbox) => Promise<T>): Promise<T> {
+  return withSandboxOf(provider, spec(role), fn);
 }
 
 /** The containers this file started (of one role, when given), with the runtime the engine runs each under. */
