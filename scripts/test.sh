@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (README: `npm test`; CI: .ci/run calls the same).
-# Does its own set-up: npm dependencies, the container engine, sandbox images, Python stubs;
+# Does its own set-up: npm dependencies, the container engine (and a second one with disk quotas,
+# scripts/setup-quota-engine.sh), sandbox images, Python stubs;
 # then runs the unit and the real-engine integration tests, and ends with the plain count
 # "N passed, N failed" taken from vitest's own JSON summary.
 set -uo pipefail
@@ -16,6 +17,9 @@ npm run -s build || { echo "TypeScript build failed (npm run build)" >&2; exit 1
 
 step "container engine"
 bash scripts/setup-engine.sh || { echo "no container engine: the integration tests need one (see the message above)" >&2; exit 1; }
+
+step "disk-quota engine (a second engine, for the disk-cap tests)"
+bash scripts/setup-quota-engine.sh || { echo "the disk-quota engine did not start (see the message above): the disk-cap tests need it" >&2; exit 1; }
 
 step "sandbox images"
 node bin/codemidas.js images build || { echo "building the sandbox images failed (node bin/codemidas.js images build)" >&2; exit 1; }

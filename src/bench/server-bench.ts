@@ -6,7 +6,6 @@ import { EnvironmentClient } from '../client/environment-client.js';
 import { mapSettledWithConcurrency } from '../episodes/map-with-concurrency.js';
 import { createLogger } from '../logging.js';
 import { workspaceImageForTask } from '../episodes/workspace-image-for-task.js';
-import { DEFAULT_MAX_DISK_BYTES } from '../sandbox/docker/docker-isolation.js';
 import { createDockerSandboxProvider } from '../sandbox/docker/docker-sandbox-provider.js';
 import { runRollouts } from '../rollouts/run-rollouts.js';
 import { HIDDEN_DIR_IN_SANDBOX, JUDGE_PATH_IN_SANDBOX } from '../scoring/python-scorer.js';
@@ -57,7 +56,7 @@ export interface ServerBenchOptions {
   runtime?: 'runc' | 'runsc';
   /**
    * Disk cap of every container of the run, raw and server alike (`serve --max-disk-bytes`; 0: none).
-   * Default the server's default, 2 GiB.
+   * Default 0: the main engine has no cap (scripts/setup-quota-engine.sh starts one that has).
    */
   maxDiskBytes?: number;
   log?: (line: string) => void;
@@ -142,7 +141,7 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
   const stepsEach = options.stepsPerEpisode ?? 20;
   const startedAt = new Date().toISOString();
   const runtime = options.runtime ?? 'runc';
-  const maxDiskBytes = options.maxDiskBytes ?? DEFAULT_MAX_DISK_BYTES;
+  const maxDiskBytes = options.maxDiskBytes ?? 0;
   // Raw containers get the server's isolation, so each ratio compares like with like.
   const docker = dockerWithIsolation(new Docker(), { ...(runtime !== 'runc' ? { runtime } : {}), diskBytes: maxDiskBytes });
   const serverArgs = ['--runtime', runtime, '--max-disk-bytes', String(maxDiskBytes)];

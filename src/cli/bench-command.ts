@@ -7,7 +7,7 @@ import { formatRuntimeComparisonTable } from '../bench/runtime-comparison.js';
 import { formatServerBenchTable, runServerBench, type ServerBenchResult } from '../bench/server-bench.js';
 import { formatStepBenchTable, runStepBench, type StepBenchOptions } from '../bench/step-bench.js';
 import { CliError } from './cli-error.js';
-import { DEFAULT_MAX_DISK_BYTES, parseByteSize, RUNTIMES } from './isolation-options.js';
+import { parseByteSize, RUNTIMES } from './isolation-options.js';
 import { runBenchSoak, SOAK_CONCURRENCY_OPTION, SOAK_OPTION } from './bench-soak.js';
 import { positiveInt } from './positive-int.js';
 
@@ -59,7 +59,7 @@ export function createBenchCommand(): Command {
     .option('--compare-with <checkout>', '--reward-only: also measure the server of another built checkout, its calls interleaved with this one\'s')
     .option('--grpo-rounds <n>', '--reward-only: GRPO runs per server, alternating between servers', positiveInt('--grpo-rounds'), 1)
     .addOption(new Option('--runtime <name>', 'runsc: run the bench under runc and then under gVisor, figures side by side').choices(RUNTIMES).default('runc'))
-    .option('--max-disk-bytes <n>', 'disk cap of every container of the run (0: none)', parseByteSize('--max-disk-bytes'), DEFAULT_MAX_DISK_BYTES)
+    .option('--max-disk-bytes <n>', 'disk cap of every container of the run; the engine must enforce it (scripts/setup-quota-engine.sh); 0: none', parseByteSize('--max-disk-bytes'), 0)
     .action(async (flags: BenchFlags) => {
       const log = (line: string): void => void process.stderr.write(`${line}\n`);
       if (flags.soak !== undefined) return runBenchSoak({ ...flags, soak: flags.soak }, log);

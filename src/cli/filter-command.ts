@@ -29,7 +29,7 @@ interface FilterFlags extends AgentFlags {
   dryRun: boolean;
   warmPool: number;
   runtime: IsolationFlags['runtime'];
-  maxDiskBytes: number;
+  maxDiskBytes?: number | undefined;
   [limit: string]: unknown;
 }
 

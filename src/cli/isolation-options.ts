@@ -9,7 +9,8 @@ export const RUNTIMES = ['runc', 'runsc'] as const;
 
 export interface IsolationFlags {
   runtime: (typeof RUNTIMES)[number];
-  maxDiskBytes: number;
+  /** Undefined when the flag was not given: then the default cap, where the engine can enforce it. */
+  maxDiskBytes?: number | undefined;
 }
 
 /**
@@ -21,14 +22,17 @@ export function addIsolationOptions(command: Command): Command {
     .addOption(new Option('--runtime <name>', 'OCI runtime of every sandbox (docker): runc, or runsc for gVisor').choices(RUNTIMES).default('runc'))
     .option(
       '--max-disk-bytes <n>',
-      `cap on what one sandbox writes to disk, past which its writes fail; K, M, G suffixes (1024-based) allowed; 0: no cap. The engine must support it (scripts/setup-engine.sh) or the command stops (default ${DEFAULT_MAX_DISK_BYTES}, 2G)`,
+      `cap on what one sandbox writes to disk, past which its writes fail; K, M, G suffixes (1024-based) allowed; 0: no cap. Given, the engine must enforce it (scripts/setup-quota-engine.sh) or the command stops; not given, ${DEFAULT_MAX_DISK_BYTES} (2G) where the engine can enforce it, else no cap, said at start`,
       parseByteSize('--max-disk-bytes'),
-      DEFAULT_MAX_DISK_BYTES,
     );
 }
 
-/** What the flags ask of the engine: a cap the engine cannot enforce is refused, not dropped. */
+/**
+ * What the flags ask of the engine: a cap given is refused, not dropped, where the engine cannot
+ * enforce it; the default cap is kept where it can be, and said to be off where it cannot.
+ */
 export function isolationFromFlags(flags: IsolationFlags): DockerIsolationWanted {
+  if (flags.maxDiskBytes === undefined) return { runtime: flags.runtime, diskBytes: DEFAULT_MAX_DISK_BYTES, ifNoDiskQuota: 'warn' };
   return { runtime: flags.runtime, diskBytes: flags.maxDiskBytes, ifNoDiskQuota: 'refuse' };
 }
 

@@ -164,7 +164,7 @@ describe('codemidas rollout against codemidas serve', () => {
     for (const t of trajectories) {
       const oracle = t.group.member === 0;
       expect(t.agent.name).toBe(oracle ? 'oracle' : 'null');
-      expect(t.reward).toBe(oracle ? 1 : 0);
+      expect(t.reward, `${t.task} member ${t.group.member}: ${t.outcome}, ${t.agentStatus} (${t.agentReason}); ${t.scoreDetail}`).toBe(oracle ? 1 : 0);
       // rewards [1, 0, 0]: mean 1/3, population std sqrt(2)/3, so (r - mean) / std = sqrt(2) or -1/sqrt(2).
       expect(t.advantage).toBeCloseTo(oracle ? Math.SQRT2 : -1 / Math.SQRT2, 5);
     }

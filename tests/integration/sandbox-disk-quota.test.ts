@@ -4,13 +4,16 @@ import { ensureImages, type ImageTags } from '../../src/images/image-builder.js'
 import { createSilentLogger } from '../../src/logging.js';
 import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
 import type { Sandbox, SandboxProvider, SandboxSpec } from '../../src/sandbox/types.js';
+import { QUOTA_DOCKER_HOST, quotaEngine } from '../fixtures/quota-engine.js';
 import { withSandbox as withSandboxOf } from '../fixtures/with-sandbox.js';
 
-// The disk cap (--max-disk-bytes) on the real engine. Where the engine cannot cap a sandbox's disk
-// (overlay2 on ext4, or XFS without kernel quotas), the first test fails with the fix in its message
-// (scripts/setup-engine.sh): it never passes or skips without a cap in force.
+// The disk cap (--max-disk-bytes) on a real engine that can enforce it: the second engine of
+// scripts/setup-quota-engine.sh (btrfs qgroups), under runc and under runsc. Where that engine does
+// not answer, or cannot cap, the first test fails with the fix in its message: it never passes or
+// skips without a cap in force. The main engine (overlay2) has no cap, and must say so.
 
-const docker = new Dockerode();
+const main = new Dockerode();
+let docker: Dockerode;
 const logger = createSilentLogger();
 const serverId = `itest-disk-${process.pid}`;
 const MIB = 1024 * 1024;
@@ -24,6 +27,7 @@ const DISK_FULL = /No space left on device|Disk quota exceeded/;
 
 let tags: ImageTags;
 let provider: SandboxProvider;
+let runscProvider: SandboxProvider;
 
 function spec(role: SandboxSpec['role']): SandboxSpec {
   return {
@@ -36,33 +40,66 @@ function spec(role: SandboxSpec['role']): SandboxSpec {
   };
 }
 
-function withSandbox<T>(role: SandboxSpec['role'], fn: (sandbox: Sandbox) => Promise<T>): Promise<T> {
-  return withSandboxOf(provider, spec(role), fn);
+function withSandbox<T>(role: SandboxSpec['role'], fn: (sandbox: Sandbox) => Promise<T>, on: SandboxProvider = provider): Promise<T> {
+  return withSandboxOf(on, spec(role), fn);
 }
 
 /** Writes `mib` MiB of zeros to `path` inside the sandbox; returns the exit code, stderr and the size that landed. */
 async function fill(sandbox: Sandbox, path: string, mib: number, as = ''): Promise<{ exitCode: number; stderr: string; bytes: number }> {
-  const r = await sandbox.exec({ shell: `${as}bash -c 'head -c ${mib}M /dev/zero > ${path}'; code=$?; sync; stat -c %s ${path} >&2; exit $code` }, OPTS);
+  const r = await sandbox.exec({ shell: `${as}bash -c 'head -c ${mib}M /dev/zero > ${path}'; code=$?; sync; python3 -c "import os, sys; print(os.stat(sys.argv[1]).st_size)" ${path} >&2; exit $code` }, OPTS);
   const lines = r.stderr.trim().split('\n');
   return { exitCode: r.exitCode, stderr: r.stderr, bytes: Number(lines[lines.length - 1]) };
 }
 
 beforeAll(async () => {
-  tags = (await ensureImages({ docker, logger, languages: ['python'] })).tags;
+  tags = (await ensureImages({ docker: main, logger, languages: ['python'] })).tags;
+  docker = await quotaEngine(main, [tags.python]);
   provider = createDockerSandboxProvider({ docker, logger, serverId, images: tags, isolation: { diskBytes: CAP_BYTES, ifNoDiskQuota: 'refuse' } });
-});
+  runscProvider = createDockerSandboxProvider({ docker, logger, serverId, images: tags, isolation: { runtime: 'runsc', diskBytes: CAP_BYTES, ifNoDiskQuota: 'refuse' } });
+}, 180_000);
 
 afterAll(async () => {
   await provider?.close();
+  await runscProvider?.close();
   const left = await docker.listContainers({ all: true, filters: { label: [`codemidas.server=${serverId}`] } });
   await Promise.all(left.map((c) => docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined)));
 });
 
 describe('disk cap per sandbox (real engine)', () => {
-  it('the engine caps a sandbox at --max-disk-bytes (else this fails naming scripts/setup-engine.sh)', async () => {
+  it(`the quota engine (${QUOTA_DOCKER_HOST}) caps a sandbox at --max-disk-bytes (else this fails naming the set-up script)`, async () => {
     const isolation = await provider.checkIsolation!(tags.python);
     expect(isolation.diskBytes).toBe(CAP_BYTES);
     console.log(`[disk] ${isolation.summary}`);
+  });
+
+  it('the main engine (overlay2) cannot cap: an explicit cap is refused naming the fix, and none asked for runs uncapped', async () => {
+    const refusing = createDockerSandboxProvider({ docker: main, logger, serverId, images: tags, isolation: { diskBytes: CAP_BYTES, ifNoDiskQuota: 'refuse' } });
+    const warning = createDockerSandboxProvider({ docker: main, logger, serverId, images: tags, isolation: { diskBytes: CAP_BYTES, ifNoDiskQuota: 'warn' } });
+    try {
+      await expect(refusing.checkIsolation!(tags.python)).rejects.toThrow(/cannot cap a sandbox's disk.*setup-quota-engine\.sh/s);
+      const uncapped = await warning.checkIsolation!(tags.python);
+      expect(uncapped.diskBytes).toBeNull();
+      expect(uncapped.summary).toMatch(/NOT limited/);
+    } finally {
+      await refusing.close();
+      await warning.close();
+    }
+  });
+
+  it('caps a sandbox under runsc (gVisor) too', async () => {
+    expect((await runscProvider.checkIsolation!(tags.python)).diskBytes).toBe(CAP_BYTES);
+    await withSandbox(
+      'episode',
+      async (sandbox) => {
+        const big = await fill(sandbox, '/workspace/fill.bin', PAST_CAP_MIB);
+        console.log(`[disk] runsc episode: ${(big.bytes / MIB).toFixed(1)} MiB landed of ${PAST_CAP_MIB} MiB asked; exit ${big.exitCode}; stderr ${JSON.stringify(big.stderr)}`);
+        expect(big.exitCode).not.toBe(0);
+        expect(big.stderr).toMatch(DISK_FULL);
+        expect(big.bytes).toBeLessThanOrEqual(CAP_BYTES);
+        expect((await sandbox.exec({ argv: ['echo', 'alive'] }, OPTS)).stdout).toBe('alive\n');
+      },
+      runscProvider,
+    );
   });
 
   it('an episode writing past the cap gets a disk-full error inside, keeps answering, and the bytes stop at the cap', async () => {

@@ -21,8 +21,13 @@ describe('--max-disk-bytes and --runtime', () => {
     expect(() => parse('lots')).toThrow(/--max-disk-bytes/);
   });
 
-  it('asks the engine to refuse a cap it cannot enforce rather than drop it', () => {
+  it('asks the engine to refuse a cap given that it cannot enforce rather than drop it', () => {
     expect(isolationFromFlags({ runtime: 'runsc', maxDiskBytes: 1024 })).toEqual({ runtime: 'runsc', diskBytes: 1024, ifNoDiskQuota: 'refuse' });
+    expect(isolationFromFlags({ runtime: 'runc', maxDiskBytes: 0 })).toEqual({ runtime: 'runc', diskBytes: 0, ifNoDiskQuota: 'refuse' });
+  });
+
+  it('without the flag, keeps the default cap where the engine can enforce it and says it is off where it cannot', () => {
+    expect(isolationFromFlags({ runtime: 'runc' })).toEqual({ runtime: 'runc', diskBytes: DEFAULT_MAX_DISK_BYTES, ifNoDiskQuota: 'warn' });
   });
 
   it('refuses --runtime runsc for a sandbox that is not docker, naming the fix', async () => {

@@ -35,7 +35,7 @@ export interface DockerIsolation extends SandboxIsolation {
 
 /** What to tell a user whose engine cannot cap a sandbox's disk. */
 export const DISK_QUOTA_FIX =
-  "run 'bash scripts/setup-engine.sh' as root (it puts the engine's data root on a btrfs loop file with quotas, or uses an XFS data root mounted with pquota), or pass --max-disk-bytes 0 to run without a disk limit";
+  "run 'bash scripts/setup-quota-engine.sh' as root and point DOCKER_HOST at the engine it starts (btrfs qgroups; or give the engine an XFS data root mounted with pquota), or pass --max-disk-bytes 0 to run without a disk limit";
 
 /** What to tell a user whose engine lacks the runtime asked for. */
 export function runtimeFix(runtime: string): string {
@@ -87,7 +87,6 @@ export async function resolveDockerIsolation(
   }
   const refusal = await probeDiskQuota(docker, image, runtime, wanted.diskBytes, abortSignal);
   if (refusal === null) {
-    // btrfs with simple quotas (scripts/setup-engine.sh) counts what a container writes, not its image.
     const how = storageDriver === 'btrfs' ? 'a btrfs quota per container' : 'an XFS project quota per container';
     return { ...base, diskBytes: wanted.diskBytes, summary: `runtime ${runtimeName}; disk: ${formatBytes(wanted.diskBytes)} per sandbox (${how}; ${where})` };
   }

@@ -65,6 +65,8 @@ export class DockerSandbox implements Sandbox {
   private state: DockerSandboxState = 'running';
   private destroying: Promise<void> | undefined;
   private end: Promise<SandboxEnd> | null = null;
+  /** Stopped by `pause` because the freezer refused: its relay's end is ours, not the sandbox's. */
+  private halted = false;
   private readonly deps: DockerSandboxDeps;
 
   constructor(deps: DockerSandboxDeps) {
@@ -163,11 +165,38 @@ export class DockerSandbox implements Sandbox {
           return;
         }
         const transient = /unable to freeze/i.test(message);
-        if (!transient || attempt >= PAUSE_ATTEMPTS) throw this.engineError('pause', error);
+        if (!transient) throw this.engineError('pause', error);
+        if (attempt >= PAUSE_ATTEMPTS) {
+          // The freezer keeps refusing (a process stuck in the kernel, e.g. a writer the disk holds
+          // up): stop every process instead. Nothing runs during the read-out all the same, and the
+          // engine reads a stopped container's files.
+          await this.halt(message);
+          return;
+        }
         await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
       }
     }
     this.transition('paused');
+  }
+
+  /**
+   * Kills the container's processes for a read-out the freezer refused. The relay's stream then ends;
+   * `halted` keeps that from being taken for an end of the sandbox (the sandbox did not end: it was
+   * stopped here, for scoring).
+   */
+  private async halt(freezeRefusal: string): Promise<void> {
+    this.deps.logger.warn({ containerId: this.containerId, freezeRefusal }, 'the freezer refused; stopping the sandbox for its read-out');
+    this.halted = true;
+    this.transition('paused');
+    try {
+      await this.deps.container.kill({ signal: 'SIGKILL' });
+    } catch (error) {
+      // 409: it is not running any more, which is what the kill was for.
+      if (statusOf(error) !== 409) throw this.engineError('pause', error);
+    }
+    await this.deps.container.wait({ condition: 'not-running', abortSignal: AbortSignal.timeout(10_000) } as Dockerode.ContainerWaitOptions).catch(() => undefined);
+    this.deps.relay.fail(new SandboxAbortedError(this.id, `sandbox ${this.id} was stopped for its read-out`));
+    this.deps.stream.destroy();
   }
 
   destroy(): Promise<void> {
@@ -185,7 +214,7 @@ export class DockerSandbox implements Sandbox {
    * Who ended it is found out in the background (`ended()`).
    */
   markDead(reason: string, loss: RelayLoss = 'exited'): void {
-    if (this.state === 'destroyed' || this.state === 'ended') return;
+    if (this.state === 'destroyed' || this.state === 'ended' || this.halted) return;
     this.deps.logger.warn({ containerId: this.containerId, reason }, 'sandbox ended');
     this.transition('ended');
     this.deps.relay.fail(new SandboxAbortedError(this.id, `sandbox ${this.id} ended: ${reason}`));
