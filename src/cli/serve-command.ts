@@ -4,6 +4,7 @@ import { assertListenAllowed, DEFAULT_LISTEN, parseListenAddress } from '../conf
 import { createLogger } from '../logging.js';
 import { startServer } from '../server/start-server.js';
 import { composeRuntime, type SandboxKind } from './compose-runtime.js';
+import { installGcSignal } from './gc-signal.js';
 import { addIsolationOptions, isolationFromFlags, type IsolationFlags } from './isolation-options.js';
 import { addLimitOptions, limitsFromOptions } from './limit-options.js';
 import { nonNegativeInt } from './positive-int.js';
@@ -91,6 +92,7 @@ async function serve(options: ServeOptions, verbose: boolean): Promise<void> {
     throw err;
   }
   say(`serving ${runtime.catalog.tasks.size} tasks with the ${runtime.provider.kind} sandbox${options.authToken ? ' (bearer token required)' : ''}`);
+  installGcSignal(process.env['CODEMIDAS_GC_SIGNAL'], say);
   // The one line on stdout: scripts wait for it.
   process.stdout.write(`codemidas listening on ${server.address}\n`);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateSoakTargets, expectedSoakReward, planSoakEpisode, readRssBytes, summarizeSoakRss } from '../../src/bench/soak-bench.js';
+import { evaluateSoakTargets, expectedSoakReward, planSoakEpisode, readRssBytes, summarizeSoakRss, withGcWindows } from '../../src/bench/soak-bench.js';
 
 const SEVEN = ['s/a', 's/b', 's/c', 's/d', 's/e', 's/f', 's/g'];
 
@@ -89,6 +89,38 @@ describe('summarizeSoakRss', () => {
     expect(r).toMatchObject({ baselineEpisode: 2, baselineBytes: 110, finalEpisode: 2, baselineWindowMedianBytes: 110, finalWindowMedianBytes: 105 });
   });
 });
+
+describe('withGcWindows', () => {
+  // Raw readings caught mid-sawtooth grow 30%; read after a full collection, live memory grows 4%.
+  const raw = summarizeSoakRss([90, 80, 85, 80, 90, 100, 110, 105, 104, 106], 2, 3, []);
+  const gc = [Number.NaN, 70, 71, 69, Number.NaN, Number.NaN, Number.NaN, 73, 72, 74];
+
+  it('adds the medians of the readings after a GC, in the same windows, and the target judges them', () => {
+    const r = withGcWindows(raw, gc);
+    expect(r.windowGrowthPercent).toBeCloseTo(((105 - 80) / 80) * 100);
+    expect(r.afterGc).toEqual({ baselineWindowMedianBytes: 70, finalWindowMedianBytes: 73, windowGrowthPercent: ((73 - 70) / 70) * 100, readings: 6 });
+    const target = evaluateSoakTargets({ ...soakOf(r) }).find((t) => t.name.startsWith('server RSS'))!;
+    expect(target).toMatchObject({ met: true, value: ((73 - 70) / 70) * 100 });
+    expect(target.name).toMatch(/after a full GC/);
+  });
+
+  it('leaves the raw figures to the target when no reading after a GC was taken, and a leak fails it either way', () => {
+    expect(withGcWindows(raw, raw.series.map(() => Number.NaN)).afterGc).toBeUndefined();
+    const raw2 = withGcWindows(raw, [Number.NaN, 70, 71, 69, Number.NaN, Number.NaN, Number.NaN, 80, 82, 81]);
+    expect(evaluateSoakTargets(soakOf(raw2)).find((t) => t.name.startsWith('server RSS'))!.met).toBe(false);
+  });
+});
+
+function soakOf(rss: ReturnType<typeof summarizeSoakRss>): Parameters<typeof evaluateSoakTargets>[0] {
+  return {
+    episodes: 10,
+    completed: 10,
+    outcomes: { SCORED: 10 },
+    rewards: { oracleEpisodes: 5, otherEpisodes: 5, ones: 5, zeros: 5, matched: 10, mismatched: 0, firstMismatches: [] },
+    rss,
+    containers: { afterRun: 2, afterDrain: 0, drainWaitMs: 1, afterShutdown: 0 },
+  };
+}
 
 describe('readRssBytes', () => {
   it("reads this process's resident set within a few percent of Node's own figure", () => {
