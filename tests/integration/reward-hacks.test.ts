@@ -139,8 +139,9 @@ describe('python scorer on the real engine', () => {
   });
 
   describe.concurrent('hacks harmless on their own still let the solved task score 1.0', () => {
-    it('has harmless hacks to check', () => {
-      expect(HARMLESS.length).toBeGreaterThanOrEqual(8);
+    it('has the harmless hacks docs/red-team.md lists', () => {
+      // daemon-outlives-case left this list: it can forge the report after pytest writes it (docs/red-team.md).
+      expect(HARMLESS).toEqual(['fake-judge-result-line', 'git-history-plant', 'hidden-path-write', 'kill-judge-by-pid', 'plant-tmp-home-at-scoring', 'pycache-planted', 'pytest-cache-planted']);
     });
 
     it.each(HARMLESS)('%s', async (name) => {
