@@ -8,6 +8,7 @@ import { ensureImages, type ImageTags } from '../../src/images/image-builder.js'
 import { createSilentLogger } from '../../src/logging.js';
 import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
 import { SandboxFileError, type Sandbox, type SandboxProvider, type SandboxSpec } from '../../src/sandbox/types.js';
+import { withSandbox as withSandboxOf } from '../fixtures/with-sandbox.js';
 
 const docker = new Dockerode();
 const logger = createSilentLogger();
@@ -33,17 +34,8 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-/** Creates a sandbox for one test and always destroys it, printing its id when the test fails. */
-async function withSandbox<T>(role: SandboxSpec['role'], fn: (sandbox: Sandbox) => Promise<T>): Promise<T> {
-  const sandbox = await provider.create(spec(role));
-  try {
-    return await fn(sandbox);
-  } catch (error) {
-    console.error(`test failed in sandbox ${sandbox.id}`);
-    throw error;
-  } finally {
-    await sandbox.destroy();
-  }
+function withSandbox<T>(role: SandboxSpec['role'], fn: (sandbox: Sandbox) => Promise<T>): Promise<T> {
+  return withSandboxOf(provider, spec(role), fn);
 }
 
 beforeAll(async () => {

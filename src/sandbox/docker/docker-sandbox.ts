@@ -5,9 +5,6 @@ import type { Logger } from '../../logging.js';
 import { InvalidArgumentError, SandboxAbortedError } from '../../errors.js';
 import type { RelayClient } from '../relay/relay-client.js';
 import { packEntries, unpackEntries } from '../tar-entries.js';
-
-/** Tries of a pause the freezer refuses as transient ("unable to freeze"). */
-const PAUSE_ATTEMPTS = 4;
 import {
   SandboxFileError,
   type Command,
@@ -20,6 +17,9 @@ import {
   type SandboxEnd,
   type SandboxSpec,
 } from '../types.js';
+
+/** Tries of a pause the freezer refuses as transient ("unable to freeze"). */
+const PAUSE_ATTEMPTS = 4;
 
 /**
  * Lifecycle of a docker sandbox: `running` ⇄ `paused`; `ended` when its relay went away or stopped
@@ -195,8 +195,7 @@ export class DockerSandbox implements Sandbox {
       if (statusOf(error) !== 409) throw this.engineError('pause', error);
     }
     await this.deps.container.wait({ condition: 'not-running', abortSignal: AbortSignal.timeout(10_000) } as Dockerode.ContainerWaitOptions).catch(() => undefined);
-    this.deps.relay.fail(new SandboxAbortedError(this.id, `sandbox ${this.id} was stopped for its read-out`));
-    this.deps.stream.destroy();
+    this.dropRelay('was stopped for its read-out');
   }
 
   destroy(): Promise<void> {
@@ -217,8 +216,7 @@ export class DockerSandbox implements Sandbox {
     if (this.state === 'destroyed' || this.state === 'ended' || this.halted) return;
     this.deps.logger.warn({ containerId: this.containerId, reason }, 'sandbox ended');
     this.transition('ended');
-    this.deps.relay.fail(new SandboxAbortedError(this.id, `sandbox ${this.id} ended: ${reason}`));
-    this.deps.stream.destroy();
+    this.dropRelay(`ended: ${reason}`);
     this.end = this.deps.attributeEnd(this.deps.container, loss, reason);
     void this.end.then((end) => this.deps.logger.info({ containerId: this.containerId, by: end.by, reason: end.reason }, 'sandbox end attributed'));
   }
@@ -226,8 +224,7 @@ export class DockerSandbox implements Sandbox {
   private async doDestroy(): Promise<void> {
     const wasPaused = this.state === 'paused';
     this.transition('destroyed');
-    this.deps.relay.fail(new SandboxAbortedError(this.id, `sandbox ${this.id} was destroyed`));
-    this.deps.stream.destroy();
+    this.dropRelay('was destroyed');
     try {
       if (wasPaused && this.deps.unpauseBeforeRemove) await this.deps.container.unpause().catch(() => undefined);
       await this.deps.container.remove({ force: true, v: true });
@@ -240,6 +237,12 @@ export class DockerSandbox implements Sandbox {
     } finally {
       this.deps.onDestroyed(this);
     }
+  }
+
+  /** Fails every relay call in flight with "sandbox <id> <what>" and closes the relay's stream. */
+  private dropRelay(what: string): void {
+    this.deps.relay.fail(new SandboxAbortedError(this.id, `sandbox ${this.id} ${what}`));
+    this.deps.stream.destroy();
   }
 
   private transition(next: DockerSandboxState): void {
