@@ -22,7 +22,7 @@ export function addIsolationOptions(command: Command): Command {
     .addOption(new Option('--runtime <name>', 'OCI runtime of every sandbox (docker): runc, or runsc for gVisor').choices(RUNTIMES).default('runc'))
     .option(
       '--max-disk-bytes <n>',
-      `cap on what one sandbox writes to disk, past which its writes fail; K, M, G suffixes (1024-based) allowed; 0: no cap. Given, the engine must enforce it (scripts/setup-quota-engine.sh) or the command stops; not given, ${DEFAULT_MAX_DISK_BYTES} (2G) where the engine can enforce it, else no cap, said at start`,
+      `cap on what one sandbox writes to disk, past which its writes fail; K, M, G suffixes (1024-based) allowed; 0: no cap. Given, it must be enforceable (a loop filesystem per sandbox when run as root on the engine's host, or an engine with quotas: scripts/setup-quota-engine.sh) or the command stops; not given, ${DEFAULT_MAX_DISK_BYTES} (2G) where enforceable, else no cap, said at start`,
       parseByteSize('--max-disk-bytes'),
     );
 }

@@ -4,7 +4,7 @@
  * and a scoring run of the sample suite (oracle 1.0, null 0.0) with every episode and
  * scoring container under runsc. Where the engine has no runsc, the first test fails naming the fix
  * (scripts/setup-engine.sh); nothing here skips. The disk cap under runsc is tested on the quota
- * engine, in sandbox-disk-quota.test.ts.
+ * engine (sandbox-disk-quota.test.ts) and with loop disks (sandbox-loop-disk.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type Dockerode from 'dockerode';
 import type { Logger } from '../../logging.js';
 import { UnavailableError } from '../../errors.js';
 import type { SandboxIsolation } from '../types.js';
+import { AGENT_WRITABLE_DIRS, createLoopDisk, DEFAULT_LOOP_DISK_ROOT, loopDisksUnavailable } from './loop-disk.js';
 
 /** Default cap on what one sandbox writes to disk (`--max-disk-bytes`): 2 GiB. */
 export const DEFAULT_MAX_DISK_BYTES = 2 * 1024 ** 3;
@@ -23,6 +26,11 @@ export interface DockerIsolationWanted {
    * naming the fix) or `warn` (logged once; sandboxes run without a cap). Default `refuse`.
    */
   ifNoDiskQuota?: 'refuse' | 'warn';
+  /**
+   * Where per-sandbox loop disks go when the engine itself cannot cap a container's disk (see
+   * `loop-disk.ts`); null: never use loop disks. Default `DEFAULT_LOOP_DISK_ROOT`.
+   */
+  loopDiskRoot?: string | null;
 }
 
 /** What the engine was found to enforce: read once per provider, before its first sandbox. */
@@ -31,11 +39,19 @@ export interface DockerIsolation extends SandboxIsolation {
   runtime: string | undefined;
   /** The engine's storage driver (`overlay2`, `btrfs`, ...). */
   storageDriver: string;
+  /**
+   * How `diskBytes` is enforced: `engine` (`StorageOpt.size`: a btrfs qgroup or an XFS project
+   * quota; writes past it fail with EDQUOT), `loop` (an ext4 loop filesystem of that size at the
+   * workdir, the other writable folders in memory; writes past it fail with ENOSPC), or null (no cap).
+   */
+  diskEnforcement: 'engine' | 'loop' | null;
+  /** Root of the loop disks when `diskEnforcement` is `loop`. */
+  loopDiskRoot: string | null;
 }
 
 /** What to tell a user whose engine cannot cap a sandbox's disk. */
 export const DISK_QUOTA_FIX =
-  "run 'bash scripts/setup-quota-engine.sh' as root and point DOCKER_HOST at the engine it starts (btrfs qgroups; or give the engine an XFS data root mounted with pquota), or pass --max-disk-bytes 0 to run without a disk limit";
+  "run the server as root on the engine's host (each sandbox then gets an ext4 loop filesystem of the cap), or run 'bash scripts/setup-quota-engine.sh' as root and point DOCKER_HOST at the engine it starts (btrfs qgroups; or give the engine an XFS data root mounted with pquota), or pass --max-disk-bytes 0 to run without a disk limit";
 
 /** What to tell a user whose engine lacks the runtime asked for. */
 export function runtimeFix(runtime: string): string {
@@ -80,20 +96,32 @@ export async function resolveDockerIsolation(
   const storageDriver = info.Driver ?? 'unknown';
   const backing = info.DriverStatus?.find(([key]) => key === 'Backing Filesystem')?.[1];
   const where = `storage driver ${storageDriver}${backing ? ` on ${backing}` : ''}, data root ${info.DockerRootDir ?? '?'}`;
-  const base = { runtime, runtimeName, storageDriver };
+  const base = { runtime, runtimeName, storageDriver, loopDiskRoot: null };
 
   if (wanted.diskBytes === undefined || wanted.diskBytes <= 0) {
-    return { ...base, diskBytes: null, summary: `runtime ${runtimeName}; disk: not limited (no cap asked for; ${where})` };
+    return { ...base, diskBytes: null, diskEnforcement: null, summary: `runtime ${runtimeName}; disk: not limited (no cap asked for; ${where})` };
   }
   const refusal = await probeDiskQuota(docker, image, runtime, wanted.diskBytes, abortSignal);
   if (refusal === null) {
     const how = storageDriver === 'btrfs' ? 'a btrfs quota per container' : 'an XFS project quota per container';
-    return { ...base, diskBytes: wanted.diskBytes, summary: `runtime ${runtimeName}; disk: ${formatBytes(wanted.diskBytes)} per sandbox (${how}; ${where})` };
+    return { ...base, diskBytes: wanted.diskBytes, diskEnforcement: 'engine', summary: `runtime ${runtimeName}; disk: ${formatBytes(wanted.diskBytes)} per sandbox (${how}; ${where})` };
   }
-  const message = `the container engine cannot cap a sandbox's disk (${where}; it answered: ${refusal})`;
+  const loopDiskRoot = wanted.loopDiskRoot === undefined ? DEFAULT_LOOP_DISK_ROOT : wanted.loopDiskRoot;
+  const loopRefusal = loopDiskRoot === null ? 'loop disks are turned off' : await probeLoopDisk(docker, image, runtime, loopDiskRoot, abortSignal);
+  if (loopRefusal === null) {
+    const memory = ['/tmp', ...AGENT_WRITABLE_DIRS.map((dir) => dir.path)].join(', ');
+    return {
+      ...base,
+      diskBytes: wanted.diskBytes,
+      diskEnforcement: 'loop',
+      loopDiskRoot,
+      summary: `runtime ${runtimeName}; disk: ${formatBytes(wanted.diskBytes)} per sandbox (an ext4 loop filesystem of that size at the workdir, under ${loopDiskRoot}; ${memory} in memory; the engine cannot cap it itself: ${where})`,
+    };
+  }
+  const message = `the container engine cannot cap a sandbox's disk (${where}; it answered: ${refusal}; and ${loopRefusal})`;
   if ((wanted.ifNoDiskQuota ?? 'refuse') === 'refuse') throw new UnavailableError(`${message}: ${DISK_QUOTA_FIX}`);
   logger.warn({ storageDriver, refusal }, `${message}; sandboxes run WITHOUT a disk limit`);
-  return { ...base, diskBytes: null, summary: `runtime ${runtimeName}; disk: NOT limited, the engine cannot (${where}): ${DISK_QUOTA_FIX}` };
+  return { ...base, diskBytes: null, diskEnforcement: null, summary: `runtime ${runtimeName}; disk: NOT limited, the engine cannot (${where}): ${DISK_QUOTA_FIX}` };
 }
 
 /** Null when a container with a disk cap can be created; else the engine's refusal. */
@@ -116,6 +144,44 @@ async function probeDiskQuota(docker: Dockerode, image: string, runtime: string 
   }
   await container.remove({ force: true }).catch(() => undefined);
   return null;
+}
+
+/**
+ * Null when a loop disk can be made here and the engine sees it: a container of `image` bind-mounted
+ * on a fresh one finds the file just written into it (an engine on another host or in another mount
+ * namespace would not). Else why not.
+ */
+async function probeLoopDisk(docker: Dockerode, image: string, runtime: string | undefined, root: string, abortSignal: AbortSignal): Promise<string | null> {
+  const unavailable = loopDisksUnavailable();
+  if (unavailable) return unavailable;
+  let disk;
+  try {
+    disk = await createLoopDisk(root, 'probe', 16 * 1024 * 1024, abortSignal);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  let container: Dockerode.Container | undefined;
+  try {
+    const marker = `probe-${process.pid}-${Date.now()}`;
+    writeFileSync(join(disk.workspaceDir, marker), '');
+    container = await docker.createContainer({
+      Image: image,
+      Entrypoint: ['/bin/sh'],
+      Cmd: ['-c', `test -f /codemidas-probe/${marker}`],
+      Labels: { ...PROBE_LABELS, 'codemidas.expires-at': new Date(Date.now() + 60_000).toISOString() },
+      NetworkDisabled: true,
+      HostConfig: { NetworkMode: 'none', Binds: [`${disk.workspaceDir}:/codemidas-probe:ro`], ...(runtime ? { Runtime: runtime } : {}) },
+      abortSignal,
+    });
+    await container.start();
+    const exited = (await container.wait()) as { StatusCode?: number };
+    return exited.StatusCode === 0 ? null : `the container engine does not see this host's ${root} (an engine on another host or in another mount namespace)`;
+  } catch (error) {
+    return `the container engine could not mount a loop disk (${error instanceof Error ? error.message : String(error)})`;
+  } finally {
+    await container?.remove({ force: true, v: true }).catch(() => undefined);
+    await disk.dispose().catch(() => undefined);
+  }
 }
 
 export function formatBytes(bytes: number): string {

@@ -16,6 +16,7 @@ import type { FileEntry, Sandbox, SandboxProvider, SandboxSpec } from '../types.
 import { resolveDockerIsolation, type DockerIsolation, type DockerIsolationWanted } from './docker-isolation.js';
 import { attributeEnd } from './attribute-end.js';
 import { DockerSandbox, statusOf } from './docker-sandbox.js';
+import { createLoopDisk, loopDiskHostConfig, removeLoopDisks, type LoopDisk } from './loop-disk.js';
 
 export const LABEL_MANAGED = 'codemidas.managed';
 export const LABEL_SERVER = 'codemidas.server';
@@ -24,9 +25,13 @@ export const LABEL_OWNER_HOST = 'codemidas.owner-host';
 export const LABEL_EXPIRES_AT = 'codemidas.expires-at';
 export const LABEL_ROLE = 'codemidas.role';
 export const LABEL_RELAY_DIR = 'codemidas.relay-dir';
+export const LABEL_LOOP_DISK = 'codemidas.loop-disk';
 
 /** Where the relay finds the host's socket inside the sandbox (a read-only bind mount). */
 const RELAY_SOCKET_DIR_IN_SANDBOX = '/run/codemidas-relay';
+
+/** The unprivileged user every episode runs as (the images' `agent`). */
+const AGENT = { uid: 1000, gid: 1000 };
 
 /** Capabilities the scoring role keeps, so its judge can drop to the agent user and guard hidden tests. */
 export const SCORING_CAPABILITIES = ['SETUID', 'SETGID', 'CHOWN', 'FOWNER', 'DAC_OVERRIDE', 'KILL'];
@@ -82,6 +87,10 @@ class DockerSandboxProvider implements SandboxProvider {
   private readonly prepared = new Map<string, Promise<string>>();
   /** What the engine enforces, read once (`checkIsolation`). */
   private isolation: Promise<DockerIsolation> | undefined;
+  /** Tags this provider's loop disks (`<pid>-<tag>-<random>`), so close() and the reaper tell them apart. */
+  private readonly diskTag = randomBytes(4).toString('hex');
+  /** Loop disks of sandboxes not yet destroyed. */
+  private readonly disks = new Set<LoopDisk>();
 
   constructor(private readonly options: DockerSandboxProviderOptions) {
     this.docker = options.docker ?? new Dockerode();
@@ -126,15 +135,29 @@ class DockerSandboxProvider implements SandboxProvider {
     return this.isolation;
   }
 
-  /** `HostConfig` fields of the runtime and the disk cap. */
-  private async isolationHostConfig(image: string, signal?: AbortSignal): Promise<{ Runtime?: string; StorageOpt?: Record<string, string> }> {
+  /**
+   * `HostConfig` fields of the runtime and the disk cap, and the loop disk made for this sandbox when
+   * the cap is enforced with one (the caller disposes of it once the container is gone).
+   */
+  private async isolationFor(image: string, workdir: string, signal?: AbortSignal): Promise<{
+    hostConfig: { Runtime?: string; StorageOpt?: Record<string, string>; Mounts?: Dockerode.MountSettings[]; Tmpfs?: Record<string, string> };
+    disk: LoopDisk | null;
+  }> {
     const wanted = this.options.isolation;
-    if (!wanted?.runtime && !wanted?.diskBytes) return {};
+    if (!wanted?.runtime && !wanted?.diskBytes) return { hostConfig: {}, disk: null };
     const isolation = await this.checkIsolation(image, signal ? { signal } : {});
-    const out: { Runtime?: string; StorageOpt?: Record<string, string> } = {};
-    if (isolation.runtime) out.Runtime = isolation.runtime;
-    if (isolation.diskBytes !== null) out.StorageOpt = { size: String(isolation.diskBytes) };
-    return out;
+    const hostConfig: { Runtime?: string; StorageOpt?: Record<string, string>; Mounts?: Dockerode.MountSettings[]; Tmpfs?: Record<string, string> } = {};
+    if (isolation.runtime) hostConfig.Runtime = isolation.runtime;
+    if (isolation.diskBytes === null) return { hostConfig, disk: null };
+    if (isolation.diskEnforcement === 'engine') {
+      hostConfig.StorageOpt = { size: String(isolation.diskBytes) };
+      return { hostConfig, disk: null };
+    }
+    const disk = await createLoopDisk(isolation.loopDiskRoot!, this.diskTag, isolation.diskBytes, signal);
+    const fields = loopDiskHostConfig(disk, workdir, AGENT);
+    hostConfig.Mounts = fields.Mounts;
+    hostConfig.Tmpfs = fields.Tmpfs;
+    return { hostConfig, disk };
   }
 
   async prepareImage(image: string, scrub: readonly string[], options: { signal?: AbortSignal } = {}): Promise<string> {
@@ -162,14 +185,20 @@ class DockerSandboxProvider implements SandboxProvider {
     const signal = options.signal;
     signal?.throwIfAborted();
     const image = spec.scrub?.length ? await this.prepareImage(spec.image, spec.scrub, options) : spec.image;
-    const owner = spec.role === 'episode' ? { uid: 1000, gid: 1000 } : { uid: 0, gid: 0 };
+    const owner = spec.role === 'episode' ? AGENT : { uid: 0, gid: 0 };
     const started = performance.now();
-    let isolated: Awaited<ReturnType<DockerSandboxProvider['isolationHostConfig']>>;
+    let isolated: Awaited<ReturnType<DockerSandboxProvider['isolationFor']>>['hostConfig'];
+    let disk: LoopDisk | null;
     try {
-      isolated = await this.isolationHostConfig(image, signal);
+      ({ hostConfig: isolated, disk } = await this.isolationFor(image, spec.workdir, signal));
     } catch (error) {
       throw this.createError(spec, error);
     }
+    if (disk) this.disks.add(disk);
+    const disposeDisk = (): void => {
+      if (!disk || !this.disks.delete(disk)) return;
+      disk.dispose().catch((error: unknown) => this.logger.warn({ err: error, dir: disk.dir }, 'could not remove a loop disk; the reaper retries'));
+    };
     // Engine events carry whole seconds: a second early, so the sandbox's own are never missed.
     const createdAtMs = Date.now() - 1000;
     const channel = await this.openRelaySocket();
@@ -191,6 +220,7 @@ class DockerSandboxProvider implements SandboxProvider {
           [LABEL_EXPIRES_AT]: spec.expiresAt.toISOString(),
           [LABEL_ROLE]: spec.role,
           ...(channel ? { [LABEL_RELAY_DIR]: channel.dir } : {}),
+          ...(disk ? { [LABEL_LOOP_DISK]: disk.dir } : {}),
         },
         AttachStdin: true,
         AttachStdout: true,
@@ -210,18 +240,19 @@ class DockerSandboxProvider implements SandboxProvider {
           CapDrop: ['ALL'],
           CapAdd: spec.role === 'scoring' ? SCORING_CAPABILITIES : [],
           SecurityOpt: ['no-new-privileges'],
-          Tmpfs: { '/tmp': `rw,nosuid,nodev,size=${this.options.tmpfsBytes ?? 256 * 1024 * 1024},mode=1777` },
+          ...isolated,
+          Tmpfs: { ...isolated.Tmpfs, '/tmp': `rw,nosuid,nodev,size=${this.options.tmpfsBytes ?? 256 * 1024 * 1024},mode=1777` },
           ...(channel ? { Binds: [`${channel.dir}:${RELAY_SOCKET_DIR_IN_SANDBOX}:ro`] } : {}),
           // What the container prints lands nowhere on the host's disk: the relay's output is read
           // through the attached stream, and a json-file log would grow without bound with anything
           // the agent writes to the init's stdout.
           LogConfig: { Type: 'none', Config: {} },
-          ...isolated,
         },
         ...(signal ? { abortSignal: signal } : {}),
       });
     } catch (error) {
       channel?.dispose();
+      disposeDisk();
       throw this.createError(spec, error);
     }
     const log = this.logger.child({ containerId: container.id.slice(0, 12) });
@@ -273,6 +304,7 @@ class DockerSandboxProvider implements SandboxProvider {
           this.live.delete(s);
           socket?.destroy();
           channel?.dispose();
+          disposeDisk();
         },
         attributeEnd: (c, loss, reason) => attributeEnd({ docker: this.docker, container: c, loss, reason, createdAtMs, memoryBytes: spec.resources.memoryBytes, logger: log }),
       });
@@ -301,7 +333,8 @@ class DockerSandboxProvider implements SandboxProvider {
       if (sandbox) await sandbox.destroy();
       else {
         channel?.dispose();
-        await container.remove({ force: true }).catch(() => undefined);
+        await container.remove({ force: true, v: true }).catch(() => undefined);
+        disposeDisk();
       }
       throw this.createError(spec, error);
     }
@@ -374,7 +407,23 @@ class DockerSandboxProvider implements SandboxProvider {
         if (status !== 404 && status !== 409) this.logger.warn({ err: error, containerId: info.Id.slice(0, 12) }, 'could not reap sandbox');
       }
     }
+    const root = await this.loopDiskRoot();
+    if (root) {
+      // Disks whose owner process is gone (their containers were removed just above, or never made).
+      const disks = await removeLoopDisks(root, (pid) => pid !== process.pid && !processAlive(pid), this.logger);
+      if (disks > 0) this.logger.info({ disks }, 'removed loop disks of servers that are gone');
+    }
     return removed;
+  }
+
+  /** Root of this provider's loop disks once the isolation check chose them; else null. */
+  private async loopDiskRoot(): Promise<string | null> {
+    if (!this.isolation) return null;
+    try {
+      return (await this.isolation).loopDiskRoot;
+    } catch {
+      return null;
+    }
   }
 
   async close(): Promise<void> {
@@ -387,6 +436,11 @@ class DockerSandboxProvider implements SandboxProvider {
     } catch (error) {
       this.logger.warn({ err: error }, 'could not list this server\'s containers at close; the reaper removes them once this process is gone');
     }
+    // Disks of sandboxes whose removal is still settling, and any a failed create left behind.
+    await Promise.all([...this.disks].map((disk) => disk.dispose().catch(() => undefined)));
+    this.disks.clear();
+    const root = await this.loopDiskRoot();
+    if (root) await removeLoopDisks(root, (pid, tag) => pid === process.pid && tag === this.diskTag, this.logger);
   }
 
   private createError(spec: SandboxSpec, error: unknown): Error {
