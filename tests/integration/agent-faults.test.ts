@@ -18,6 +18,9 @@ const TASK = 'sample/slugify';
 const root = projectRoot();
 const SOLUTION = readFileSync(join(root, 'environments/sample/slugify/solution/textkit/slug.py'), 'utf8');
 
+/** The disk cap of every sandbox here: `serve`'s default is 2 GiB; smaller, so filling it is quick. */
+const DISK_CAP_BYTES = 512 * 1024 * 1024;
+
 interface Fault {
   name: string;
   /** Shell steps the agent runs after (or without) writing the solution. */
@@ -47,6 +50,7 @@ const FAULTS: Fault[] = [
   { name: 'the shell closes its stdin, stdout and stderr', commands: [{ command: 'exec 0<&- 1>&- 2>&-' }], endsSandbox: false },
   { name: '3 MB of random bytes printed', commands: [{ command: 'head -c 3000000 /dev/urandom' }], endsSandbox: false },
   { name: 'a 300 MB file in the workspace', commands: [{ command: 'head -c 300000000 /dev/zero > fill.bin' }], endsSandbox: false },
+  { name: 'the workspace filled past the disk cap (600 MB into 512 MiB)', commands: [{ command: 'head -c 600000000 /dev/zero > fill.bin; echo "exit $?"', timeoutMs: 60_000 }], endsSandbox: false },
   { name: '/tmp filled to its limit', commands: [{ command: 'head -c 400000000 /dev/zero > /tmp/fill.bin; echo $?' }], endsSandbox: false },
 ];
 
@@ -56,7 +60,8 @@ describe('agent-caused faults are scored as the workspace stands (real engine)',
 
   beforeAll(async () => {
     // A short grace past a command's limit, so a frozen relay is noticed in about a second.
-    env = await startDockerServer({ serverId: SERVER_ID, provider: { watchdogGraceMs: 1_000 } });
+    // Every sandbox capped, as `serve` does by default (a loop disk per sandbox on this engine).
+    env = await startDockerServer({ serverId: SERVER_ID, provider: { watchdogGraceMs: 1_000, isolation: { diskBytes: DISK_CAP_BYTES, ifNoDiskQuota: 'refuse' } } });
     client = env.client;
   });
 
@@ -105,6 +110,14 @@ describe('agent-caused faults are scored as the workspace stands (real engine)',
     }
     if (fault.name.startsWith('a NUL')) expect(solved.steps[0]!['observation'].stderr).toMatch(/NUL byte/);
     if (fault.name.startsWith('a 300 MB')) expect(solved.reward['detail']).toMatch(/fill\.bin \(> \d+ bytes\)/);
+    if (fault.name.startsWith('the workspace filled')) {
+      for (const run of [solved, unsolved]) {
+        const filled = run.steps[0]!['observation'];
+        expect(filled.stderr).toMatch(/No space left on device/);
+        expect(filled.stdout).toBe('exit 1\n');
+      }
+      expect(solved.reward['detail']).toMatch(/fill\.bin \(> \d+ bytes\)/);
+    }
   });
 
   it('answers invalid UTF-8 and control bytes in commands, paths and contents without losing the sandbox', async () => {

@@ -5,6 +5,7 @@ import { createSilentLogger } from '../../src/logging.js';
 import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
 import type { Sandbox, SandboxProvider, SandboxSpec } from '../../src/sandbox/types.js';
 import { QUOTA_DOCKER_HOST, quotaEngine } from '../fixtures/quota-engine.js';
+import { diskTestSpec, fillDisk } from '../fixtures/disk-fill.js';
 import { withSandbox as withSandboxOf } from '../fixtures/with-sandbox.js';
 
 // The disk cap (--max-disk-bytes) on a real engine that can enforce it: the second engine of
@@ -31,26 +32,14 @@ let provider: SandboxProvider;
 let runscProvider: SandboxProvider;
 
 function spec(role: SandboxSpec['role']): SandboxSpec {
-  return {
-    image: tags.python,
-    role,
-    workdir: '/workspace',
-    resources: { memoryBytes: 512 * MIB, cpus: 1, pids: 256 },
-    labels: { 'codemidas.episode': `itest-disk-${role}` },
-    expiresAt: new Date(Date.now() + 600_000),
-  };
+  return diskTestSpec(tags.python, role, 'itest-disk');
 }
 
 function withSandbox<T>(role: SandboxSpec['role'], fn: (sandbox: Sandbox) => Promise<T>, on: SandboxProvider = provider): Promise<T> {
   return withSandboxOf(on, spec(role), fn);
 }
 
-/** Writes `mib` MiB of zeros to `path` inside the sandbox; returns the exit code, stderr and the size that landed. */
-async function fill(sandbox: Sandbox, path: string, mib: number, as = ''): Promise<{ exitCode: number; stderr: string; bytes: number }> {
-  const r = await sandbox.exec({ shell: `${as}bash -c 'head -c ${mib}M /dev/zero > ${path}'; code=$?; sync; python3 -c "import os, sys; print(os.stat(sys.argv[1]).st_size)" ${path} >&2; exit $code` }, OPTS);
-  const lines = r.stderr.trim().split('\n');
-  return { exitCode: r.exitCode, stderr: r.stderr, bytes: Number(lines[lines.length - 1]) };
-}
+const fill = fillDisk;
 
 beforeAll(async () => {
   tags = (await ensureImages({ docker: main, logger, languages: ['python'] })).tags;

@@ -8,6 +8,7 @@ import { createSilentLogger } from '../../src/logging.js';
 import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
 import { AGENT_WRITABLE_DIRS, createLoopDisk } from '../../src/sandbox/docker/loop-disk.js';
 import type { Sandbox, SandboxProvider, SandboxSpec } from '../../src/sandbox/types.js';
+import { diskTestSpec, fillDisk } from '../fixtures/disk-fill.js';
 import { withSandbox as withSandboxOf } from '../fixtures/with-sandbox.js';
 
 // The disk cap on the main engine (overlay2, which cannot cap a container itself): each sandbox's
@@ -29,26 +30,14 @@ let provider: SandboxProvider;
 let runscProvider: SandboxProvider;
 
 function spec(role: SandboxSpec['role'], image = tags.python): SandboxSpec {
-  return {
-    image,
-    role,
-    workdir: '/workspace',
-    resources: { memoryBytes: 512 * MIB, cpus: 1, pids: 256 },
-    labels: { 'codemidas.episode': `itest-loop-${role}` },
-    expiresAt: new Date(Date.now() + 600_000),
-  };
+  return diskTestSpec(image, role, 'itest-loop');
 }
 
 function withSandbox<T>(role: SandboxSpec['role'], fn: (sandbox: Sandbox) => Promise<T>, on: SandboxProvider = provider): Promise<T> {
   return withSandboxOf(on, spec(role), fn);
 }
 
-/** Writes `mib` MiB of zeros to `path`; returns the exit code, stderr and the size that landed. */
-async function fill(sandbox: Sandbox, path: string, mib: number, as = ''): Promise<{ exitCode: number; stderr: string; bytes: number }> {
-  const r = await sandbox.exec({ shell: `${as}bash -c 'head -c ${mib}M /dev/zero > ${path}'; code=$?; python3 -c "import os, sys; print(os.stat(sys.argv[1]).st_size)" ${path} >&2; exit $code` }, OPTS);
-  const lines = r.stderr.trim().split('\n');
-  return { exitCode: r.exitCode, stderr: r.stderr, bytes: Number(lines[lines.length - 1]) };
-}
+const fill = fillDisk;
 
 /** Bytes the disks under `root` take on the host's disk (their sparse files' allocated blocks). */
 function hostBytesUnder(dir: string): number {
@@ -164,10 +153,11 @@ describe('disk cap by loop filesystem on the main engine (real engine)', () => {
     const sandbox = await provider.create(spec('episode'));
     await sandbox.exec({ shell: 'echo kept > /workspace/kept.txt' }, OPTS);
     const [info] = await docker.listContainers({ filters: { label: [`codemidas.server=${serverId}`], id: [sandbox.id] } });
+    expect(info, 'the sandbox container is listed').toBeDefined();
     await docker.getContainer(info!.Id).kill();
-    await expect.poll(() => sandbox.state, { timeout: 10_000 }).not.toBe('ready');
+    await expect.poll(() => sandbox.ended() !== null, { timeout: 10_000 }).toBe(true);
     const files = await sandbox.getFiles('/workspace', { maxTotalBytes: 16 * MIB });
-    expect(files.find((f) => f.path === 'kept.txt')?.content.toString()).toBe('kept\n');
+    expect(files.find((f) => f.path === 'kept.txt')?.content?.toString()).toBe('kept\n');
     expect(mountsUnder(root).length).toBeGreaterThan(0);
     await sandbox.destroy();
     await expect.poll(() => mountsUnder(root).length, { timeout: 10_000 }).toBe(0);
