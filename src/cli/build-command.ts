@@ -14,6 +14,7 @@ import { checkRepositorySource } from '../pipeline/ingest/ingest-repository.js';
 import { recordCandidates } from '../pipeline/record/record-candidates.js';
 import { formatFunnelSummary } from '../pipeline/report/funnel-report.js';
 import { createSandboxProvider } from '../sandbox/create-sandbox-provider.js';
+import { createLanguages } from './languages.js';
 import { CliError } from './cli-error.js';
 import { printProgress } from './compose-runtime.js';
 import { addIsolationOptions, isolationFromFlags, type IsolationFlags } from './isolation-options.js';
@@ -86,11 +87,13 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
     isolation: isolationFromFlags(options),
     signal: controller.signal,
   });
+  // The one plugin that builds today; choosing it by detection comes with a second one (issue 17).
+  const language = createLanguages().get('python');
   try {
     let imageReader: ImageFileReader;
     if (provider.kind === 'docker') {
-      await ensureImages({ docker, logger, languages: ['python'], onProgress: printProgress(say) });
-      const isolation = await provider.checkIsolation?.(provider.imageFor('python'), { signal: controller.signal });
+      await ensureImages({ docker, logger, languages: [language.image], onProgress: printProgress(say) });
+      const isolation = await provider.checkIsolation?.(provider.imageFor(language.image), { signal: controller.signal });
       if (isolation) say(`sandboxes: ${isolation.summary}`);
       await provider.reap();
       imageReader = createDockerImageFileReader(docker);
@@ -98,7 +101,7 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
       // The local sandbox runs on the host's root filesystem: audit the host's Python folders.
       imageReader = createDirectoryImageFileReader({ root: '/', include: hostPythonFolders() });
     }
-    const stages: PipelineStages = createDefaultStages({ record: (o) => recordCandidates(o) });
+    const stages: PipelineStages = createDefaultStages({ record: (o) => recordCandidates(o), language });
     let last = '';
     const onProgress = (e: BuildProgress): void => {
       const line = `${e.stage}: ${e.done}/${e.total}${e.message ? ` ${e.message}` : e.unitId ? ` ${e.unitId}` : ''}`;
@@ -117,6 +120,7 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
         logger,
         imageReader,
         stages,
+        language,
         ...(llm ?? {}),
         onProgress,
         signal: controller.signal,

@@ -8,7 +8,9 @@ import { createSandboxProvider } from '../sandbox/create-sandbox-provider.js';
 import type { DockerIsolationWanted } from '../sandbox/docker/docker-isolation.js';
 import type { SandboxProvider } from '../sandbox/types.js';
 import { createWarmPoolProvider } from '../sandbox/warm-pool-provider.js';
-import { createPythonScorer } from '../scoring/python-scorer.js';
+import { createLanguageScorer } from '../languages/language-scorer.js';
+import type { LanguageRegistry } from '../languages/registry.js';
+import { createLanguages } from './languages.js';
 import { listWorkspaceFiles } from '../tasks/list-workspace-files.js';
 import { formatTaskLoadProblem, loadCatalog } from '../tasks/load-catalog.js';
 import type { LoadedTask, TaskCatalog } from '../tasks/types.js';
@@ -26,6 +28,8 @@ export interface RuntimeOptions {
   logger: Logger;
   /** Where progress and problems are printed (stderr). */
   say: (line: string) => void;
+  /** The language plugins; a task in a language none serves is skipped. Default `createLanguages()`. */
+  languages?: LanguageRegistry;
   /** Only these tasks' images are built (the `episode` command needs one). Default: every task's. */
   onlyTaskIds?: readonly string[];
   /**
@@ -48,9 +52,9 @@ export interface Runtime {
   dispose(graceMs?: number): Promise<void>;
 }
 
-/** The image a task language runs on. */
-export function imageLanguageOf(language: string): ImageLanguage {
-  return language === 'javascript' || language === 'typescript' ? 'node' : 'python';
+/** The image a task language runs on: its language plugin's. */
+export function imageLanguageOf(languages: LanguageRegistry, language: string): ImageLanguage {
+  return languages.get(language).image;
 }
 
 /**
@@ -90,7 +94,8 @@ export async function prepareScrubbedImages(
  */
 export async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { logger, say } = options;
-  const catalog = await loadCatalog(options.environmentsDir, { logger, includeRetired: options.includeRetired ?? false });
+  const languages = options.languages ?? createLanguages();
+  const catalog = await loadCatalog(options.environmentsDir, { logger, includeRetired: options.includeRetired ?? false, languages: languages.taskLanguages() });
   for (const problem of catalog.problems) say(`skipped task: ${formatTaskLoadProblem(problem)}`);
   if (catalog.tasks.size === 0) {
     throw new CliError(
@@ -121,8 +126,8 @@ export async function composeRuntime(options: RuntimeOptions): Promise<Runtime> 
   try {
     if (provider.kind === 'docker') {
       const tasks = options.onlyTaskIds ? options.onlyTaskIds.flatMap((id) => catalog.get(id) ?? []) : [...catalog.tasks.values()];
-      const languages = [...new Set(tasks.map((t) => imageLanguageOf(t.file.language)))];
-      await ensureImages({ docker, logger, languages, onProgress: printProgress(say) });
+      const images = [...new Set(tasks.map((t) => imageLanguageOf(languages, t.file.language)))];
+      await ensureImages({ docker, logger, languages: images, onProgress: printProgress(say) });
       await prepareScrubbedImages(provider, tasks, say, options.signal);
       // Before any sandbox starts: a runtime or a disk cap the engine lacks stops the command here.
       const probeImage = provider.imageFor(tasks[0]?.file.language ?? 'python');
@@ -131,7 +136,7 @@ export async function composeRuntime(options: RuntimeOptions): Promise<Runtime> 
     } else if (options.isolation?.diskBytes) {
       say(`sandboxes: disk not limited (the ${provider.kind} sandbox has no per-sandbox disk cap; the docker one does)`);
     }
-    const scorer = createPythonScorer({ provider, logger });
+    const scorer = createLanguageScorer(languages, { provider, logger });
     const manager = createEpisodeManager({
       provider,
       catalog,

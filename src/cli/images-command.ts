@@ -5,6 +5,7 @@ import { createLogger } from '../logging.js';
 import { CliError } from './cli-error.js';
 import { createDockerSandboxProvider } from '../sandbox/docker/docker-sandbox-provider.js';
 import { formatTaskLoadProblem, loadCatalog } from '../tasks/load-catalog.js';
+import { createLanguages } from './languages.js';
 import { imageLanguageOf, prepareScrubbedImages, printProgress } from './compose-runtime.js';
 import { mapSettledWithConcurrency } from '../episodes/map-with-concurrency.js';
 import { workspaceImageForTask } from '../episodes/workspace-image-for-task.js';
@@ -30,13 +31,14 @@ export function createImagesCommand(): Command {
       for (const language of languages) process.stdout.write(`${language}\t${result.tags[language]}\n`);
       if (options.environments !== undefined || options.suite !== undefined) {
         const environments = options.environments ?? 'environments';
-        const catalog = await loadCatalog(environments, { logger });
+        const plugins = createLanguages();
+        const catalog = await loadCatalog(environments, { logger, languages: plugins.taskLanguages() });
         for (const problem of catalog.problems) say(`skipped task: ${formatTaskLoadProblem(problem)}`);
         const tasks = catalog.list(options.suite !== undefined ? { suite: options.suite } : {});
         if (tasks.length === 0) {
           throw new CliError(`no task${options.suite !== undefined ? ` of suite '${options.suite}'` : ''} loaded from ${environments}`, 'check --environments and --suite');
         }
-        const missing = [...new Set(tasks.map((t) => imageLanguageOf(t.file.language)))].filter((l) => !languages.includes(l));
+        const missing = [...new Set(tasks.map((t) => imageLanguageOf(plugins, t.file.language)))].filter((l) => !languages.includes(l));
         if (missing.length) await ensureImages({ docker, logger, languages: missing, onProgress: printProgress(say) });
         const provider = createDockerSandboxProvider({ docker, logger, serverId: 'codemidas-images' });
         try {

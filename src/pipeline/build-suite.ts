@@ -3,14 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../logging.js';
 import type { SandboxProvider } from '../sandbox/types.js';
-import { createPythonScorer } from '../scoring/python-scorer.js';
+import type { LanguagePlugin } from '../languages/language.js';
 import type { Scorer } from '../scoring/types.js';
 import { taskFileSchema } from '../tasks/task-schema.js';
 import type { LoadedTask } from '../tasks/types.js';
 import type { ParseProblem } from './adapters/language-adapter.js';
-import { MaskBodyError, maskPythonBody } from './adapters/python/mask-body.js';
-import { importRootOf } from './adapters/python/parse-module-names.js';
-import { createPythonAdapter } from './adapters/python/python-adapter.js';
+import { MaskBodyError } from './adapters/python/mask-body.js';
 import { analyzeRepository } from './analyze/analyze-repository.js';
 import { ingestRepository } from './ingest/ingest-repository.js';
 import { selectCandidates } from './select/select-candidates.js';
@@ -87,7 +85,9 @@ export interface BuildSuiteOptions {
   /** Reads the runtime image's files for the leak audit (docker export, or a folder). */
   imageReader: ImageFileReader;
   stages: PipelineStages;
-  /** Default: `createPythonScorer({ provider, logger })`. */
+  /** The language plugin of the repository's code: masking, the unit checks, its image and scorer. */
+  language: LanguagePlugin;
+  /** Default: the language plugin's (`language.createScorer`). */
   scorer?: Scorer;
   gates?: Partial<GateOptions>;
   /**
@@ -300,9 +300,10 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
     const libraryName = libraryNameOf(units);
     const staging = await createSuiteStaging(options.outDir, suite);
     try {
-      const scorer = options.scorer ?? createPythonScorer({ provider, logger });
+      const { language } = options;
+      const scorer = options.scorer ?? language.createScorer({ provider, logger });
       const auditor = createLeakAuditor({ reader: options.imageReader, logger });
-      const languageImage = provider.imageFor('python');
+      const languageImage = provider.imageFor(language.image);
       // Copies of this library in the language image are scrubbed from the tasks' image (and their
       // hits then do not count); anything else the audit finds still fails the task.
       const scrub = await timed('audit', async () =>
@@ -322,9 +323,8 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
         const unit = unitsById.get(recording.unitId) as Unit;
         const name = names.get(unit.id) ?? unit.id;
         const drop = (stage: DropStage, code: string, reason: string): TaskOutcome => ({ unit, name, accepted: null, drop: { unitId: unit.id, stage, code, reason }, written: stage === 'gate' });
-        if (importRootOf(unit) !== '') {
-          return drop('write', 'import-root', `${unit.module} is imported from ${importRootOf(unit)}/, but scoring imports from the workspace root`);
-        }
+        const unbuildable = language.unbuildable(unit);
+        if (unbuildable) return drop('write', unbuildable.code, unbuildable.reason);
         let written: WrittenTask;
         const reference = referenceOf(unit);
         try {
@@ -349,7 +349,7 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
         }
         let masked: MaskedWorkspace;
         try {
-          masked = await timed('mask', () => maskWorkspace({ unit, files, maskBody: maskPythonBody }));
+          masked = await timed('mask', () => maskWorkspace({ unit, files, maskBody: language.maskBody }));
         } catch (err) {
           if (err instanceof MaskBodyError) return drop('mask', err.code, err.message);
           return drop('mask', 'mask-failed', messageOf(err));
@@ -358,7 +358,7 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
         let leak = await audit(masked);
         let coMasked: Unit[] = [];
         if (!leak.clean) {
-          const mask = (alsoMask: readonly Unit[]): Promise<MaskedWorkspace> => timed('mask', () => maskWorkspace({ unit, files, maskBody: maskPythonBody, alsoMask }));
+          const mask = (alsoMask: readonly Unit[]): Promise<MaskedWorkspace> => timed('mask', () => maskWorkspace({ unit, files, maskBody: language.maskBody, alsoMask }));
           ({ masked, leak, coMasked } = await coMaskSiblings({ unit, units, files, masked, leak, mask, audit }));
         }
         if (!leak.clean) {
@@ -522,10 +522,10 @@ export { DEFAULT_GATE_OPTIONS };
 
 /**
  * The real stages before write, for the composition root: ingest (copy or clone), analyze (the
- * Python adapter, tree-sitter), select, and the record stage passed in (the Python record harness).
+ * language plugin's adapter, tree-sitter), select, and the record stage passed in.
  */
-export function createDefaultStages(parts: { record: PipelineStages['record']; maxCandidates?: number }): PipelineStages {
-  const adapter = createPythonAdapter({ maskBody: maskPythonBody });
+export function createDefaultStages(parts: { record: PipelineStages['record']; language: LanguagePlugin; maxCandidates?: number }): PipelineStages {
+  const adapter = parts.language;
   return {
     ingest: (source, options) => ingestRepository(source, options),
     analyze: async (snapshot, options) => {

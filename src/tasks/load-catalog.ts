@@ -11,6 +11,11 @@ export interface LoadCatalogOptions {
   logger?: Logger;
   /** Also load the tasks a suite lists as `retired` (`codemidas filter` attempts them again). Default false. */
   includeRetired?: boolean;
+  /**
+   * The task.json `language` values this process can serve (the language plugins'); a task in any
+   * other is skipped with a problem naming the ones there are. Default: every language loads.
+   */
+  languages?: readonly string[];
 }
 
 /**
@@ -42,7 +47,13 @@ export async function loadCatalog(environmentsDir: string, options: LoadCatalogO
     const suiteDir = path.join(root, suite);
     if (!(await isDirectory(suiteDir))) continue;
     const loaded = await loadSuite(suite, suiteDir, options.includeRetired ?? false);
-    tasks.push(...loaded.tasks);
+    for (const task of loaded.tasks) {
+      if (!options.languages || options.languages.includes(task.file.language)) tasks.push(task);
+      else {
+        const known = options.languages.join(', ') || 'none';
+        problems.push({ suite, path: path.join(task.dir, 'task.json'), field: 'language', message: `no language plugin here serves "${task.file.language}" (there are: ${known})` });
+      }
+    }
     problems.push(...loaded.problems);
   }
 

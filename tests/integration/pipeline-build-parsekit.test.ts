@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveLimits } from '../../src/config/limits.js';
 import { createEpisodeManager } from '../../src/episodes/episode-manager.js';
 import { ensureImages } from '../../src/images/image-builder.js';
+import { createPythonPlugin } from '../../src/languages/python/python-plugin.js';
 import { createSilentLogger } from '../../src/logging.js';
 import { createLeakAuditor } from '../../src/pipeline/audit/audit-leaks.js';
 import { createDockerImageFileReader } from '../../src/pipeline/audit/image-files.js';
@@ -62,6 +63,7 @@ describe('codemidas build on examples/parsekit (docker)', () => {
   let first: BuildSuiteResult;
   let catalog: TaskCatalog;
 
+  const python = createPythonPlugin();
   const build = (outDir: string, via: SandboxProvider | undefined = provider, maxTasks = MAX_TASKS): Promise<BuildSuiteResult> => {
     if (!via) throw new Error('no provider');
     return buildSuite({
@@ -73,7 +75,8 @@ describe('codemidas build on examples/parsekit (docker)', () => {
       provider: via,
       logger,
       imageReader: createDockerImageFileReader(docker),
-      stages: createDefaultStages({ record: (o) => recordCandidates(o) }),
+      stages: createDefaultStages({ record: (o) => recordCandidates(o), language: python }),
+      language: python,
     });
   };
 

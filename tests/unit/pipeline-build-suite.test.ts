@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createPythonPlugin } from '../../src/languages/python/python-plugin.js';
 import { createSilentLogger } from '../../src/logging.js';
 import { createDirectoryImageFileReader } from '../../src/pipeline/audit/image-files.js';
 import { BuildFailedError, buildSuite, type PipelineStages } from '../../src/pipeline/build-suite.js';
@@ -109,6 +110,8 @@ async function treeOf(dir: string): Promise<Map<string, string>> {
   return out;
 }
 
+const python = createPythonPlugin();
+
 describe('buildSuite with fake stages and scorer', () => {
   let root: string;
   let repo: string;
@@ -143,6 +146,7 @@ describe('buildSuite with fake stages and scorer', () => {
       logger: createSilentLogger(),
       imageReader: createDirectoryImageFileReader({ root: image }),
       stages,
+      language: python,
       scorer: fakeScorer,
       workRoot: join(root, 'work'),
       ...extra,
@@ -159,6 +163,7 @@ describe('buildSuite with fake stages and scorer', () => {
       logger: createSilentLogger(),
       imageReader: createDirectoryImageFileReader({ root: image }),
       stages: fakeStages(repo),
+      language: python,
       scorer: fakeScorer,
       workRoot: join(root, 'work'),
       onProgress: (e) => progress.push(e.stage),
@@ -210,6 +215,7 @@ describe('buildSuite with fake stages and scorer', () => {
       logger: createSilentLogger(),
       imageReader: createDirectoryImageFileReader({ root: image }),
       stages,
+      language: python,
       scorer: fakeScorer,
       workRoot: join(root, 'work'),
       inputProposer: {

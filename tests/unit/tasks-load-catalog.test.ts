@@ -110,6 +110,19 @@ describe('loadCatalog', () => {
     expect(catalog.list({ suite: 'one', language: 'javascript' })).toEqual([]);
   });
 
+  it('skips a task in a language no plugin serves, naming the language and the ones there are', async () => {
+    await writeSuite('one', ['a', 'js']);
+    await writeTask('one', 'a');
+    await writeTask('one', 'js', { json: { ...validTask('one/js'), language: 'javascript' } });
+
+    const catalog = await loadCatalog(root, { languages: ['python'] });
+
+    expect(catalog.list().map((t) => t.id)).toEqual(['one/a']);
+    expect(catalog.problems).toEqual([
+      { suite: 'one', path: path.join(root, 'one', 'js', 'task.json'), field: 'language', message: 'no language plugin here serves "javascript" (there are: python)' },
+    ]);
+  });
+
   it('skips each kind of malformed task, naming the file and the field, and loads the rest', async () => {
     const names = [
       'ok',
