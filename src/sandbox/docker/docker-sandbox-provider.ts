@@ -25,10 +25,12 @@ export const LABEL_OWNER_HOST = 'codemidas.owner-host';
 export const LABEL_EXPIRES_AT = 'codemidas.expires-at';
 export const LABEL_ROLE = 'codemidas.role';
 export const LABEL_RELAY_DIR = 'codemidas.relay-dir';
-export const LABEL_LOOP_DISK = 'codemidas.loop-disk';
 
 /** Where the relay finds the host's socket inside the sandbox (a read-only bind mount). */
 const RELAY_SOCKET_DIR_IN_SANDBOX = '/run/codemidas-relay';
+
+/** The `HostConfig` fields a sandbox's runtime and disk cap add. */
+type IsolationHostConfig = { Runtime?: string; StorageOpt?: Record<string, string>; Mounts?: Dockerode.MountSettings[]; Tmpfs?: Record<string, string> };
 
 /** The unprivileged user every episode runs as (the images' `agent`). */
 const AGENT = { uid: 1000, gid: 1000 };
@@ -140,13 +142,13 @@ class DockerSandboxProvider implements SandboxProvider {
    * the cap is enforced with one (the caller disposes of it once the container is gone).
    */
   private async isolationFor(image: string, workdir: string, signal?: AbortSignal): Promise<{
-    hostConfig: { Runtime?: string; StorageOpt?: Record<string, string>; Mounts?: Dockerode.MountSettings[]; Tmpfs?: Record<string, string> };
+    hostConfig: IsolationHostConfig;
     disk: LoopDisk | null;
   }> {
     const wanted = this.options.isolation;
     if (!wanted?.runtime && !wanted?.diskBytes) return { hostConfig: {}, disk: null };
     const isolation = await this.checkIsolation(image, signal ? { signal } : {});
-    const hostConfig: { Runtime?: string; StorageOpt?: Record<string, string>; Mounts?: Dockerode.MountSettings[]; Tmpfs?: Record<string, string> } = {};
+    const hostConfig: IsolationHostConfig = {};
     if (isolation.runtime) hostConfig.Runtime = isolation.runtime;
     if (isolation.diskBytes === null) return { hostConfig, disk: null };
     if (isolation.diskEnforcement === 'engine') {
@@ -187,7 +189,7 @@ class DockerSandboxProvider implements SandboxProvider {
     const image = spec.scrub?.length ? await this.prepareImage(spec.image, spec.scrub, options) : spec.image;
     const owner = spec.role === 'episode' ? AGENT : { uid: 0, gid: 0 };
     const started = performance.now();
-    let isolated: Awaited<ReturnType<DockerSandboxProvider['isolationFor']>>['hostConfig'];
+    let isolated: IsolationHostConfig;
     let disk: LoopDisk | null;
     try {
       ({ hostConfig: isolated, disk } = await this.isolationFor(image, spec.workdir, signal));
@@ -220,7 +222,6 @@ class DockerSandboxProvider implements SandboxProvider {
           [LABEL_EXPIRES_AT]: spec.expiresAt.toISOString(),
           [LABEL_ROLE]: spec.role,
           ...(channel ? { [LABEL_RELAY_DIR]: channel.dir } : {}),
-          ...(disk ? { [LABEL_LOOP_DISK]: disk.dir } : {}),
         },
         AttachStdin: true,
         AttachStdout: true,
