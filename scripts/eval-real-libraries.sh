@@ -69,7 +69,7 @@ cat > "$work/summary.mts" <<'TS'
 import { readFileSync, readdirSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 const [runsFile, outDir, rootDir] = process.argv.slice(2) as [string, string, string];
-const { parsePythonUnits } = await import(join(rootDir, 'src/pipeline/adapters/python/parse-python-units.ts'));
+const { parsePythonUnits } = await import(join(rootDir, 'src/languages/python/parse-python-units.ts'));
 function pyFiles(dir: string, base = dir): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir).sort()) {

@@ -14,6 +14,7 @@ import { checkRepositorySource } from '../pipeline/ingest/ingest-repository.js';
 import { recordCandidates } from '../pipeline/record/record-candidates.js';
 import { formatFunnelSummary } from '../pipeline/report/funnel-report.js';
 import { createSandboxProvider } from '../sandbox/create-sandbox-provider.js';
+import type { LanguagePlugin } from '../languages/language.js';
 import { createLanguages } from './languages.js';
 import { CliError } from './cli-error.js';
 import { printProgress } from './compose-runtime.js';
@@ -67,7 +68,9 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
   }
   // A path that is not there fails now, before any image is built or container started.
   await checkRepositorySource(repo);
-  const llm = llmHooksOf(options);
+  // The one plugin that builds today; choosing it by detection comes with a second one (issue 17).
+  const language = createLanguages().get('python');
+  const llm = llmHooksOf(options, language);
   const logger = createLogger({ level: verbose ? 'debug' : 'warn' });
   const say = (line: string): void => void process.stderr.write(`${line}\n`);
   const controller = new AbortController();
@@ -87,8 +90,6 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
     isolation: isolationFromFlags(options),
     signal: controller.signal,
   });
-  // The one plugin that builds today; choosing it by detection comes with a second one (issue 17).
-  const language = createLanguages().get('python');
   try {
     let imageReader: ImageFileReader;
     if (provider.kind === 'docker') {
@@ -142,7 +143,7 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
 }
 
 /** The LLM hooks when `--llm-base-url` is given, else null (the build stays deterministic without a model). */
-function llmHooksOf(options: BuildOptions): LlmHooks | null {
+function llmHooksOf(options: BuildOptions, language: LanguagePlugin): LlmHooks | null {
   if (options.llmBaseUrl === undefined) {
     if (options.llmModel !== undefined) throw new CliError('--llm-model needs --llm-base-url', 'e.g. --llm-base-url http://127.0.0.1:8000/v1 --llm-model <name>', 2);
     return null;
@@ -150,7 +151,7 @@ function llmHooksOf(options: BuildOptions): LlmHooks | null {
   if (options.llmModel === undefined) throw new CliError('--llm-base-url needs --llm-model', 'name the model the endpoint serves, e.g. --llm-model Qwen/Qwen2.5-Coder-7B-Instruct', 2);
   const apiKey = process.env['CODEMIDAS_LLM_API_KEY'] ?? process.env['OPENAI_API_KEY'];
   const client = createOpenAiChatClient({ baseUrl: options.llmBaseUrl, model: options.llmModel, apiKey });
-  return createLlmHooks(client, { seed: options.seed, cacheDir: options.llmCache ?? join(options.out, '.llm-cache') });
+  return createLlmHooks(client, { language, seed: options.seed, cacheDir: options.llmCache ?? join(options.out, '.llm-cache') });
 }
 
 function hostPythonFolders(): string[] {

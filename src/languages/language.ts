@@ -1,18 +1,20 @@
 import type { ImageLanguage } from '../images/image-builder.js';
 import type { Logger } from '../logging.js';
-import type { LanguageAdapter } from '../pipeline/adapters/language-adapter.js';
-import type { Unit } from '../pipeline/types.js';
-import type { SandboxProvider } from '../sandbox/types.js';
+import type { Candidate, RecordedCase, Unit } from '../pipeline/types.js';
+import type { InputProposal } from '../pipeline/write/spec-writer.js';
+import type { FileEntry, SandboxProvider } from '../sandbox/types.js';
 import type { Scorer } from '../scoring/types.js';
+import type { LanguageAdapter } from './language-adapter.js';
 
 /**
  * One language as a plugin: what construction and scoring need to know about it, so that the
- * generic code (build driver, episode manager, server) names no language. The composition root
- * builds a `LanguageRegistry` of plugins (`src/cli/languages.ts`) and hands each task the plugin of
- * its task.json `language`.
+ * generic code (build driver, record and mutation driver, write, mask, audit, episode manager,
+ * server) names no language. The composition root builds a `LanguageRegistry` of plugins
+ * (`src/cli/languages.ts`) and hands each task the plugin of its task.json `language`.
  *
- * Construction reads the `LanguageAdapter` members (detection, unit parsing, body masking, the
- * sandbox-side harness folder); serving reads `image` and `createScorer`.
+ * A plugin is one folder, `src/languages/<id>/`, holding its TypeScript and the real source files of
+ * the language that run in the sandbox (record harness, judge, templates), plus its image recipe
+ * `sandbox-images/<image>/`.
  */
 export interface LanguagePlugin extends LanguageAdapter {
   /** The task.json `language` values whose tasks this plugin builds and scores; the first is `language`. */
@@ -27,4 +29,89 @@ export interface LanguagePlugin extends LanguageAdapter {
    * folder other than the workspace root).
    */
   unbuildable(unit: Unit): { code: string; reason: string } | null;
+  /** The language as people name it (`Python`), for prompts to models. */
+  readonly displayName: string;
+  /** The info string of its Markdown code fences (`python`). */
+  readonly codeFence: string;
+  /** True for the language's source files (which files ingest left out matter to the funnel). */
+  isSourceFile(path: string): boolean;
+  /** The library as the prompt names it, from its units: ``the Python package `textkit` ``. */
+  describeLibrary(units: readonly Unit[]): string;
+  /** The record harness: what the generic record and mutation driver runs in the record sandbox. */
+  readonly recorder: RecordHarness;
+  /** The write stage's language-specific rendering: prompt, examples, readable tests. */
+  readonly writer: TaskWriter;
+  /** The repository's own tests, which masking thins out (a test of the target gives it back). */
+  readonly repoTests: RepoTests;
+  /** What the leak audit reads and how it cuts code into tokens. */
+  readonly leaks: LeakRules;
+}
+
+/**
+ * The sandbox side of recording, as the language's own source files. The generic driver
+ * (`src/pipeline/record/record-candidates.ts`) starts one sandbox of the plugin's image with the
+ * repository at `/workspace`, puts `entries()` at `/`, then runs `command('record')` and
+ * `command('mutate')`, each with a JSON config on stdin, and reads one JSON document from stdout
+ * (the shapes of `src/pipeline/record/harness-result-schema.ts`).
+ */
+export interface RecordHarness {
+  /** Files for the sandbox, relative to `/` (the harness, its codec), with their folders. */
+  entries(): Promise<FileEntry[]>;
+  /** The argv of one harness run. */
+  command(script: 'record' | 'mutate'): string[];
+  /**
+   * Config fields of both runs beyond the generic ones (repoRoot, seed, workDir, callTimeoutMs and
+   * the targets): Python's `sysPath`, the import roots of the candidates.
+   */
+  config(candidates: readonly Candidate[], workspace: string): Record<string, unknown>;
+  /** One candidate as the harness takes it. `classes`: the repository's class units by id. */
+  target(candidate: Candidate, classes: ReadonlyMap<string, Unit>, proposals: readonly InputProposal[]): Record<string, unknown>;
+}
+
+/** The write stage's language-specific part: how a task's cases read to the agent and to people. */
+export interface TaskWriter {
+  /** The deterministic prompt (Markdown) for `unit`: signature, behaviour, examples, what is compared. */
+  renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]; libraryName: string }): string;
+  /** The cases the prompt shows as examples (an assertion review never drops them). */
+  pickExamples(cases: readonly RecordedCase[]): RecordedCase[];
+  /** One case as the language's REPL shows it (the LLM assertion reviewer reads cases this way). */
+  exampleBlock(unit: Unit, c: RecordedCase): string;
+  /** The lines of a prompt that are examples (an LLM rewrite may not add any). */
+  exampleLines(prompt: string): string[];
+  /** The task's title: the documentation's first line, else `Implement <qualname>`. */
+  title(unit: Unit): string;
+  /** The prompt with a note naming the units masked besides the target; unchanged when none. */
+  withCoMaskedNote(prompt: string, coMasked: readonly Unit[]): string;
+  /** The cases as a test file for people (hidden/, never run by scoring), and its path under hidden/. */
+  readableTest(input: { taskId: string; taskName: string; cases: readonly RecordedCase[]; unit: Unit }): { path: string; content: string };
+}
+
+/** The repository's own tests, as masking sees them. */
+export interface RepoTests {
+  /** True for a file whose tests masking may thin out. */
+  isTestFile(path: string): boolean;
+  /** The file without its tests of `unit` (`source` null: no test left, the file goes). */
+  removeTestsOf(source: string, unit: Unit): { source: string | null; removed: string[] };
+}
+
+/** Tokens of a source text with their 1-based lines. */
+export interface Tokens {
+  tokens: string[];
+  lines: number[];
+}
+
+/** What the leak audit needs of a language. */
+export interface LeakRules {
+  /**
+   * Cuts source into tokens, comments and whitespace dropped; never throws (other languages' files,
+   * broken code). The removed body is searched for as runs of these tokens.
+   */
+  tokenize(source: string): Tokens;
+  /** True for the image files the audit indexes (the language's source files). */
+  indexesImageFile(path: string): boolean;
+  /**
+   * Copies of the library under construction among `imagePaths` (indexed image files): the roots to
+   * delete from the image for its tasks (task.json `runtime.scrub`), sorted.
+   */
+  findLibraryCopies(imagePaths: readonly string[], library: { units: readonly Unit[]; files: ReadonlySet<string> }): string[];
 }

@@ -7,21 +7,19 @@ import type { LanguagePlugin } from '../languages/language.js';
 import type { Scorer } from '../scoring/types.js';
 import { taskFileSchema } from '../tasks/task-schema.js';
 import type { LoadedTask } from '../tasks/types.js';
-import type { ParseProblem } from './adapters/language-adapter.js';
-import { MaskBodyError } from './adapters/python/mask-body.js';
+import type { ParseProblem } from '../languages/language-adapter.js';
+import { MaskBodyError } from '../languages/language-adapter.js';
 import { analyzeRepository } from './analyze/analyze-repository.js';
 import { ingestRepository } from './ingest/ingest-repository.js';
 import { selectCandidates } from './select/select-candidates.js';
 import { createLeakAuditor, type LeakAuditResult } from './audit/audit-leaks.js';
 import { coMaskSiblings } from './audit/co-mask-siblings.js';
-import { findLibraryCopies } from './audit/library-copies.js';
 import type { ImageFileReader } from './audit/image-files.js';
 import { DEFAULT_GATE_OPTIONS, runGates, type GateOptions, type GateReport } from './gate/run-gates.js';
 import { maskWorkspace, type MaskedWorkspace } from './mask/mask-workspace.js';
 import { createSuiteStaging, reclaimStaleStaging, writeFileAtomic, writeFileTree } from './package/suite-staging.js';
 import { countDrops, sortDrops, summariseLlmFallbacks, type AcceptedTask, type BuildTimings, type FunnelReport, type LlmFallback } from './report/funnel-report.js';
 import type { Candidate, Drop, DropStage, Recording, RepoSnapshot, Unit } from './types.js';
-import { withCoMaskedNote } from './write/render-prompt.js';
 import { renderTaskFile, repoLabel, type GatesSummary } from './write/render-task-file.js';
 import { referenceCodeOf } from './llm/reference-code.js';
 import { noopAssertionReviewer, noopInputProposer, noopSpecWriter, type AssertionReviewer, type InputProposal, type InputProposer, type ReferenceCode, type SpecWriter } from './write/spec-writer.js';
@@ -56,6 +54,8 @@ export interface PipelineStages {
   select(units: readonly Unit[], options: { snapshot: RepoSnapshot; seed: number }): Promise<{ candidates: Candidate[]; drops: Drop[] }> | { candidates: Candidate[]; drops: Drop[] };
   record(options: {
     provider: SandboxProvider;
+    /** The repository's language: its harness and image. */
+    language: LanguagePlugin;
     snapshot: RepoSnapshot;
     candidates: Candidate[];
     seed: number;
@@ -179,7 +179,7 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
     progress({ stage: 'ingest', done: 0, total: 1 });
     const snapshot = await timed('ingest', () => stages.ingest(options.source, { workRoot, ...signalOption }));
     for (const s of snapshot.skipped ?? []) {
-      if (s.path.endsWith('.py')) drops.push({ unitId: s.path, stage: 'ingest', code: `skipped:${s.reason}`, reason: `${s.path} left out of the snapshot (${SKIP_REASONS[s.reason] ?? s.reason})` });
+      if (options.language.isSourceFile(s.path)) drops.push({ unitId: s.path, stage: 'ingest', code: `skipped:${s.reason}`, reason: `${s.path} left out of the snapshot (${SKIP_REASONS[s.reason] ?? s.reason})` });
     }
     progress({ stage: 'analyze', done: 0, total: snapshot.files.length });
     const analysis = await timed('analyze', () => stages.analyze(snapshot, signalOption));
@@ -216,10 +216,10 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
       return Object.entries(counts).sort((a, b) => b[1] - a[1] || compareStrings(a[0], b[0])).map(([k, n]) => `${n} ${label(k)}`).join(', ') || 'no drops';
     };
     if (units.length === 0) {
-      const python = snapshot.files.filter((f) => f.endsWith('.py')).length;
+      const sources = snapshot.files.filter(options.language.isSourceFile).length;
       const skipped = analysis.problems.length;
       await fail(
-        `found no function or method to build a task from in ${options.source}: ${python} Python files` +
+        `found no function or method to build a task from in ${options.source}: ${sources} ${options.language.displayName} files` +
           (skipped ? `, ${skipped} of them skipped (${countsOf('analyze')})` : '') +
           '; tests, examples, docs and tooling are not library code',
       );
@@ -276,6 +276,7 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
     const recorded = await timed('record', () =>
       stages.record({
         provider,
+        language: options.language,
         snapshot,
         candidates: toRecord,
         seed,
@@ -297,17 +298,17 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
       await fail(`none of the ${toRecord.length} candidates of ${options.source} could be recorded (${countsOf('record')})`, { candidates: candidates.length });
     }
 
-    const libraryName = libraryNameOf(units);
+    const libraryName = options.language.describeLibrary(units);
     const staging = await createSuiteStaging(options.outDir, suite);
     try {
       const { language } = options;
       const scorer = options.scorer ?? language.createScorer({ provider, logger });
-      const auditor = createLeakAuditor({ reader: options.imageReader, logger });
+      const auditor = createLeakAuditor({ reader: options.imageReader, logger, language: language.leaks });
       const languageImage = provider.imageFor(language.image);
       // Copies of this library in the language image are scrubbed from the tasks' image (and their
       // hits then do not count); anything else the audit finds still fails the task.
       const scrub = await timed('audit', async () =>
-        findLibraryCopies(await auditor.imagePaths(languageImage, signal), { importNames: new Set(units.map((u) => u.module.split('.')[0] ?? u.module)), files: new Set(files.keys()) }),
+        language.leaks.findLibraryCopies(await auditor.imagePaths(languageImage, signal), { units, files: new Set(files.keys()) }),
       );
       const image = scrub.length === 0 ? languageImage : await timed('audit', () => provider.prepareImage(languageImage, scrub, signalOption));
       if (scrub.length > 0) {
@@ -336,6 +337,7 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
               recording,
               snapshot,
               libraryName,
+              writer: language.writer,
               specWriter: options.specWriter ?? noopSpecWriter,
               assertionReviewer: options.assertionReviewer ?? noopAssertionReviewer,
               ...(reference ? { reference } : {}),
@@ -349,7 +351,7 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
         }
         let masked: MaskedWorkspace;
         try {
-          masked = await timed('mask', () => maskWorkspace({ unit, files, maskBody: language.maskBody }));
+          masked = await timed('mask', () => maskWorkspace({ unit, files, maskBody: language.maskBody, repoTests: language.repoTests }));
         } catch (err) {
           if (err instanceof MaskBodyError) return drop('mask', err.code, err.message);
           return drop('mask', 'mask-failed', messageOf(err));
@@ -358,8 +360,8 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
         let leak = await audit(masked);
         let coMasked: Unit[] = [];
         if (!leak.clean) {
-          const mask = (alsoMask: readonly Unit[]): Promise<MaskedWorkspace> => timed('mask', () => maskWorkspace({ unit, files, maskBody: language.maskBody, alsoMask }));
-          ({ masked, leak, coMasked } = await coMaskSiblings({ unit, units, files, masked, leak, mask, audit }));
+          const mask = (alsoMask: readonly Unit[]): Promise<MaskedWorkspace> => timed('mask', () => maskWorkspace({ unit, files, maskBody: language.maskBody, repoTests: language.repoTests, alsoMask }));
+          ({ masked, leak, coMasked } = await coMaskSiblings({ unit, units, files, masked, leak, mask, audit, tokenize: language.leaks.tokenize }));
         }
         if (!leak.clean) {
           const first = leak.hits[0];
@@ -367,8 +369,8 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
         }
 
         const taskDir = join(staging.dir, name);
-        const prompt = withCoMaskedNote(written.prompt, coMasked);
-        const taskFile = renderTaskFile({ suite, name, unit, snapshot, scrub, title: written.title, prompt, gates: null });
+        const prompt = language.writer.withCoMaskedNote(written.prompt, coMasked);
+        const taskFile = renderTaskFile({ suite, language, name, unit, snapshot, scrub, title: written.title, prompt, gates: null });
         await writePackage(taskDir, taskFile, written, masked, null);
         const task: LoadedTask = {
           id: `${suite}/${name}`,
@@ -388,7 +390,7 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
           return drop('gate', gates.failure?.code ?? 'gate-failed', gates.failure?.reason ?? 'a gate failed');
         }
         const summary = gatesSummary(written, gates, leak);
-        await writePackage(taskDir, renderTaskFile({ suite, name, unit, snapshot, scrub, title: written.title, prompt, gates: summary }), written, masked, {
+        await writePackage(taskDir, renderTaskFile({ suite, language, name, unit, snapshot, scrub, title: written.title, prompt, gates: summary }), written, masked, {
           schemaVersion: 1,
           task: `${suite}/${name}`,
           unit: unit.id,
@@ -499,13 +501,7 @@ async function readSnapshotFiles(snapshot: RepoSnapshot): Promise<Map<string, Bu
   return out;
 }
 
-/** The library's top-level package names, for the prompt (`textkit`). */
-function libraryNameOf(units: readonly Unit[]): string {
-  const tops = [...new Set(units.map((u) => u.module.split('.')[0] ?? u.module))].sort(compareStrings);
-  return tops.length === 1 ? `the Python package \`${tops[0]}\`` : `a Python codebase (${tops.slice(0, 5).map((t) => `\`${t}\``).join(', ')})`;
-}
-
-/** Why ingest left a `.py` file out, for people. */
+/** Why ingest left a source file out, for people. */
 const SKIP_REASONS: Record<string, string> = {
   'ignored-folder': 'in a cache, VCS, virtual-environment or build-output folder',
   bytecode: 'compiled bytecode',

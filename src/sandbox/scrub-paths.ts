@@ -36,3 +36,8 @@ export function assertScrubPaths(scrub: readonly string[]): void {
     if (problem) throw new InvalidArgumentError('scrub', `cannot remove ${problem}`);
   }
 }
+
+/** True when `path` is one of `roots` or lies below one. */
+export function isUnderAny(path: string, roots: readonly string[]): boolean {
+  return roots.some((root) => path === root || path.startsWith(`${root}/`));
+}

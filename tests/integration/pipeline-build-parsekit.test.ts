@@ -196,7 +196,7 @@ describe('codemidas build on examples/parsekit (docker)', () => {
       const start = lines.findIndex((l) => l.includes('digits = _digits(payload)'));
       const end = lines.findIndex((l) => l.includes('return (10 - total % 10) % 10'));
       const body = lines.slice(start, end + 1).join('\n');
-      const auditor = createLeakAuditor({ reader: createDockerImageFileReader(docker), logger });
+      const auditor = createLeakAuditor({ reader: createDockerImageFileReader(docker), logger, language: python.leaks });
       const leaky = await auditor.audit({ removedBody: body, workspace: new Map(), image: tag });
       expect(leaky.clean).toBe(false);
       expect(leaky.hits.map((h) => h.path)).toContain(`${copy}/checksums.py`);

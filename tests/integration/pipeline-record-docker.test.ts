@@ -14,6 +14,7 @@ import type { Candidate, RepoSnapshot, Unit } from '../../src/pipeline/types.js'
 import { projectRoot } from '../../src/project-root.js';
 import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
 import type { SandboxProvider } from '../../src/sandbox/types.js';
+import { createPythonPlugin } from '../../src/languages/python/python-plugin.js';
 
 const logger = createSilentLogger();
 const docker = new Dockerode();
@@ -62,7 +63,7 @@ describe('recordCandidates in a docker sandbox', () => {
       unit('recfix.gens', 'windows', null, [{ file: 'recfix/gens.py', line: 1, caller: '<module>', argumentTexts: ['[1, 2, 3, 4]', '2'], allLiteral: true }]),
     ].map((u) => ({ unit: u, reasons: ['test'] }));
     const events: string[] = [];
-    const run = () => recordCandidates({ provider, snapshot, candidates, seed: 3, logger, options: { callTimeoutMs: 1000 }, onProgress: (e) => events.push(e.phase) });
+    const run = () => recordCandidates({ provider, language: createPythonPlugin(), snapshot, candidates, seed: 3, logger, options: { callTimeoutMs: 1000 }, onProgress: (e) => events.push(e.phase) });
     const result = await run();
 
     expect(result.drops).toEqual([expect.objectContaining({ unitId: 'recfix.core:spin', stage: 'record', code: 'timeout' })]);

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ParseResult } from '../../src/pipeline/adapters/language-adapter.js';
-import { parsePythonUnits } from '../../src/pipeline/adapters/python/parse-python-units.js';
+import type { ParseResult } from '../../src/languages/language-adapter.js';
+import { parsePythonUnits } from '../../src/languages/python/parse-python-units.js';
 
 const SOURCE = `import os
 import subprocess as sp

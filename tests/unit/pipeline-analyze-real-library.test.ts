@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parsePythonUnits } from '../../src/pipeline/adapters/python/parse-python-units.js';
+import { parsePythonUnits } from '../../src/languages/python/parse-python-units.js';
 import { selectCandidates } from '../../src/pipeline/select/select-candidates.js';
 
 /**

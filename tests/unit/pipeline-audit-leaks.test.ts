@@ -6,7 +6,10 @@ import { createSilentLogger } from '../../src/logging.js';
 import { createLeakAuditor, DEFAULT_LEAK_MIN_COVERAGE } from '../../src/pipeline/audit/audit-leaks.js';
 import { createDirectoryImageFileReader } from '../../src/pipeline/audit/image-files.js';
 import { buildLeakIndex, findRuns } from '../../src/pipeline/audit/leak-index.js';
-import { tokenizePython } from '../../src/pipeline/audit/python-tokens.js';
+import { tokenizePython } from '../../src/languages/python/python-tokens.js';
+import { createPythonPlugin } from '../../src/languages/python/python-plugin.js';
+
+const python = createPythonPlugin();
 
 const BODY = [
   '    total = 0',
@@ -42,14 +45,14 @@ describe('findRuns', () => {
     const index = buildLeakIndex([
       { path: '/usr/lib/python3/dist-packages/lib/check.py', content: REFORMATTED },
       { path: '/usr/lib/python3/other.py', content: 'total = 0\nfor i in range(3):\n    total += i\n' },
-    ]);
+    ], tokenizePython);
     const hits = findRuns(index, tokenizePython(BODY).tokens, 12);
     expect(hits).toEqual([{ path: '/usr/lib/python3/dist-packages/lib/check.py', line: 3, runTokens: 12, coverage: 1, spans: [{ startLine: 3, endLine: 9 }] }]);
   });
 
   it('does not count a guard clause the body shares with a sibling, with a coverage threshold', () => {
     const sibling = 'def other(digits):\n    total = 0\n    for index, digit in enumerate(reversed(digits)):\n        pass\n    return None\n';
-    const index = buildLeakIndex([{ path: 'pkg/mod.py', content: sibling }]);
+    const index = buildLeakIndex([{ path: 'pkg/mod.py', content: sibling }], tokenizePython);
     const body = tokenizePython(BODY).tokens;
     const [partial] = findRuns(index, body, 12);
     expect(partial?.coverage).toBeLessThan(0.5);
@@ -59,12 +62,12 @@ describe('findRuns', () => {
   it('does not count a sibling written in the same style (63% shared runs), but does count a near-copy', () => {
     const body = '    rv = factory()\n    for k, v in d.items():\n        if predicate(k):\n            rv[k] = v\n    return rv\n';
     const sibling = 'def pick_values(predicate, d, factory=dict):\n    rv = factory()\n    for k, v in d.items():\n        if predicate(v):\n            rv[k] = v\n    return rv\n';
-    const index = buildLeakIndex([{ path: 'pkg/dicts.py', content: sibling }]);
+    const index = buildLeakIndex([{ path: 'pkg/dicts.py', content: sibling }], tokenizePython);
     const tokens = tokenizePython(body).tokens;
     expect(findRuns(index, tokens, 12)[0]?.coverage).toBeCloseTo(0.633, 3);
     expect(findRuns(index, tokens, 12, DEFAULT_LEAK_MIN_COVERAGE)).toEqual([]);
     // the same body pasted into another module with one comment added: a copy
-    const copy = buildLeakIndex([{ path: 'pkg/compat.py', content: `def pick_keys(predicate, d, factory=dict):\n    # compat\n${body}` }]);
+    const copy = buildLeakIndex([{ path: 'pkg/compat.py', content: `def pick_keys(predicate, d, factory=dict):\n    # compat\n${body}` }], tokenizePython);
     expect(findRuns(copy, tokens, 12, DEFAULT_LEAK_MIN_COVERAGE)).toEqual([{ path: 'pkg/compat.py', line: 3, runTokens: 12, coverage: 1, spans: [{ startLine: 3, endLine: 7 }] }]);
   });
 
@@ -85,7 +88,7 @@ describe('findRuns', () => {
       '    for index, digit in enumerate(reversed(digits)):', // 18
       '        return 1', // 19
     ].join('\n');
-    const [hit] = findRuns(buildLeakIndex([{ path: 'pkg/mod.py', content: module }]), tokenizePython(BODY).tokens, 12);
+    const [hit] = findRuns(buildLeakIndex([{ path: 'pkg/mod.py', content: module }], tokenizePython), tokenizePython(BODY).tokens, 12);
     expect(hit?.spans).toEqual([
       { startLine: 2, endLine: 3 },
       { startLine: 8, endLine: 13 },
@@ -95,7 +98,7 @@ describe('findRuns', () => {
   });
 
   it('uses the whole body when it is shorter than the run length', () => {
-    const index = buildLeakIndex([{ path: '/a.py', content: 'def f(x):\n    return x + 1\n' }]);
+    const index = buildLeakIndex([{ path: '/a.py', content: 'def f(x):\n    return x + 1\n' }], tokenizePython);
     expect(findRuns(index, tokenizePython('return x + 1').tokens, 12)).toHaveLength(1);
     expect(findRuns(index, tokenizePython('return x + 2').tokens, 12)).toHaveLength(0);
   });
@@ -115,28 +118,29 @@ describe('leak auditor over a fake image tree', () => {
 
   it('is clean without a copy, and fails naming the file once a Debian-style copy of the library is planted', async () => {
     const workspace = new Map([['parsekit/checksums.py', Buffer.from('def luhn(digits):\n    raise NotImplementedError\n')]]);
-    const clean = await createLeakAuditor({ reader: createDirectoryImageFileReader({ root }), logger: createSilentLogger() }).audit({ removedBody: BODY, workspace, image: 'img:1' });
+    const clean = await createLeakAuditor({ reader: createDirectoryImageFileReader({ root }), logger: createSilentLogger(), language: python.leaks }).audit({ removedBody: BODY, workspace, image: 'img:1' });
     expect(clean).toMatchObject({ clean: true, hits: [], runTokens: 12, workspaceFiles: 1 });
     expect(clean.imageFiles).toBe(1);
 
     await writeFile(join(root, 'usr/lib/python3/dist-packages/parsekit/checksums.py'), REFORMATTED);
     // a new auditor: the index is cached per image tag for the life of one auditor
-    const leaky = await createLeakAuditor({ reader: createDirectoryImageFileReader({ root }), logger: createSilentLogger() }).audit({ removedBody: BODY, workspace, image: 'img:1' });
+    const leaky = await createLeakAuditor({ reader: createDirectoryImageFileReader({ root }), logger: createSilentLogger(), language: python.leaks }).audit({ removedBody: BODY, workspace, image: 'img:1' });
     expect(leaky.clean).toBe(false);
     expect(leaky.hits).toEqual([{ where: 'image', path: '/usr/lib/python3/dist-packages/parsekit/checksums.py', line: 3, runTokens: 12, coverage: 1, spans: [{ startLine: 3, endLine: 9 }] }]);
   });
 
   it('finds a copy left in the workspace', async () => {
     const workspace = new Map([['docs/notes.txt', Buffer.from(`Old version:\n${BODY}\n`)]]);
-    const result = await createLeakAuditor({ reader: createDirectoryImageFileReader({ root: join(root, 'usr/lib/python3.11') }), logger: createSilentLogger() }).audit({ removedBody: BODY, workspace, image: 'img:2' });
+    const result = await createLeakAuditor({ reader: createDirectoryImageFileReader({ root: join(root, 'usr/lib/python3.11') }), logger: createSilentLogger(), language: python.leaks }).audit({ removedBody: BODY, workspace, image: 'img:2' });
     expect(result.hits).toEqual([{ where: 'workspace', path: 'docs/notes.txt', line: 2, runTokens: 12, coverage: 1, spans: [{ startLine: 2, endLine: 7 }] }]);
   });
 
   it('reads the image once per tag', async () => {
     let reads = 0;
     const auditor = createLeakAuditor({
-      reader: { readPythonFiles: async () => (reads++, [{ path: '/x.py', content: 'pass' }]) },
+      reader: { readSourceFiles: async () => (reads++, [{ path: '/x.py', content: 'pass' }]) },
       logger: createSilentLogger(),
+      language: python.leaks,
     });
     await auditor.audit({ removedBody: BODY, workspace: new Map(), image: 'a' });
     await auditor.audit({ removedBody: BODY, workspace: new Map(), image: 'a' });

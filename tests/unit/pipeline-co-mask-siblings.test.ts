@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../src/logging.js';
-import { maskPythonBody } from '../../src/pipeline/adapters/python/mask-body.js';
+import { maskPythonBody } from '../../src/languages/python/mask-body.js';
 import { createLeakAuditor } from '../../src/pipeline/audit/audit-leaks.js';
 import { coMaskSiblings } from '../../src/pipeline/audit/co-mask-siblings.js';
 import type { SourceText } from '../../src/pipeline/audit/leak-index.js';
 import { maskWorkspace } from '../../src/pipeline/mask/mask-workspace.js';
 import type { Unit } from '../../src/pipeline/types.js';
 import { makeUnit } from '../fixtures/units.js';
+import { createPythonPlugin } from '../../src/languages/python/python-plugin.js';
+
+const python = createPythonPlugin();
 
 function unitOf(qualname: string, lines: { start: number; end: number; bodyStart: number }, file = 'pkg/mod.py', kind: Unit['kind'] = 'function'): Unit {
   const module = file.replace(/\.py$/, '').replace(/\//g, '.');
@@ -42,17 +45,17 @@ const HAS_B = unitOf('has_b', { start: 15, end: 19, bodyStart: 16 });
 
 /** Masks and audits `files` for HAS_A, then co-masks, against an image holding `imageFiles`. */
 async function run(files: Map<string, Buffer>, units: readonly Unit[], options: { imageFiles?: SourceText[]; limits?: { rounds: number; units: number } } = {}) {
-  const auditor = createLeakAuditor({ reader: { readPythonFiles: async () => options.imageFiles ?? [] }, logger: createSilentLogger() });
+  const auditor = createLeakAuditor({ reader: { readSourceFiles: async () => options.imageFiles ?? [] }, logger: createSilentLogger(), language: python.leaks });
   const masks: string[][] = [];
   const mask = async (alsoMask: readonly Unit[]) => {
     masks.push(alsoMask.map((u) => u.id));
-    return maskWorkspace({ unit: HAS_A, files, maskBody: maskPythonBody, alsoMask });
+    return maskWorkspace({ unit: HAS_A, files, maskBody: maskPythonBody, repoTests: python.repoTests, alsoMask });
   };
   const audit = (m: ReturnType<typeof maskWorkspace>) => auditor.audit({ removedBody: m.removedBody, workspace: m.workspace, image: 'img' });
   const masked = await mask([]);
   masks.length = 0;
   const leak = await audit(masked);
-  const result = await coMaskSiblings({ unit: HAS_A, units, files, masked, leak, mask, audit, ...(options.limits ? { limits: options.limits } : {}) });
+  const result = await coMaskSiblings({ unit: HAS_A, units, files, masked, leak, mask, audit, tokenize: python.leaks.tokenize, ...(options.limits ? { limits: options.limits } : {}) });
   return { first: leak, result, masks };
 }
 

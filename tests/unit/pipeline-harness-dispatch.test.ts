@@ -16,9 +16,9 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renderPrompt } from '../../src/pipeline/write/render-prompt.js';
+import { renderPrompt } from '../../src/languages/python/render-prompt.js';
 import { mutateResultSchema, recordResultSchema } from '../../src/pipeline/record/harness-result-schema.js';
-import { renderReadableTest } from '../../src/pipeline/write/render-readable-test.js';
+import { renderReadableTest } from '../../src/languages/python/render-readable-test.js';
 import { makeUnit } from '../fixtures/units.js';
 import { FIXTURE, judgeCases, PYTHON, runHarness, target } from './pipeline-harness-helpers.js';
 

@@ -12,7 +12,7 @@ export const PYTHON = '/usr/bin/python3';
 export function runHarness(script: 'record.py' | 'mutate.py', config: Record<string, unknown>): any {
   const workDir = mkdtempSync(join(tmpdir(), 'codemidas-harness-'));
   const full = { repoRoot: FIXTURE, sysPath: [FIXTURE], seed: 7, workDir, callTimeoutMs: 1000, ...config };
-  const result = spawnSync(PYTHON, ['-I', '-B', join(root, 'src', 'pipeline', 'adapters', 'python', 'harness', script)], {
+  const result = spawnSync(PYTHON, ['-I', '-B', join(root, 'src', 'languages', 'python', 'harness', script)], {
     input: JSON.stringify(full),
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
@@ -34,7 +34,7 @@ export function target(qualname: string, module = 'recfix.core', extra: Record<s
 export function runWithHarnessModule(module: string, body: string[], source: string): any {
   const script = [
     'import ast, importlib.util, json, sys',
-    `spec = importlib.util.spec_from_file_location("_codemidas__load", ${JSON.stringify(join(root, 'src/pipeline/adapters/python/harness/_load.py'))})`,
+    `spec = importlib.util.spec_from_file_location("_codemidas__load", ${JSON.stringify(join(root, 'src/languages/python/harness/_load.py'))})`,
     '_load = importlib.util.module_from_spec(spec); sys.modules["_codemidas__load"] = _load; spec.loader.exec_module(_load)',
     `${module} = _load.load(${JSON.stringify(module)})`,
     ...body,

@@ -12,11 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Unit } from '../../src/pipeline/types.js';
-import { renderPrompt } from '../../src/pipeline/write/render-prompt.js';
-import { renderReadableTest } from '../../src/pipeline/write/render-readable-test.js';
+import { renderPrompt } from '../../src/languages/python/render-prompt.js';
+import { renderReadableTest } from '../../src/languages/python/render-readable-test.js';
 import { FIXTURE, judgeCases, PYTHON, root, runHarness, runWithHarnessModule, target } from './pipeline-harness-helpers.js';
 
-const HARNESS = join(root, 'src', 'pipeline', 'adapters', 'python', 'harness');
+const HARNESS = join(root, 'src', 'languages', 'python', 'harness');
 
 function python(script: string, input = '', env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(PYTHON, ['-I', '-B', '-c', script], {

@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedCase, Unit } from '../../src/pipeline/types.js';
-import { renderPrompt } from '../../src/pipeline/write/render-prompt.js';
-import { renderReadableTest } from '../../src/pipeline/write/render-readable-test.js';
+import { renderPrompt } from '../../src/languages/python/render-prompt.js';
+import { renderReadableTest } from '../../src/languages/python/render-readable-test.js';
 import { runJudgeProcess } from '../fixtures/scoring-fixtures.js';
 import { FIXTURE, PYTHON, root, runHarness, target } from './pipeline-harness-helpers.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findLibraryCopies, isUnderAny } from '../../src/pipeline/audit/library-copies.js';
-import { normaliseScrubPaths, scrubPathProblem } from '../../src/sandbox/scrub-paths.js';
+import { findLibraryCopies } from '../../src/languages/python/library-copies.js';
+import { isUnderAny, normaliseScrubPaths, scrubPathProblem } from '../../src/sandbox/scrub-paths.js';
 
 const library = {
   importNames: new Set(['more_itertools']),

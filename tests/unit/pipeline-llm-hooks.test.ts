@@ -17,11 +17,14 @@ import { createLlmInputProposer } from '../../src/pipeline/llm/llm-input-propose
 import { createLlmSpecWriter } from '../../src/pipeline/llm/llm-spec-writer.js';
 import { recordCandidates } from '../../src/pipeline/record/record-candidates.js';
 import type { RecordedCase, Recording, RepoSnapshot, Unit } from '../../src/pipeline/types.js';
-import { renderPrompt } from '../../src/pipeline/write/render-prompt.js';
+import { renderPrompt } from '../../src/languages/python/render-prompt.js';
 import type { ReferenceCode } from '../../src/pipeline/write/spec-writer.js';
 import { writeTask } from '../../src/pipeline/write/write-task.js';
 import { createMemorySandboxProvider } from '../../src/sandbox/memory/memory-sandbox-provider.js';
 import { makeUnit } from '../fixtures/units.js';
+import { createPythonPlugin } from '../../src/languages/python/python-plugin.js';
+
+const python = createPythonPlugin();
 import { runHarness, target } from './pipeline-harness-helpers.js';
 
 /** Answers with the scripted texts in turn (or throws a scripted error); counts and keeps the requests. */
@@ -74,7 +77,7 @@ describe('createLlmSpecWriter', () => {
   const rewrite = async (answer: string | Error): Promise<{ spec: string | null; fallbacks: string[]; client: ReturnType<typeof scriptedClient> }> => {
     const client = scriptedClient([answer]);
     const fallbacks: string[] = [];
-    const spec = await createLlmSpecWriter(client, { seed: 3 }).rewrite({ unit, draft, cases, reference, onFallback: (r) => fallbacks.push(r) });
+    const spec = await createLlmSpecWriter(client, { language: python, seed: 3 }).rewrite({ unit, draft, cases, reference, onFallback: (r) => fallbacks.push(r) });
     return { spec, fallbacks, client };
   };
 
@@ -110,10 +113,10 @@ describe('createLlmSpecWriter', () => {
 
   it('answers a request it has seen from the cache, without asking the model again', async () => {
     const client = scriptedClient([goodSpec]);
-    const first = await createLlmSpecWriter(client, { seed: 3, cacheDir }).rewrite({ unit, draft, cases, reference });
+    const first = await createLlmSpecWriter(client, { language: python, seed: 3, cacheDir }).rewrite({ unit, draft, cases, reference });
     // a fresh writer over a client that would fail: the answer comes from disk
     const failing = scriptedClient([new LlmError('endpoint-down', 'nothing answers')]);
-    const second = await createLlmSpecWriter(failing, { seed: 3, cacheDir }).rewrite({ unit, draft, cases, reference });
+    const second = await createLlmSpecWriter(failing, { language: python, seed: 3, cacheDir }).rewrite({ unit, draft, cases, reference });
     expect(client.requests).toHaveLength(1);
     expect(failing.requests).toHaveLength(0);
     expect(second).toBe(first);
@@ -121,7 +124,7 @@ describe('createLlmSpecWriter', () => {
     expect(await readdir(cacheDir)).toHaveLength(1);
     // another seed is another request
     const other = scriptedClient([goodSpec]);
-    await createLlmSpecWriter(other, { seed: 4, cacheDir }).rewrite({ unit, draft, cases, reference });
+    await createLlmSpecWriter(other, { language: python, seed: 4, cacheDir }).rewrite({ unit, draft, cases, reference });
     expect(other.requests).toHaveLength(1);
   });
 
@@ -186,6 +189,7 @@ describe('createLlmInputProposer', () => {
     const proposal = { args: [int(75)], kwargs: {}, init: null };
     await recordCandidates({
       provider,
+      language: python,
       snapshot,
       candidates: [{ unit: makeUnit({ id: 'recfix.core:grade', module: 'recfix.core', qualname: 'grade', file: 'recfix/core.py' }), reasons: [] }, { unit, reasons: [] }],
       seed: 0,
@@ -222,7 +226,8 @@ describe('assertion review in the write stage', () => {
       recording,
       snapshot: { origin: 'x', revision: 'working-tree' },
       libraryName: 'the Python package `mini`',
-      assertionReviewer: createLlmAssertionReviewer(scriptedClient([answer]), { seed: 0 }),
+      writer: python.writer,
+      assertionReviewer: createLlmAssertionReviewer(scriptedClient([answer]), { language: python, seed: 0 }),
       reference,
       onLlmFallback: (hook, reason) => fallbacks.push(`${hook}:${reason}`),
     });

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MaskBodyError, maskPythonBody } from '../../src/pipeline/adapters/python/mask-body.js';
-import { removeTestsOfTarget } from '../../src/pipeline/adapters/python/mask-tests.js';
+import { MaskBodyError, maskPythonBody } from '../../src/languages/python/mask-body.js';
+import { removeTestsOfTarget } from '../../src/languages/python/mask-tests.js';
 import { maskWorkspace } from '../../src/pipeline/mask/mask-workspace.js';
 import { scrubReason } from '../../src/pipeline/mask/scrub-paths.js';
 import type { Unit } from '../../src/pipeline/types.js';
+import { createPythonPlugin } from '../../src/languages/python/python-plugin.js';
+
+const python = createPythonPlugin();
 
 function unitOf(partial: Partial<Unit> & Pick<Unit, 'qualname' | 'startLine' | 'endLine' | 'bodyStartLine' | 'bodyEndLine'>): Unit {
   return {
@@ -141,7 +144,7 @@ describe('maskWorkspace', () => {
       ['tests/test_only_clamp.py', Buffer.from('from pkg.mod import clamp\n\ndef test_it():\n    assert clamp(1, 0, 2) == 1\n')],
     ]);
     const unit = unitOf({ qualname: 'clamp', startLine: 4, endLine: 13, bodyStartLine: 10, bodyEndLine: 13 });
-    const masked = maskWorkspace({ unit, files, maskBody: maskPythonBody });
+    const masked = maskWorkspace({ unit, files, maskBody: maskPythonBody, repoTests: python.repoTests });
     expect([...masked.workspace.keys()]).toEqual(['pkg/__init__.py', 'pkg/mod.py', 'tests/test_mod.py']);
     expect(masked.workspace.get('pkg/mod.py')?.toString()).toContain('raise NotImplementedError');
     expect(masked.solution.get('pkg/mod.py')?.toString()).toBe(MODULE);
@@ -162,7 +165,7 @@ describe('maskWorkspace', () => {
     const clamp = unitOf({ qualname: 'clamp', startLine: 4, endLine: 13, bodyStartLine: 10, bodyEndLine: 13 });
     const twin = unitOf({ qualname: 'twin', module: 'pkg.helpers', id: 'pkg.helpers:twin', file: 'pkg/helpers.py', startLine: 1, endLine: 4, bodyStartLine: 3, bodyEndLine: 4 });
     // Box.area lies below the target: masked after it, it would be looked for 3 lines too low
-    const masked = maskWorkspace({ unit: clamp, files, maskBody: maskPythonBody, alsoMask: [twin, area] });
+    const masked = maskWorkspace({ unit: clamp, files, maskBody: maskPythonBody, repoTests: python.repoTests, alsoMask: [twin, area] });
 
     const workspace = masked.workspace.get('pkg/mod.py')?.toString() ?? '';
     expect(workspace).not.toContain('return min(x, high)');
@@ -184,6 +187,6 @@ describe('maskWorkspace', () => {
   it('refuses to co-mask a unit whose body overlaps the target\'s', () => {
     const files = new Map<string, Buffer>([['pkg/mod.py', Buffer.from(MODULE)]]);
     const clamp = unitOf({ qualname: 'clamp', startLine: 4, endLine: 13, bodyStartLine: 10, bodyEndLine: 13 });
-    expect(() => maskWorkspace({ unit: clamp, files, maskBody: maskPythonBody, alsoMask: [clamp] })).toThrow(/overlaps/);
+    expect(() => maskWorkspace({ unit: clamp, files, maskBody: maskPythonBody, repoTests: python.repoTests, alsoMask: [clamp] })).toThrow(/overlaps/);
   });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePythonUnits } from '../../src/pipeline/adapters/python/parse-python-units.js';
+import { parsePythonUnits } from '../../src/languages/python/parse-python-units.js';
 import { ingestRepository } from '../../src/pipeline/ingest/ingest-repository.js';
 import { selectCandidates } from '../../src/pipeline/select/select-candidates.js';
 import { seededShuffle } from '../../src/pipeline/select/seeded-order.js';

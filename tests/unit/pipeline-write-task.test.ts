@@ -9,6 +9,9 @@ import { stableJson } from '../../src/pipeline/write/stable-json.js';
 import { assignTaskNames, writeTask } from '../../src/pipeline/write/write-task.js';
 import type { RecordedCase, Recording, Unit } from '../../src/pipeline/types.js';
 import { makeUnit } from '../fixtures/units.js';
+import { createPythonPlugin } from '../../src/languages/python/python-plugin.js';
+
+const python = createPythonPlugin();
 
 const unit: Unit = makeUnit({
   id: 'geo.shapes:Box.scale',
@@ -53,7 +56,7 @@ const cases: RecordedCase[] = [
 const recording = (cs: RecordedCase[]): Recording => ({ unitId: unit.id, cases: cs, mutation: { total: 10, killed: 9, score: 0.9, survivors: [] }, sources: {}, rejected: {} });
 
 async function written(cs: RecordedCase[]): Promise<Awaited<ReturnType<typeof writeTask>>> {
-  return writeTask({ suite: 'geo', name: 'box-scale', unit, recording: recording(cs), snapshot: { origin: 'examples/geo', revision: 'working-tree' }, libraryName: 'the Python package `geo`' });
+  return writeTask({ suite: 'geo', name: 'box-scale', unit, recording: recording(cs), snapshot: { origin: 'examples/geo', revision: 'working-tree' }, writer: python.writer, libraryName: 'the Python package `geo`' });
 }
 
 describe('writeTask', () => {
@@ -82,7 +85,7 @@ describe('writeTask', () => {
 
   it('renders task.json that the task schema accepts, with no absolute path in it', async () => {
     const w = await written(cases);
-    const json = renderTaskFile({ suite: 'geo', name: 'box-scale', unit, snapshot: { origin: join(process.cwd(), 'examples/geo'), revision: 'working-tree' }, title: w.title, prompt: w.prompt, gates: null });
+    const json = renderTaskFile({ suite: 'geo', language: python, name: 'box-scale', unit, snapshot: { origin: join(process.cwd(), 'examples/geo'), revision: 'working-tree' }, title: w.title, prompt: w.prompt, gates: null });
     const parsed = taskFileSchema.parse(JSON.parse(stableJson(json)));
     expect(parsed.tests).toEqual({ cases: 'cases.json', scripts: [], timeoutMs: 120_000, caseTimeoutMs: 10_000 });
     expect(parsed.source).toEqual({ repo: 'examples/geo', revision: 'working-tree', path: 'geo/shapes.py', symbol: 'Box.scale' });
@@ -137,7 +140,7 @@ describe('writeTask', () => {
 
 describe('renderPrompt for a generator', () => {
   it('shows the call the task judges, list(itertools.islice(...)), not the generator called on it', async () => {
-    const { renderPrompt } = await import('../../src/pipeline/write/render-prompt.js');
+    const { renderPrompt } = await import('../../src/languages/python/render-prompt.js');
     const gen: Unit = { ...unit, id: 'geo.seq:pairs', kind: 'function', module: 'geo.seq', qualname: 'pairs', isGenerator: true };
     const generatorCase: RecordedCase = {
       id: 'pairs-1',
@@ -158,7 +161,7 @@ describe('renderPrompt for a generator', () => {
 
 describe('renderPrompt for a function that returns a function', () => {
   it('shows the returned function called on its probe and the value, not the list the task collects', async () => {
-    const { renderPrompt } = await import('../../src/pipeline/write/render-prompt.js');
+    const { renderPrompt } = await import('../../src/languages/python/render-prompt.js');
     const maker: Unit = { ...unit, id: 'geo.fn:scaler', kind: 'function', module: 'geo.fn', qualname: 'scaler' };
     const probed = (id: string, expr: string, expect: RecordedCase['expect']): RecordedCase => ({
       id,

@@ -1,8 +1,45 @@
-import { maskPythonBody } from '../../pipeline/adapters/python/mask-body.js';
-import { importRootOf } from '../../pipeline/adapters/python/parse-module-names.js';
-import { createPythonAdapter } from '../../pipeline/adapters/python/python-adapter.js';
 import { createPythonScorer } from '../../scoring/python-scorer.js';
-import type { LanguagePlugin } from '../language.js';
+import { compareStrings } from '../../pipeline/write/stable-json.js';
+import type { Unit } from '../../pipeline/types.js';
+import type { LanguagePlugin, RepoTests, TaskWriter } from '../language.js';
+import { findLibraryCopies } from './library-copies.js';
+import { maskPythonBody } from './mask-body.js';
+import { removeTestsOfTarget } from './mask-tests.js';
+import { importRootOf, isPythonTestPath } from './parse-module-names.js';
+import { createPythonAdapter } from './python-adapter.js';
+import { createPythonRecorder } from './python-recorder.js';
+import { tokenizePython } from './python-tokens.js';
+import { exampleBlock, exampleLines, pickExamples, renderPrompt, taskTitle, withCoMaskedNote } from './render-prompt.js';
+import { renderReadableTest } from './render-readable-test.js';
+
+const isPythonFile = (path: string): boolean => path.endsWith('.py');
+
+/** The prompt, its examples and the readable pytest file of a Python task. */
+const pythonWriter: TaskWriter = Object.freeze({
+  renderPrompt,
+  pickExamples,
+  exampleBlock,
+  exampleLines,
+  title: taskTitle,
+  withCoMaskedNote,
+  readableTest: ({ taskId, taskName, cases, unit }: Parameters<TaskWriter['readableTest']>[0]) => {
+    const first = cases[0];
+    const content = renderReadableTest({ taskId, module: first?.module ?? unit.module, target: first?.target ?? unit.qualname, cases });
+    return { path: `readable/test_${taskName.replace(/-/g, '_')}.py`, content };
+  },
+});
+
+/** Test files of the repository (`test_*.py`, `*_test.py`, files under `tests/`), `conftest.py` left alone. */
+const pythonRepoTests: RepoTests = Object.freeze({
+  isTestFile: (path: string) => isPythonFile(path) && isPythonTestPath(path) && !path.endsWith('conftest.py'),
+  removeTestsOf: (source: string, unit: Unit) => removeTestsOfTarget(source, unit.qualname),
+});
+
+/** The library's top-level package names, for the prompt (``the Python package `textkit` ``). */
+function describeLibrary(units: readonly Unit[]): string {
+  const tops = [...new Set(units.map((u) => u.module.split('.')[0] ?? u.module))].sort(compareStrings);
+  return tops.length === 1 ? `the Python package \`${tops[0]}\`` : `a Python codebase (${tops.slice(0, 5).map((t) => `\`${t}\``).join(', ')})`;
+}
 
 /** Python: tree-sitter units, the Python record harness and judge (pytest for test scripts), the `python` image. */
 export function createPythonPlugin(): LanguagePlugin {
@@ -10,12 +47,25 @@ export function createPythonPlugin(): LanguagePlugin {
   const plugin: LanguagePlugin = {
     ...adapter,
     taskLanguages: ['python'],
+    displayName: 'Python',
+    codeFence: 'python',
     image: 'python',
     createScorer: ({ provider, logger }) => createPythonScorer({ provider, logger }),
     unbuildable: (unit) => {
       const root = importRootOf(unit);
       return root === '' ? null : { code: 'import-root', reason: `${unit.module} is imported from ${root}/, but scoring imports from the workspace root` };
     },
+    isSourceFile: isPythonFile,
+    describeLibrary,
+    recorder: createPythonRecorder(),
+    writer: pythonWriter,
+    repoTests: pythonRepoTests,
+    leaks: Object.freeze({
+      tokenize: tokenizePython,
+      indexesImageFile: isPythonFile,
+      findLibraryCopies: (imagePaths: readonly string[], library: { units: readonly Unit[]; files: ReadonlySet<string> }) =>
+        findLibraryCopies(imagePaths, { importNames: new Set(library.units.map((u) => u.module.split('.')[0] ?? u.module)), files: library.files }),
+    }),
   };
   return Object.freeze(plugin);
 }

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '../../errors.js';
-import type { DetectResult, LanguageAdapter, ParseProblem } from '../adapters/language-adapter.js';
+import type { DetectResult, LanguageAdapter, ParseProblem } from '../../languages/language-adapter.js';
 import type { RepoSnapshot, Unit } from '../types.js';
 
 /** The analyze stage's output: the units of the snapshot's language and the files it could not use. */

@@ -1,8 +1,8 @@
 import type { Logger } from '../../logging.js';
 import { buildLeakIndex, findRuns, type LeakHit, type LeakIndex, type SourceText } from './leak-index.js';
 import type { ImageFileReader } from './image-files.js';
-import { isUnderAny } from './library-copies.js';
-import { tokenizePython } from './python-tokens.js';
+import type { LeakRules } from '../../languages/language.js';
+import { isUnderAny } from '../../sandbox/scrub-paths.js';
 
 /** Runs of this many consecutive body tokens are searched for (the whole body when it is shorter). */
 export const DEFAULT_LEAK_RUN_TOKENS = 12;
@@ -32,7 +32,8 @@ export interface LeakAuditResult {
 
 /**
  * The leak audit for one task: the removed body as tokens, searched for in the masked workspace
- * (every text file) and in the whole filesystem of the task's runtime image (every `.py` file).
+ * (every text file) and in the whole filesystem of the task's runtime image (every file of the
+ * language: `LeakRules.indexesImageFile`), cut into tokens by the language's tokenizer.
  * The image index is built once per image tag and shared by every task of a build.
  */
 export interface LeakAuditor {
@@ -41,12 +42,14 @@ export interface LeakAuditor {
    * are not hits. A docker image given here should already be the derived image without them.
    */
   audit(input: { removedBody: string; workspace: ReadonlyMap<string, Buffer>; image: string; scrub?: readonly string[]; signal?: AbortSignal }): Promise<LeakAuditResult>;
-  /** The paths of the image's indexed `.py` files (the index is shared with `audit`). */
+  /** The paths of the image's indexed files (the index is shared with `audit`). */
   imagePaths(image: string, signal?: AbortSignal): Promise<string[]>;
 }
 
 export interface LeakAuditorOptions {
   reader: ImageFileReader;
+  /** The language's tokenizer and which image files it indexes. */
+  language: Pick<LeakRules, 'tokenize' | 'indexesImageFile'>;
   logger: Logger;
   /** Default `DEFAULT_LEAK_RUN_TOKENS`. */
   runTokens?: number;
@@ -58,14 +61,15 @@ export function createLeakAuditor(options: LeakAuditorOptions): LeakAuditor {
   const runTokens = options.runTokens ?? DEFAULT_LEAK_RUN_TOKENS;
   const minCoverage = options.minCoverage ?? DEFAULT_LEAK_MIN_COVERAGE;
   const logger = options.logger.child({ component: 'leak-audit' });
+  const { tokenize } = options.language;
   const images = new Map<string, Promise<LeakIndex>>();
 
   const imageIndex = (image: string, signal?: AbortSignal): Promise<LeakIndex> => {
     let index = images.get(image);
     if (!index) {
       const started = performance.now();
-      index = options.reader.readPythonFiles(image, signal ? { signal } : {}).then((files) => {
-        const built = buildLeakIndex(files);
+      index = options.reader.readSourceFiles(image, { isSource: options.language.indexesImageFile, ...(signal ? { signal } : {}) }).then((files) => {
+        const built = buildLeakIndex(files, tokenize);
         logger.info({ image, files: built.files.length, tokens: built.tokenCount, elapsedMs: Math.round(performance.now() - started) }, 'indexed the image for the leak audit');
         return built;
       });
@@ -80,13 +84,13 @@ export function createLeakAuditor(options: LeakAuditorOptions): LeakAuditor {
       return (await imageIndex(image, signal)).files.map((file) => file.path);
     },
     async audit({ removedBody, workspace, image, scrub = [], signal }) {
-      const body = tokenizePython(removedBody).tokens;
+      const body = tokenize(removedBody).tokens;
       const workspaceSources: SourceText[] = [];
       for (const [path, content] of workspace) {
         if (content.length > 4 * 1024 * 1024 || content.includes(0)) continue;
         workspaceSources.push({ path, content: content.toString('utf8') });
       }
-      const inWorkspace = findRuns(buildLeakIndex(workspaceSources), body, runTokens, minCoverage).map((h) => ({ ...h, where: 'workspace' as const }));
+      const inWorkspace = findRuns(buildLeakIndex(workspaceSources, tokenize), body, runTokens, minCoverage).map((h) => ({ ...h, where: 'workspace' as const }));
       const index = await imageIndex(image, signal);
       const inImage = findRuns(index, body, runTokens, minCoverage)
         .filter((h) => !isUnderAny(h.path, scrub))

@@ -2,8 +2,7 @@ import type { FileMap, MaskedWorkspace } from '../mask/mask-workspace.js';
 import type { Unit } from '../types.js';
 import { compareStrings } from '../write/stable-json.js';
 import type { LeakAuditResult } from './audit-leaks.js';
-import { buildLeakIndex, findRuns, type LineSpan } from './leak-index.js';
-import { tokenizePython } from './python-tokens.js';
+import { buildLeakIndex, findRuns, type LineSpan, type Tokenize } from './leak-index.js';
 
 /** Rounds of co-masking (mask, audit again) and units co-masked, at most, per task. */
 export const DEFAULT_CO_MASK_LIMITS = Object.freeze({ rounds: 2, units: 4 });
@@ -21,6 +20,8 @@ export interface CoMaskInput {
   /** Masks the target and `alsoMask`; may throw (a sibling that cannot be masked ends the search). */
   mask(alsoMask: readonly Unit[]): Promise<MaskedWorkspace>;
   audit(masked: MaskedWorkspace): Promise<LeakAuditResult>;
+  /** The language's tokenizer (the one the audit used). */
+  tokenize: Tokenize;
   /** Default `DEFAULT_CO_MASK_LIMITS`. */
   limits?: { rounds: number; units: number };
 }
@@ -72,7 +73,7 @@ export async function coMaskSiblings(input: CoMaskInput): Promise<CoMaskResult> 
 function siblingsGivingBack(input: CoMaskInput, coMasked: readonly Unit[], leak: LeakAuditResult, removedBody: string): Unit[] | null {
   if (leak.hits.some((h) => h.where === 'image')) return null;
   const maskedUnits = [input.unit, ...coMasked];
-  const body = tokenizePython(removedBody).tokens;
+  const body = input.tokenize(removedBody).tokens;
   const chosen = new Map<string, Unit>();
   for (const hit of leak.hits) {
     const fileUnits = input.units.filter((u) => u.file === hit.path && u.kind !== 'class');
@@ -82,7 +83,7 @@ function siblingsGivingBack(input: CoMaskInput, coMasked: readonly Unit[], leak:
       if (owner && isApartFromMasked(owner, maskedUnits)) candidates.set(owner.id, owner);
     }
     if (candidates.size === 0) return null;
-    const ranked = coverageOfEach([...candidates.values()], input.files, body, leak.runTokens);
+    const ranked = coverageOfEach([...candidates.values()], input, body, leak.runTokens);
     const leaking = ranked.filter((r) => r.coverage >= leak.minCoverage);
     for (const { unit } of leaking.length > 0 ? leaking : ranked.slice(0, 1)) chosen.set(unit.id, unit);
   }
@@ -111,9 +112,9 @@ function isApartFromMasked(candidate: Unit, maskedUnits: readonly Unit[]): boole
 }
 
 /** Each unit with the share of the body that runs in its own body cover, most first (ties in file order). */
-function coverageOfEach(units: readonly Unit[], files: FileMap, body: readonly string[], runTokens: number): { unit: Unit; coverage: number }[] {
-  const sources = units.map((u) => ({ path: u.id, content: bodyText(files, u) }));
-  const coverage = new Map(findRuns(buildLeakIndex(sources), body, runTokens).map((h) => [h.path, h.coverage]));
+function coverageOfEach(units: readonly Unit[], input: Pick<CoMaskInput, 'files' | 'tokenize'>, body: readonly string[], runTokens: number): { unit: Unit; coverage: number }[] {
+  const sources = units.map((u) => ({ path: u.id, content: bodyText(input.files, u) }));
+  const coverage = new Map(findRuns(buildLeakIndex(sources, input.tokenize), body, runTokens).map((h) => [h.path, h.coverage]));
   return units
     .map((unit) => ({ unit, coverage: coverage.get(unit.id) ?? 0 }))
     .sort((a, b) => b.coverage - a.coverage || byFileAndLine(a.unit, b.unit));

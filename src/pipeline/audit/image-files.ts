@@ -8,17 +8,24 @@ import type { SourceText } from './leak-index.js';
 /** Files above this size are not indexed (generated tables, bundles): a body is not hidden in them by accident. */
 export const MAX_INDEXED_FILE_BYTES = 4 * 1024 * 1024;
 
-/**
- * Reads the Python source files of a sandbox image's whole filesystem, for the leak audit. The
- * audit sees only `SourceText`; which engine (or folder) the files come from stays behind this.
- */
-export interface ImageFileReader {
-  /** Every `.py` file of the image, absolute POSIX paths. */
-  readPythonFiles(image: string, options?: { signal?: AbortSignal }): Promise<SourceText[]>;
+/** Which files a read keeps: the language's source files (`LeakRules.indexesImageFile`). */
+export interface ReadSourceOptions {
+  isSource: (path: string) => boolean;
+  signal?: AbortSignal;
 }
 
-function isIndexed(path: string, size: number): boolean {
-  return path.endsWith('.py') && size <= MAX_INDEXED_FILE_BYTES;
+/**
+ * Reads the source files of one language from a sandbox image's whole filesystem, for the leak
+ * audit. The audit sees only `SourceText`; which engine (or folder) the files come from stays
+ * behind this.
+ */
+export interface ImageFileReader {
+  /** Every file of the image `isSource` keeps (up to `MAX_INDEXED_FILE_BYTES` each), absolute POSIX paths. */
+  readSourceFiles(image: string, options: ReadSourceOptions): Promise<SourceText[]>;
+}
+
+function isIndexed(options: ReadSourceOptions, path: string, size: number): boolean {
+  return size <= MAX_INDEXED_FILE_BYTES && options.isSource(path);
 }
 
 /**
@@ -27,7 +34,7 @@ function isIndexed(path: string, size: number): boolean {
  */
 export function createDockerImageFileReader(docker: Dockerode): ImageFileReader {
   return {
-    async readPythonFiles(image, options = {}) {
+    async readSourceFiles(image, options) {
       const container = await docker.createContainer({
         Image: image,
         Cmd: ['true'],
@@ -37,7 +44,7 @@ export function createDockerImageFileReader(docker: Dockerode): ImageFileReader 
       try {
         options.signal?.throwIfAborted();
         const stream = (await container.export()) as unknown as Readable;
-        return await readTarSources(stream, options.signal);
+        return await readTarSources(stream, options);
       } finally {
         await container.remove({ force: true }).catch(() => undefined);
       }
@@ -45,8 +52,9 @@ export function createDockerImageFileReader(docker: Dockerode): ImageFileReader 
   };
 }
 
-/** `.py` files out of a tar stream (an exported container filesystem). */
-export function readTarSources(stream: Readable, signal?: AbortSignal): Promise<SourceText[]> {
+/** Source files out of a tar stream (an exported container filesystem). */
+export function readTarSources(stream: Readable, options: ReadSourceOptions): Promise<SourceText[]> {
+  const { signal } = options;
   return new Promise((resolve, reject) => {
     const out: SourceText[] = [];
     const extract = tar.extract();
@@ -58,7 +66,7 @@ export function readTarSources(stream: Readable, signal?: AbortSignal): Promise<
     signal?.addEventListener('abort', onAbort, { once: true });
     extract.on('entry', (header, body, next) => {
       const path = `/${header.name.replace(/^\.?\/+/, '')}`;
-      if (header.type !== 'file' || !isIndexed(path, header.size ?? 0)) {
+      if (header.type !== 'file' || !isIndexed(options, path, header.size ?? 0)) {
         body.on('end', next);
         body.resume();
         return;
@@ -84,23 +92,23 @@ export function readTarSources(stream: Readable, signal?: AbortSignal): Promise<
 
 /**
  * A folder standing in for an image's root filesystem: tests plant files in one, and the local
- * (bubblewrap) sandbox, which runs on the host's root filesystem, reads the host's Python folders
- * (`root: '/'`, `include: ['usr/lib/python3', ...]`). The image name is ignored; paths are reported
+ * (bubblewrap) sandbox, which runs on the host's root filesystem, reads the host's folders of the
+ * language (`root: '/'`, `include: ['usr/lib/python3', ...]`). The image name is ignored; paths are reported
  * as `/<path relative to root>`.
  */
 export function createDirectoryImageFileReader(options: { root: string; include?: readonly string[] }): ImageFileReader {
   return {
-    async readPythonFiles(_image, readOptions = {}) {
+    async readSourceFiles(_image, readOptions) {
       const out: SourceText[] = [];
       const seen = new Set<string>();
-      for (const sub of options.include ?? ['']) await walk(options.root, join(options.root, sub), out, seen, readOptions.signal);
+      for (const sub of options.include ?? ['']) await walk(options.root, join(options.root, sub), out, seen, readOptions);
       return out;
     },
   };
 }
 
-async function walk(root: string, dir: string, out: SourceText[], seen: Set<string>, signal: AbortSignal | undefined): Promise<void> {
-  signal?.throwIfAborted();
+async function walk(root: string, dir: string, out: SourceText[], seen: Set<string>, options: ReadSourceOptions): Promise<void> {
+  options.signal?.throwIfAborted();
   let names: string[];
   try {
     names = (await readdir(dir)).sort();
@@ -111,9 +119,10 @@ async function walk(root: string, dir: string, out: SourceText[], seen: Set<stri
     const full = join(dir, name);
     const info = await lstat(full).catch(() => null);
     if (!info) continue;
-    if (info.isDirectory()) await walk(root, full, out, seen, signal);
-    else if (info.isFile() && isIndexed(name, info.size)) {
+    if (info.isDirectory()) await walk(root, full, out, seen, options);
+    else if (info.isFile()) {
       const path = posix.join('/', relative(root, full).split(sep).join('/'));
+      if (!isIndexed(options, path, info.size)) continue;
       if (seen.has(path)) continue;
       seen.add(path);
       out.push({ path, content: await readFile(full, 'utf8') });

@@ -1,4 +1,4 @@
-import { tokenizePython } from './python-tokens.js';
+import type { Tokens } from '../../languages/language.js';
 
 /** A source file to index: a POSIX path (absolute inside an image, or workspace-relative) and its text. */
 export interface SourceText {
@@ -35,12 +35,15 @@ export interface LeakHit {
   spans: LineSpan[];
 }
 
-export function buildLeakIndex(sources: Iterable<SourceText>): LeakIndex {
+/** Cuts source into tokens (a language plugin's `leaks.tokenize`). */
+export type Tokenize = (source: string) => Tokens;
+
+export function buildLeakIndex(sources: Iterable<SourceText>, tokenize: Tokenize): LeakIndex {
   const vocabulary = new Map<string, number>();
   const files: { path: string; ids: Int32Array; lines: Int32Array }[] = [];
   let tokenCount = 0;
   for (const source of sources) {
-    const { tokens, lines } = tokenizePython(source.content);
+    const { tokens, lines } = tokenize(source.content);
     const ids = new Int32Array(tokens.length);
     tokens.forEach((t, i) => {
       let id = vocabulary.get(t);

@@ -3,9 +3,11 @@ import type { AssertionReviewer, InputProposer, SpecWriter } from '../write/spec
 import { createCachedChatClient } from './cached-chat-client.js';
 import { createLlmAssertionReviewer } from './llm-assertion-reviewer.js';
 import { createLlmInputProposer } from './llm-input-proposer.js';
-import { createLlmSpecWriter } from './llm-spec-writer.js';
+import { createLlmSpecWriter, type LlmLanguage } from './llm-spec-writer.js';
 
 export interface LlmHooksOptions {
+  /** The language plugin of the repository's code. */
+  language: LlmLanguage;
   /** The build's seed. */
   seed: number;
   /** Folder of cached answers shared by the three hooks (a rebuild with the same seed asks nothing again). */
@@ -22,8 +24,8 @@ export interface LlmHooks {
 export function createLlmHooks(client: ChatClient, options: LlmHooksOptions): LlmHooks {
   const cached = createCachedChatClient(client, { cacheDir: options.cacheDir });
   return {
-    specWriter: createLlmSpecWriter(cached, { seed: options.seed }),
+    specWriter: createLlmSpecWriter(cached, { seed: options.seed, language: options.language }),
     inputProposer: createLlmInputProposer(cached, {}),
-    assertionReviewer: createLlmAssertionReviewer(cached, { seed: options.seed }),
+    assertionReviewer: createLlmAssertionReviewer(cached, { seed: options.seed, language: options.language }),
   };
 }

@@ -1,11 +1,13 @@
 import type { ChatClient, ChatMessage } from '../../llm/types.js';
 import type { AssertionReviewer, AssertionReviewInput } from '../write/spec-writer.js';
-import { exampleBlock } from '../write/render-prompt.js';
+import type { LanguagePlugin } from '../../languages/language.js';
 import { askModel } from './ask-model.js';
 import { createCachedChatClient } from './cached-chat-client.js';
 import { parseJsonAnswer } from './parse-json-answer.js';
 
 export interface LlmAssertionReviewerOptions {
+  /** Shows each case as the language's REPL would (`writer.exampleBlock`). */
+  language: Pick<LanguagePlugin, 'writer'>;
   /** The build's seed, sent with every request (and so part of every cache key). */
   seed: number;
   /** Folder of cached answers (createCachedChatClient). Default: none, every call asks the model. */
@@ -30,7 +32,7 @@ export function createLlmAssertionReviewer(client: ChatClient, options: LlmAsser
   const model = options.cacheDir === undefined ? client : createCachedChatClient(client, { cacheDir: options.cacheDir });
   return {
     async review(input: AssertionReviewInput): Promise<string[]> {
-      const cases = input.cases.map((c) => `[${c.id}]\n${exampleBlock(input.unit, c)}`);
+      const cases = input.cases.map((c) => `[${c.id}]\n${options.language.writer.exampleBlock(input.unit, c)}`);
       const messages: ChatMessage[] = [
         { role: 'system', content: SYSTEM },
         { role: 'user', content: ['Statement:', '', input.spec.trim(), '', 'Cases:', '', cases.join('\n\n')].join('\n') },

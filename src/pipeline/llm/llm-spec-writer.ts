@@ -1,12 +1,14 @@
 import type { ChatClient, ChatMessage } from '../../llm/types.js';
 import { DEFAULT_LEAK_RUN_TOKENS } from '../audit/audit-leaks.js';
-import { buildLeakIndex, findRuns } from '../audit/leak-index.js';
-import { tokenizePython } from '../audit/python-tokens.js';
+import { buildLeakIndex, findRuns, type Tokenize } from '../audit/leak-index.js';
+import type { LanguagePlugin } from '../../languages/language.js';
 import type { SpecWriter, SpecWriterInput } from '../write/spec-writer.js';
 import { askModel } from './ask-model.js';
 import { createCachedChatClient } from './cached-chat-client.js';
 
 export interface LlmSpecWriterOptions {
+  /** The language of the code: its name and fences in the request, its tokenizer and example lines in the checks. */
+  language: LlmLanguage;
   /** The build's seed, sent with every request (and so part of every cache key). */
   seed: number;
   /** Folder of cached answers (createCachedChatClient). Default: none, every call asks the model. */
@@ -24,11 +26,15 @@ export interface LlmSpecWriterOptions {
   maxChars?: number;
 }
 
+/** What the LLM hooks need of a language plugin. */
+export type LlmLanguage = Pick<LanguagePlugin, 'displayName' | 'codeFence' | 'leaks' | 'writer'>;
+
 /** Bodies shorter than this many tokens (`return x`) are not searched for: any description of them would match. */
 const MIN_LEAK_TOKENS = 6;
 
-const SYSTEM = [
-  'You write the task statement of a coding task. An engineer will implement a Python function whose body was removed, from your statement alone; hidden tests then compare the implementation with the original.',
+/** The system message, for code in `displayName`. */
+const systemMessage = (displayName: string): string => [
+  `You write the task statement of a coding task. An engineer will implement a ${displayName} function whose body was removed, from your statement alone; hidden tests then compare the implementation with the original.`,
   'Describe behaviour, never implementation: what the function returns for which inputs, edge cases, which exception types it raises and when, effects on mutable arguments. Do not copy, paraphrase line by line, or sketch the code you are shown; no pseudo-code.',
   'Answer with the statement in Markdown only. Keep the first heading line of the draft, its `## Signature` code block exactly as it is, and its examples exactly as they are; add no other examples (only recorded ones are true).',
 ].join('\n');
@@ -36,7 +42,7 @@ const SYSTEM = [
 /**
  * A `SpecWriter` that asks a model to rewrite the deterministic prompt from the reference code, the
  * signature, the draft and the recorded examples the draft shows. The answer is kept only when it
- * is not empty, holds the signature block and the function's name, invents no `>>>` example, and
+ * is not empty, holds the signature block and the function's name, invents no example, and
  * holds no run of the reference body (`leakRunTokens`); otherwise the draft stays and `onFallback`
  * says why (`empty`, `too-long`, `no-signature`, `invented-example`, `leak`, `llm-error:<kind>`).
  */
@@ -44,23 +50,26 @@ export function createLlmSpecWriter(client: ChatClient, options: LlmSpecWriterOp
   const model = options.cacheDir === undefined ? client : createCachedChatClient(client, { cacheDir: options.cacheDir });
   const maxChars = options.maxChars ?? 20_000;
   const runTokens = options.leakRunTokens ?? DEFAULT_LEAK_RUN_TOKENS;
+  const { language } = options;
+  const system = systemMessage(language.displayName);
+  const fence = '```' + language.codeFence;
   return {
     async rewrite(input: SpecWriterInput): Promise<string | null> {
       const { unit, draft } = input;
       const messages: ChatMessage[] = [
-        { role: 'system', content: SYSTEM },
+        { role: 'system', content: system },
         {
           role: 'user',
           content: [
             `Function: \`${unit.qualname}\` in module \`${unit.module}\` (file \`${unit.file}\`).`,
             '',
             'Signature:',
-            '```python',
+            fence,
             unit.signature.trim(),
             '```',
             '',
             'Reference implementation (for you to understand the behaviour; it must not appear in the statement):',
-            '```python',
+            fence,
             input.reference?.definition ?? unit.signature.trim(),
             '```',
             '',
@@ -78,7 +87,7 @@ export function createLlmSpecWriter(client: ChatClient, options: LlmSpecWriterOp
       });
       if (answer === null) return null;
       const spec = unfence(answer).trim();
-      const problem = specProblem(spec, input, { maxChars, runTokens });
+      const problem = specProblem(spec, input, language, { maxChars, runTokens });
       if (problem !== null) {
         input.onFallback?.(problem);
         return null;
@@ -89,28 +98,24 @@ export function createLlmSpecWriter(client: ChatClient, options: LlmSpecWriterOp
 }
 
 /** Why a rewrite cannot replace the draft, or null when it can. */
-function specProblem(spec: string, input: SpecWriterInput, limits: { maxChars: number; runTokens: number }): string | null {
+function specProblem(spec: string, input: SpecWriterInput, language: LlmLanguage, limits: { maxChars: number; runTokens: number }): string | null {
   if (spec === '') return 'empty';
   if (spec.length > limits.maxChars) return 'too-long';
   const name = input.unit.qualname.split('.').at(-1) ?? input.unit.qualname;
   const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
   if (!new RegExp(`\\b${escapeRegExp(name)}\\b`).test(spec) || !squash(spec).includes(squash(input.unit.signature))) return 'no-signature';
   // an example the draft does not show was not recorded: its value is the model's guess
-  const shown = new Set(examplesOf(input.draft));
-  if (examplesOf(spec).some((line) => !shown.has(line))) return 'invented-example';
-  if (input.reference && leaks(spec, input.reference.body, limits.runTokens)) return 'leak';
+  const shown = new Set(language.writer.exampleLines(input.draft));
+  if (language.writer.exampleLines(spec).some((line) => !shown.has(line))) return 'invented-example';
+  if (input.reference && leaks(spec, input.reference.body, language.leaks.tokenize, limits.runTokens)) return 'leak';
   return null;
 }
 
-function leaks(spec: string, body: string, runTokens: number): boolean {
-  const bodyTokens = tokenizePython(body).tokens;
+function leaks(spec: string, body: string, tokenize: Tokenize, runTokens: number): boolean {
+  const bodyTokens = tokenize(body).tokens;
   if (bodyTokens.length < MIN_LEAK_TOKENS) return false;
-  const index = buildLeakIndex([{ path: 'spec.md', content: spec }]);
+  const index = buildLeakIndex([{ path: 'spec.md', content: spec }], tokenize);
   return findRuns(index, bodyTokens, runTokens).length > 0;
-}
-
-function examplesOf(text: string): string[] {
-  return text.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('>>> '));
 }
 
 /** The inside of an answer wrapped whole in one fence (```markdown ... ```), else the answer. */

@@ -1,6 +1,5 @@
-import { isPythonTestPath } from '../adapters/python/parse-module-names.js';
-import type { MaskBody } from '../adapters/language-adapter.js';
-import { removeTestsOfTarget } from '../adapters/python/mask-tests.js';
+import type { MaskBody } from '../../languages/language-adapter.js';
+import type { RepoTests } from '../../languages/language.js';
 import type { Unit } from '../types.js';
 import { compareStrings } from '../write/stable-json.js';
 import { scrubReason } from './scrub-paths.js';
@@ -40,6 +39,8 @@ export interface MaskOptions {
   /** The snapshot's files. */
   files: FileMap;
   maskBody: MaskBody;
+  /** The language's view of the repository's own tests (its plugin's `repoTests`). */
+  repoTests: RepoTests;
   /**
    * Other units to mask as well, in any file: siblings whose code would give the target back. Their
    * bodies must not overlap the target's or each other's. Default none.
@@ -54,7 +55,7 @@ export interface MaskOptions {
  * in the tree dropped.
  */
 export function maskWorkspace(options: MaskOptions): MaskedWorkspace {
-  const { unit, files, maskBody } = options;
+  const { unit, files, maskBody, repoTests } = options;
   const siblings = [...(options.alsoMask ?? [])].sort((a, b) => compareStrings(a.file, b.file) || a.bodyStartLine - b.bodyStartLine);
   const original = files.get(unit.file);
   if (original === undefined) throw new Error(`${unit.id}: ${unit.file} is not in the snapshot`);
@@ -90,8 +91,8 @@ export function maskWorkspace(options: MaskOptions): MaskedWorkspace {
       scrubbed.push({ path, rule: 'copy of the target file' });
       continue;
     }
-    if (path.endsWith('.py') && isPythonTestPath(path) && !path.endsWith('conftest.py')) {
-      const removal = removeTestsOfTarget(content.toString('utf8'), unit.qualname);
+    if (repoTests.isTestFile(path)) {
+      const removal = repoTests.removeTestsOf(content.toString('utf8'), unit);
       if (removal.removed.length) {
         removedTests.push({ file: path, tests: removal.removed, fileDeleted: removal.source === null });
         if (removal.source === null) continue;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The JSON that record.py and mutate.py print (src/pipeline/adapters/python/harness): validated at
+ * The JSON that record.py and mutate.py print (src/languages/python/harness): validated at
  * this edge only, inner code takes the inferred types.
  */
 const tagged = z.unknown();

@@ -1,15 +1,14 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { join, posix } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Logger } from '../../logging.js';
 import { CodeMidasError } from '../../errors.js';
-import { projectRoot } from '../../project-root.js';
+import type { LanguagePlugin, RecordHarness } from '../../languages/language.js';
 import type { FileEntry, Sandbox, SandboxProvider } from '../../sandbox/types.js';
 import type { Candidate, Drop, MutationResult, RecordedCase, Recording, RepoSnapshot, Unit } from '../types.js';
 import type { InputProposal } from '../write/spec-writer.js';
 import { mutateResultSchema, recordResultSchema } from './harness-result-schema.js';
 
-/** Where the harness and the codec go inside the sandbox (never /tmp: the scrubbed images mount it). */
-export const HARNESS_DIR_IN_SANDBOX = '/var/lib/codemidas/harness';
+/** The harness's scratch folder inside the sandbox (never /tmp: the scrubbed images mount it). */
 export const WORK_DIR_IN_SANDBOX = '/var/lib/codemidas/work';
 const WORKSPACE = '/workspace';
 
@@ -19,13 +18,13 @@ export interface RecordOptions {
   maxCases: number;
   /** Wall-clock limit of one call of the target. Default 2000. */
   callTimeoutMs: number;
-  /** Limit for running the repository's own pytest tests under the tracer. Default 120000. */
+  /** Limit for running the repository's own tests under the tracer. Default 120000. */
   traceTimeoutMs: number;
-  /** Limit of the whole record.py run. Default 20 minutes. */
+  /** Limit of the whole record run. Default 20 minutes. */
   recordTimeoutMs: number;
-  /** Limit of the whole mutate.py run. Default 30 minutes. */
+  /** Limit of the whole mutate run. Default 30 minutes. */
   mutateTimeoutMs: number;
-  /** Run the repository's pytest tests to trace real arguments. Default true. */
+  /** Run the repository's own tests to trace real arguments. Default true. */
   runRepoTests: boolean;
   /** Search for inputs that kill surviving mutants. Default true. */
   search: boolean;
@@ -57,6 +56,8 @@ export interface RecordProgress {
 
 export interface RecordCandidatesInput {
   provider: SandboxProvider;
+  /** The language's harness and the image it runs in (its plugin's `recorder` and `image`). */
+  language: Pick<LanguagePlugin, 'recorder' | 'image'>;
   snapshot: RepoSnapshot;
   candidates: Candidate[];
   seed: number;
@@ -66,7 +67,7 @@ export interface RecordCandidatesInput {
   /** Every unit of the repository, so a method's class (its constructor's call sites) can be found. */
   units?: Unit[];
   /**
-   * Extra inputs per unit id (an `InputProposer`'s): record.py runs them on the original code like
+   * Extra inputs per unit id (an `InputProposer`'s): the record harness runs them on the original code like
    * every other input, as source `llm` (target `proposed`). Default: none.
    */
   proposals?: ReadonlyMap<string, readonly InputProposal[]>;
@@ -93,67 +94,16 @@ export class RecordHarnessError extends CodeMidasError {
   }
 }
 
-/** Folder of the Python harness in this checkout. */
-export function harnessSourceDir(root: string = projectRoot()): string {
-  return join(root, 'src', 'pipeline', 'adapters', 'python', 'harness');
-}
-
-/** The harness's .py files plus the scoring codec, as sandbox entries relative to `/`. */
-export async function harnessEntries(root: string = projectRoot()): Promise<FileEntry[]> {
-  const dir = harnessSourceDir(root);
-  const names = (await readdir(dir)).filter((n) => n.endsWith('.py')).sort();
-  const base = HARNESS_DIR_IN_SANDBOX.slice(1);
-  const entries: FileEntry[] = [
-    { path: 'var/lib/codemidas', type: 'directory', mode: 0o755 },
-    { path: base, type: 'directory', mode: 0o755 },
-    { path: WORK_DIR_IN_SANDBOX.slice(1), type: 'directory', mode: 0o755 },
-  ];
-  for (const name of names) entries.push({ path: `${base}/${name}`, type: 'file', mode: 0o644, content: await readFile(join(dir, name)) });
-  entries.push({ path: `${base}/codec.py`, type: 'file', mode: 0o644, content: await readFile(join(root, 'src', 'scoring', 'python', 'codec.py')) });
-  return entries;
-}
-
-/** Import roots of the candidates: `src/pkg/mod.py` with module `pkg.mod` → `/workspace/src`. */
-export function importRoots(candidates: Candidate[]): string[] {
-  const roots = new Set<string>([WORKSPACE]);
-  for (const { unit } of candidates) {
-    const modulePath = unit.module.split('.').join('/');
-    const file = unit.file.replace(/\.py$/, '').replace(/\/__init__$/, '');
-    if (file.endsWith(modulePath)) {
-      const prefix = file.slice(0, file.length - modulePath.length).replace(/\/$/, '');
-      roots.add(prefix ? posix.join(WORKSPACE, prefix) : WORKSPACE);
-    }
-  }
-  return [...roots].sort((a, b) => (a === WORKSPACE ? -1 : b === WORKSPACE ? 1 : a.localeCompare(b)));
-}
-
-function targetOf(candidate: Candidate, classes: Map<string, Unit>, proposals?: ReadonlyMap<string, readonly InputProposal[]>): Record<string, unknown> {
-  const u = candidate.unit;
-  const proposed = proposals?.get(u.id) ?? [];
-  const owner = u.kind === 'method' ? classes.get(`${u.module}:${u.qualname.split('.').slice(0, -1).join('.')}`) : undefined;
-  return {
-    unitId: u.id,
-    module: u.module,
-    qualname: u.qualname,
-    kind: u.kind === 'method' ? 'method' : 'function',
-    params: u.params,
-    docstring: u.docstring,
-    callSites: u.callSites.filter((c) => c.allLiteral).map((c) => ({ argumentTexts: c.argumentTexts, allLiteral: c.allLiteral })),
-    initCallSites: (owner?.callSites ?? []).filter((c) => c.allLiteral).map((c) => ({ argumentTexts: c.argumentTexts, allLiteral: true })),
-    // absent when empty, so a build without proposals sends record.py the config it always did
-    ...(proposed.length > 0 ? { proposed: proposed.map((p) => ({ args: p.args, kwargs: p.kwargs, init: p.init })) } : {}),
-  };
-}
-
 async function snapshotEntries(snapshot: RepoSnapshot): Promise<FileEntry[]> {
   const entries: FileEntry[] = [];
   for (const file of snapshot.files) entries.push({ path: file, type: 'file', mode: 0o644, content: await readFile(join(snapshot.dir, file)) });
   return entries;
 }
 
-async function runScript(sandbox: Sandbox, script: string, config: unknown, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
+async function runScript(sandbox: Sandbox, harness: RecordHarness, run: 'record' | 'mutate', config: unknown, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
+  const script = `the ${run} harness`;
   const result = await sandbox.exec(
-    { argv: ['python3', '-I', '-B', `${HARNESS_DIR_IN_SANDBOX}/${script}`] },
+    { argv: harness.command(run) },
     { timeoutMs, maxOutputBytes: 256 * 1024 * 1024, cwd: WORKSPACE, stdin: Buffer.from(JSON.stringify(config)), ...(signal ? { signal } : {}) },
   );
   if (result.timedOut) throw new RecordHarnessError(script, result.exitCode, result.stderr, `${script} ran past ${timeoutMs} ms; raise recordTimeoutMs/mutateTimeoutMs or record fewer candidates`);
@@ -167,18 +117,26 @@ async function runScript(sandbox: Sandbox, script: string, config: unknown, time
   }
 }
 
+/** The scratch folder every harness gets, with the folders above it. */
+const WORK_DIR_ENTRIES: readonly FileEntry[] = [
+  { path: 'var/lib/codemidas', type: 'directory', mode: 0o755 },
+  { path: WORK_DIR_IN_SANDBOX.slice(1), type: 'directory', mode: 0o755 },
+];
+
 function byId<T extends { unitId: string }>(a: T, b: T): number {
   return a.unitId < b.unitId ? -1 : a.unitId > b.unitId ? 1 : 0;
 }
 
 /**
  * Records every candidate's behaviour by running the original code in one sandbox for the
- * repository: record.py (inputs from the repo's tests, doctests, call sites, type hints and
- * constructors, each run twice) then mutate.py (mutation score and the mutant-guided search).
+ * repository with the language's harness: its record run (inputs from the repo's tests, doc
+ * examples, call sites, type hints and constructors, each run twice) then its mutate run (mutation
+ * score and the mutant-guided search).
  * The same snapshot, candidates and seed give the same result; the sandbox is always destroyed.
  */
 export async function recordCandidates(input: RecordCandidatesInput): Promise<RecordCandidatesResult> {
   const { provider, snapshot, seed, signal } = input;
+  const harness = input.language.recorder;
   const options: RecordOptions = { ...DEFAULT_RECORD_OPTIONS, ...input.options };
   const logger = input.logger.child({ component: 'record' });
   const total = input.candidates.length;
@@ -190,7 +148,7 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
   progress('sandbox', 0, `starting a sandbox for ${candidates.length} candidates`);
   const sandbox = await provider.create(
     {
-      image: provider.imageFor('python'),
+      image: provider.imageFor(input.language.image),
       role: 'episode',
       workdir: WORKSPACE,
       resources: { memoryBytes: 2 * 1024 ** 3, cpus: 2, pids: 512 },
@@ -202,10 +160,10 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
   try {
     const signalOption = signal ? { signal } : {};
     await sandbox.putFiles(WORKSPACE, await snapshotEntries(snapshot), signalOption);
-    await sandbox.putFiles('/', await harnessEntries(), signalOption);
+    await sandbox.putFiles('/', [...WORK_DIR_ENTRIES, ...(await harness.entries())], signalOption);
     const common = {
+      ...harness.config(candidates, WORKSPACE),
       repoRoot: WORKSPACE,
-      sysPath: importRoots(candidates),
       seed,
       workDir: WORK_DIR_IN_SANDBOX,
       callTimeoutMs: options.callTimeoutMs,
@@ -216,9 +174,9 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
       maxCases: options.maxCases,
       traceTimeoutMs: options.traceTimeoutMs,
       runRepoTests: options.runRepoTests,
-      targets: candidates.map((c) => targetOf(c, classes, input.proposals)),
+      targets: candidates.map((c) => harness.target(c, classes, input.proposals?.get(c.unit.id) ?? [])),
     };
-    const recorded = recordResultSchema.parse(await runScript(sandbox, 'record.py', recordConfig, options.recordTimeoutMs, signal));
+    const recorded = recordResultSchema.parse(await runScript(sandbox, harness, 'record', recordConfig, options.recordTimeoutMs, signal));
     for (const trace of recorded.traces) if (trace.timedOut) logger.warn({ trace }, 'tracing the repository ran out of time; partial traces kept');
 
     const drops: Drop[] = [];
@@ -233,10 +191,10 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
       search: options.search,
       maxNewCases: options.maxNewCases,
       maxMutants: options.maxMutants,
-      targets: kept.map((t) => ({ ...targetOf(byUnit.get(t.unitId)!, classes), cases: t.cases })),
+      targets: kept.map((t) => ({ ...harness.target(byUnit.get(t.unitId)!, classes, []), cases: t.cases })),
     };
     const mutated = kept.length
-      ? mutateResultSchema.parse(await runScript(sandbox, 'mutate.py', mutateConfig, options.mutateTimeoutMs, signal))
+      ? mutateResultSchema.parse(await runScript(sandbox, harness, 'mutate', mutateConfig, options.mutateTimeoutMs, signal))
       : { targets: [] };
     const mutationByUnit = new Map(mutated.targets.map((m) => [m.unitId, m] as const));
 
@@ -244,13 +202,13 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
     for (const t of kept) {
       const m = mutationByUnit.get(t.unitId);
       if (!m || m.error) {
-        drops.push({ unitId: t.unitId, stage: 'record', code: m?.error?.code ?? 'mutation-error', reason: m?.error?.reason ?? 'mutate.py gave no result' });
+        drops.push({ unitId: t.unitId, stage: 'record', code: m?.error?.code ?? 'mutation-error', reason: m?.error?.reason ?? 'the mutate harness gave no result' });
         continue;
       }
       const sources = { ...t.sources };
       if (options.search) sources['mutant-search'] = { tried: m.search.tried, kept: m.newCases.length };
       // generators, `lazy` cases (a returned iterator), `probe` cases (a returned function),
-      // constructor, `state` and `attribute` cases: mutate.py gives the recorded cases back in the
+      // constructor, `state` and `attribute` cases: the mutate run gives the recorded cases back in the
       // form the task judges them; the recorder's marks and `probe` never reach a task
       const cases = [...(m.cases ?? t.cases), ...m.newCases].map(({ lazy: _lazy, probe: _probe, construct: _construct, state: _state, attribute: _attribute, warm: _warm, ...c }) => c) as RecordedCase[];
       const rejected: Record<string, number> = { ...t.rejected };

@@ -27,9 +27,11 @@ export function repoLabel(origin: string, cwd: string = process.cwd()): string {
   return abs.split(/[\\/]/).filter(Boolean).at(-1) ?? 'repository';
 }
 
-/** task.json (src/tasks/task-schema.ts, schemaVersion 1) for a constructed Python task. */
+/** task.json (src/tasks/task-schema.ts) for a constructed task. */
 export function renderTaskFile(input: {
   suite: string;
+  /** The task's language and runtime image (its plugin's `language` and `image`). */
+  language: { language: string; image: string };
   name: string;
   unit: Unit;
   snapshot: Pick<RepoSnapshot, 'origin' | 'revision'>;
@@ -43,10 +45,10 @@ export function renderTaskFile(input: {
     schemaVersion: TASK_SCHEMA_VERSION,
     id: `${input.suite}/${input.name}`,
     title: input.title,
-    language: 'python',
+    language: input.language.language,
     source: { repo: repoLabel(input.snapshot.origin), revision: input.snapshot.revision, path: input.unit.file, symbol: input.unit.qualname },
     prompt: input.prompt,
-    runtime: { image: 'python', ...(input.scrub?.length ? { scrub: [...input.scrub] } : {}) },
+    runtime: { image: input.language.image, ...(input.scrub?.length ? { scrub: [...input.scrub] } : {}) },
     workdir: '/workspace',
     tests: { cases: 'cases.json', scripts: [], ...DEFAULT_TASK_TEST_LIMITS },
     protectedPaths: [],

@@ -1,8 +1,7 @@
 import { compareStrings } from './stable-json.js';
 import type { Recording, RecordedCase, RepoSnapshot, Unit } from '../types.js';
 import { normaliseCases, renderCasesFile } from './render-cases.js';
-import { hiddenCasesSentence, pickExamples, renderPrompt, taskTitle } from './render-prompt.js';
-import { renderReadableTest } from './render-readable-test.js';
+import type { TaskWriter } from '../../languages/language.js';
 import { noopAssertionReviewer, noopSpecWriter, type AssertionReviewer, type ReferenceCode, type SpecWriter } from './spec-writer.js';
 
 /** The parts of a task the write stage produces (before masking and gates). */
@@ -14,8 +13,13 @@ export interface WrittenTask {
   cases: RecordedCase[];
   /** Cases the assertion reviewer dropped (0 without one). */
   reviewDropped: number;
-  /** Files under hidden/: `cases.json`, `readable/test_<name>.py`. */
+  /** Files under hidden/: `cases.json`, the readable test (`readable/test_<name>.py` for Python). */
   hidden: Map<string, Buffer>;
+}
+
+/** The prompt's count of hidden cases (`writeTask` updates it when a review drops cases). */
+export function hiddenCasesSentence(count: number): string {
+  return `Hidden tests check ${count} recorded cases`;
 }
 
 /** Task folder name from a unit: `Wrapper.fill` → `wrapper-fill`, `to_roman` → `to-roman`. */
@@ -96,8 +100,9 @@ export const DEFAULT_REVIEW_BOUNDS: Readonly<ReviewBounds> = Object.freeze({ min
 export type WriteFallbackListener = (hook: 'spec-writer' | 'assertion-reviewer', reason: string) => void;
 
 /**
- * The write stage for one recording: cases.json (sorted, stable ids), the readable pytest rendering,
- * the prompt (through the `SpecWriter` hook, a no-op by default), then the `AssertionReviewer`
+ * The write stage for one recording: cases.json (sorted, stable ids), the language's readable test
+ * rendering, the prompt (the language's `TaskWriter`, then the `SpecWriter` hook, a no-op by
+ * default), then the `AssertionReviewer`
  * (a no-op by default) on the final prompt, before the hidden tests are rendered.
  */
 export async function writeTask(input: {
@@ -107,6 +112,8 @@ export async function writeTask(input: {
   recording: Recording;
   snapshot: Pick<RepoSnapshot, 'origin' | 'revision'>;
   libraryName: string;
+  /** The language's prompt and readable-test rendering (its plugin's `writer`). */
+  writer: TaskWriter;
   specWriter?: SpecWriter;
   assertionReviewer?: AssertionReviewer;
   /** Default `DEFAULT_REVIEW_BOUNDS`. */
@@ -116,7 +123,7 @@ export async function writeTask(input: {
   onLlmFallback?: WriteFallbackListener;
   signal?: AbortSignal;
 }): Promise<WrittenTask> {
-  const { unit, name } = input;
+  const { unit, name, writer } = input;
   let cases = normaliseCases(input.recording.cases, name);
   if (cases.length === 0) throw new WriteError('no-cases', 'the recording holds no usable case');
   const common = {
@@ -124,7 +131,7 @@ export async function writeTask(input: {
     ...(input.reference ? { reference: input.reference } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
   };
-  const draft = renderPrompt({ unit, cases, libraryName: input.libraryName });
+  const draft = writer.renderPrompt({ unit, cases, libraryName: input.libraryName });
   const specWriter = input.specWriter ?? noopSpecWriter;
   const rewritten = await specWriter.rewrite({ ...common, draft, cases, onFallback: (reason) => input.onLlmFallback?.('spec-writer', reason) });
   let prompt = rewritten ?? draft;
@@ -133,7 +140,7 @@ export async function writeTask(input: {
   const flagged = new Set(await reviewer.review({ ...common, spec: prompt, cases, onFallback: (reason) => input.onLlmFallback?.('assertion-reviewer', reason) }));
   let reviewDropped = 0;
   if (flagged.size > 0) {
-    const shown = new Set(pickExamples(cases).map((c) => c.id));
+    const shown = new Set(writer.pickExamples(cases).map((c) => c.id));
     const kept = cases.filter((c) => shown.has(c.id) || !flagged.has(c.id));
     const bounds = { ...DEFAULT_REVIEW_BOUNDS, ...input.reviewBounds };
     if (kept.length < bounds.minCases || kept.length < cases.length * bounds.minShare) {
@@ -148,12 +155,7 @@ export async function writeTask(input: {
 
   const hidden = new Map<string, Buffer>();
   hidden.set('cases.json', Buffer.from(renderCasesFile(cases)));
-  const first = cases[0];
-  const target = first?.target ?? unit.qualname;
-  const module = first?.module ?? unit.module;
-  hidden.set(
-    `readable/test_${name.replace(/-/g, '_')}.py`,
-    Buffer.from(renderReadableTest({ taskId: `${input.suite}/${name}`, module, target, cases })),
-  );
-  return { name, unit, title: taskTitle(unit), prompt, cases, reviewDropped, hidden };
+  const readable = writer.readableTest({ taskId: `${input.suite}/${name}`, taskName: name, cases, unit });
+  hidden.set(readable.path, Buffer.from(readable.content));
+  return { name, unit, title: writer.title(unit), prompt, cases, reviewDropped, hidden };
 }

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../project-root.js';
-import type { RecordedCase } from '../types.js';
+import type { RecordedCase } from '../../pipeline/types.js';
 import { importsOf, pythonStrRepr, taggedToPython } from './python-literal.js';
 
 /** The real .py template the readable rendering starts from. */
 export function readableTemplatePath(root: string = projectRoot()): string {
-  return join(root, 'src', 'pipeline', 'adapters', 'python', 'templates', 'readable_test.py');
+  return join(root, 'src', 'languages', 'python', 'templates', 'readable_test.py');
 }
 
 let cachedTemplate: string | undefined;

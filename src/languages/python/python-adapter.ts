@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { projectRoot } from '../../../project-root.js';
-import type { RepoSnapshot } from '../../types.js';
+import { projectRoot } from '../../project-root.js';
+import type { RepoSnapshot } from '../../pipeline/types.js';
 import type { DetectResult, LanguageAdapter, MaskBody } from '../language-adapter.js';
 import { isLibraryPath } from './parse-module-names.js';
 import { parsePythonUnits } from './parse-python-units.js';
@@ -19,7 +19,7 @@ export function detectPython(snapshot: RepoSnapshot): DetectResult {
 
 /** Folder of the Python adapter's sandbox-side sources (record harness, test templates). */
 export function pythonHarnessDir(): string {
-  return join(projectRoot(), 'src', 'pipeline', 'adapters', 'python', 'harness');
+  return join(projectRoot(), 'src', 'languages', 'python', 'harness');
 }
 
 /** The stages' pieces the Python adapter is composed from, passed in by the composition root. */

@@ -30,8 +30,3 @@ export function findLibraryCopies(imagePaths: readonly string[], library: { impo
   }
   return normaliseScrubPaths(copies);
 }
-
-/** True when `path` is one of `roots` or lies below one. */
-export function isUnderAny(path: string, roots: readonly string[]): boolean {
-  return roots.some((root) => path === root || path.startsWith(`${root}/`));
-}

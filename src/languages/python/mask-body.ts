@@ -1,16 +1,7 @@
-import type { Unit } from '../../types.js';
-import type { MaskBody } from '../language-adapter.js';
+import type { Unit } from '../../pipeline/types.js';
+import { MaskBodyError, type MaskBody } from '../language-adapter.js';
 
-/** A unit whose body cannot be cut out by lines (a one-line `def f(): return 1`, a range that does not fit the file). */
-export class MaskBodyError extends Error {
-  constructor(
-    readonly code: 'mask-inline-body' | 'mask-bad-range',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'MaskBodyError';
-  }
-}
+export { MaskBodyError };
 
 const DEF_LINE = /^(\s*)(async\s+)?def\s/;
 

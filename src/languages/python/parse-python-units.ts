@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Node, Parser } from 'web-tree-sitter';
-import { createParser } from '../../analyze/tree-sitter-grammar.js';
-import type { CallSite, RepoSnapshot, Unit } from '../../types.js';
+import { createParser } from '../../pipeline/analyze/tree-sitter-grammar.js';
+import type { CallSite, RepoSnapshot, Unit } from '../../pipeline/types.js';
 import type { ParseOptions, ParseProblem, ParseProblemCode, ParseResult } from '../language-adapter.js';
 import { type RawCall, readCalls } from './parse-call-sites.js';
 import { readDefinitions } from './parse-definitions.js';

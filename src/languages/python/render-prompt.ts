@@ -1,4 +1,5 @@
-import type { RecordedCase, Unit } from '../types.js';
+import type { RecordedCase, Unit } from '../../pipeline/types.js';
+import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
 import { taggedToPython } from './python-literal.js';
 
 /** At most this many recorded examples appear in a prompt; the hidden tests hold the rest. */
@@ -82,6 +83,11 @@ export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
   return picked.sort((a, b) => cases.indexOf(a) - cases.indexOf(b));
 }
 
+/** The example lines of a prompt: the `>>> ` lines, trimmed. */
+export function exampleLines(text: string): string[] {
+  return text.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('>>> '));
+}
+
 /** One case as the prompt shows it: `>>> <call>` then the value (or the exception type). */
 export function exampleBlock(unit: Unit, c: RecordedCase): string {
   const call = `>>> ${exampleCall(unit, c)}`;
@@ -149,10 +155,6 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
   return out.join('\n');
 }
 
-/** The prompt's count of hidden cases (write-task.ts updates it when a review drops cases). */
-export function hiddenCasesSentence(count: number): string {
-  return `Hidden tests check ${count} recorded cases`;
-}
 
 /**
  * The prompt with a closing note naming the units masked besides the target (co-masked because

@@ -1,4 +1,4 @@
-import type { RepoSnapshot, Unit } from '../types.js';
+import type { RepoSnapshot, Unit } from '../pipeline/types.js';
 
 /** What `detect` found: the language's source files in the snapshot, and why it thinks so. */
 export interface DetectResult {
@@ -35,6 +35,20 @@ export interface ParseResult {
 export interface ParseOptions {
   /** Checked between files; aborting rejects with the signal's reason. */
   signal?: AbortSignal;
+}
+
+/**
+ * A unit whose body cannot be masked (Python: a one-line `def f(): return 1`, a range that does not
+ * fit the file): a `MaskBody` throws it and the build drops the unit with `code`.
+ */
+export class MaskBodyError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MaskBodyError';
+  }
 }
 
 /**

@@ -12,7 +12,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 _CODEC_CANDIDATES = (
     os.path.join(HERE, "codec.py"),
-    os.path.normpath(os.path.join(HERE, "..", "..", "..", "..", "scoring", "python", "codec.py")),
+    os.path.normpath(os.path.join(HERE, "..", "..", "..", "scoring", "python", "codec.py")),
 )
 
 
