@@ -3,7 +3,7 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import { createOracleAgent, solutionsFromEnvironments } from '../agents/oracle-agent.js';
 import { EnvironmentClient } from '../client/environment-client.js';
-import { mapSettledWithConcurrency } from '../episodes/map-with-concurrency.js';
+import { mapSettledWithConcurrency } from '../shared/map-with-concurrency.js';
 import { createLogger } from '../logging.js';
 import { workspaceImageForTask } from '../episodes/workspace-image-for-task.js';
 import { createDockerSandboxProvider } from '../sandbox/docker/docker-sandbox-provider.js';

@@ -7,7 +7,7 @@ import { createDockerSandboxProvider } from '../sandbox/docker/docker-sandbox-pr
 import { formatTaskLoadProblem, loadCatalog } from '../tasks/load-catalog.js';
 import { createLanguages } from './languages.js';
 import { imageLanguageOf, prepareScrubbedImages, printProgress } from './compose-runtime.js';
-import { mapSettledWithConcurrency } from '../episodes/map-with-concurrency.js';
+import { mapSettledWithConcurrency } from '../shared/map-with-concurrency.js';
 import { workspaceImageForTask } from '../episodes/workspace-image-for-task.js';
 import { listWorkspaceFiles } from '../tasks/list-workspace-files.js';
 

@@ -9,7 +9,7 @@ import type { Scorer } from '../scoring/types.js';
 import type { LoadedTask, TaskCatalog } from '../tasks/types.js';
 import { type CloseReason, Episode } from './episode.js';
 import { computeGroupAdvantages } from './group-advantages.js';
-import { mapSettledWithConcurrency } from './map-with-concurrency.js';
+import { mapSettledWithConcurrency } from '../shared/map-with-concurrency.js';
 import { createToolSpecs } from './tool-schemas.js';
 import { workspaceImageForTask } from './workspace-image-for-task.js';
 import type { Action, CallOptions, ResetGroupResult, ResetResult, RewardGroupResult, RewardResult, StepResult, ToolSpec } from './types.js';
