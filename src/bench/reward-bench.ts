@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
+import { createDockerImageResolver } from '../images/docker-image-resolver.js';
 import { createOracleAgent, solutionsFromEnvironments } from '../agents/oracle-agent.js';
 import type { EnvironmentClient } from '../client/environment-client.js';
 import { mapSettledWithConcurrency } from '../shared/map-with-concurrency.js';
@@ -91,7 +92,8 @@ export async function runRewardBench(options: RewardBenchOptions): Promise<Rewar
     const copy = await loadCatalog(copyRoot);
     log(`task images of the ${copy.tasks.size} tasks served ...`);
     const docker = new Docker();
-    const provider = createDockerSandboxProvider({ docker, logger: createLogger({ level: 'warn' }), serverId: 'codemidas-bench' });
+    const quiet = createLogger({ level: 'warn' });
+    const provider = createDockerSandboxProvider({ docker, logger: quiet, serverId: 'codemidas-bench', images: createDockerImageResolver({ docker, logger: quiet }) });
     try {
       await mapSettledWithConcurrency([...copy.tasks.values()], 2, async (t) => workspaceImageForTask(provider, t, await listWorkspaceFiles(t)));
     } finally {

@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
+import { createDockerImageResolver } from '../images/docker-image-resolver.js';
 import { createOracleAgent, solutionsFromEnvironments } from '../agents/oracle-agent.js';
 import { EnvironmentClient } from '../client/environment-client.js';
 import { mapSettledWithConcurrency } from '../shared/map-with-concurrency.js';
@@ -154,7 +155,8 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
   // server builds the missing ones in the background at start, which would load the machine while
   // it is measured.
   log(`task images of the ${catalog.tasks.size} tasks served ...`);
-  const provider = createDockerSandboxProvider({ docker: new Docker(), logger, serverId: 'codemidas-bench' });
+  const engine = new Docker();
+  const provider = createDockerSandboxProvider({ docker: engine, logger, serverId: 'codemidas-bench', images: createDockerImageResolver({ docker: engine, logger }) });
   let languageImage: string;
   let taskImage: string | null;
   try {
