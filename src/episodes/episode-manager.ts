@@ -45,8 +45,10 @@ export interface ShutdownOptions {
 }
 
 /**
- * Owns every episode and group of one server: capacity, ids, idle expiry, the reaper, and a
- * graceful shutdown. The gRPC layer and the CLI's `episode` command are its only callers.
+ * Owns every episode of one server: capacity, ids, idle expiry, the reaper, and a graceful shutdown.
+ * Groups (`createEpisodeGroups`) and the workspace-image builds (`createWorkspaceImageQueue`) are
+ * its parts, each in a module of its own. The gRPC layer and the CLI's `episode` command are its
+ * only callers.
  */
 export interface EpisodeManager {
   /** Reaps leftovers of earlier runs, then starts the reaper and expiry timers. */
