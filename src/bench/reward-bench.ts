@@ -3,11 +3,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
-import { createDockerImageResolver } from '../images/docker-image-resolver.js';
 import { createOracleAgent, solutionsFromEnvironments } from '../agents/oracle-agent.js';
 import type { EnvironmentClient } from '../client/environment-client.js';
 import { mapSettledWithConcurrency } from '../shared/map-with-concurrency.js';
 import { workspaceImageForTask } from '../episodes/workspace-image-for-task.js';
+import { createDockerImageResolver } from '../images/docker-image-resolver.js';
 import { createLogger } from '../logging.js';
 import { runRollouts } from '../rollouts/run-rollouts.js';
 import { createDockerSandboxProvider } from '../sandbox/docker/docker-sandbox-provider.js';

@@ -1,10 +1,10 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
-import { createDockerImageResolver } from '../images/docker-image-resolver.js';
 import { createOracleAgent, solutionsFromEnvironments } from '../agents/oracle-agent.js';
 import { EnvironmentClient } from '../client/environment-client.js';
 import { mapSettledWithConcurrency } from '../shared/map-with-concurrency.js';
+import { createDockerImageResolver } from '../images/docker-image-resolver.js';
 import { createLogger } from '../logging.js';
 import { workspaceImageForTask } from '../episodes/workspace-image-for-task.js';
 import { createDockerSandboxProvider } from '../sandbox/docker/docker-sandbox-provider.js';
