@@ -5,8 +5,9 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import { createOracleAgent, solutionsFromEnvironments } from '../agents/oracle-agent.js';
 import type { EnvironmentClient } from '../client/environment-client.js';
-import { mapSettledWithConcurrency } from '../episodes/map-with-concurrency.js';
+import { mapSettledWithConcurrency } from '../shared/map-with-concurrency.js';
 import { workspaceImageForTask } from '../episodes/workspace-image-for-task.js';
+import { createDockerImageResolver } from '../images/docker-image-resolver.js';
 import { createLogger } from '../logging.js';
 import { runRollouts } from '../rollouts/run-rollouts.js';
 import { createDockerSandboxProvider } from '../sandbox/docker/docker-sandbox-provider.js';
@@ -91,7 +92,8 @@ export async function runRewardBench(options: RewardBenchOptions): Promise<Rewar
     const copy = await loadCatalog(copyRoot);
     log(`task images of the ${copy.tasks.size} tasks served ...`);
     const docker = new Docker();
-    const provider = createDockerSandboxProvider({ docker, logger: createLogger({ level: 'warn' }), serverId: 'codemidas-bench' });
+    const quiet = createLogger({ level: 'warn' });
+    const provider = createDockerSandboxProvider({ docker, logger: quiet, serverId: 'codemidas-bench', images: createDockerImageResolver({ docker, logger: quiet }) });
     try {
       await mapSettledWithConcurrency([...copy.tasks.values()], 2, async (t) => workspaceImageForTask(provider, t, await listWorkspaceFiles(t)));
     } finally {

@@ -3,7 +3,8 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import { createOracleAgent, solutionsFromEnvironments } from '../agents/oracle-agent.js';
 import { EnvironmentClient } from '../client/environment-client.js';
-import { mapSettledWithConcurrency } from '../episodes/map-with-concurrency.js';
+import { mapSettledWithConcurrency } from '../shared/map-with-concurrency.js';
+import { createDockerImageResolver } from '../images/docker-image-resolver.js';
 import { createLogger } from '../logging.js';
 import { workspaceImageForTask } from '../episodes/workspace-image-for-task.js';
 import { createDockerSandboxProvider } from '../sandbox/docker/docker-sandbox-provider.js';
@@ -154,7 +155,8 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
   // server builds the missing ones in the background at start, which would load the machine while
   // it is measured.
   log(`task images of the ${catalog.tasks.size} tasks served ...`);
-  const provider = createDockerSandboxProvider({ docker: new Docker(), logger, serverId: 'codemidas-bench' });
+  const engine = new Docker();
+  const provider = createDockerSandboxProvider({ docker: engine, logger, serverId: 'codemidas-bench', images: createDockerImageResolver({ docker: engine, logger }) });
   let languageImage: string;
   let taskImage: string | null;
   try {

@@ -5,7 +5,7 @@ import Docker from 'dockerode';
 import { solutionsFromEnvironments, type SolutionSource } from '../agents/oracle-agent.js';
 import { EnvironmentClient } from '../client/environment-client.js';
 import type { Action } from '../episodes/types.js';
-import { mapSettledWithConcurrency } from '../episodes/map-with-concurrency.js';
+import { mapSettledWithConcurrency } from '../shared/map-with-concurrency.js';
 import { LABEL_OWNER_HOST, LABEL_OWNER_PID, LABEL_SERVER } from '../sandbox/docker/docker-sandbox-provider.js';
 import { loadCatalog } from '../tasks/load-catalog.js';
 import type { LoadedTask } from '../tasks/types.js';

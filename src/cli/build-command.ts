@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import Dockerode from 'dockerode';
 import { ensureImages } from '../images/image-builder.js';
+import { createDockerImageResolver } from '../images/docker-image-resolver.js';
 import { createOpenAiChatClient } from '../llm/openai-chat-client.js';
 import { createLogger } from '../logging.js';
 import { createLlmHooks, type LlmHooks } from '../pipeline/llm/create-llm-hooks.js';
@@ -87,6 +88,7 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
     logger,
     serverId: `codemidas-build-${randomUUID().slice(0, 8)}`,
     docker,
+    images: createDockerImageResolver({ docker, logger }),
     isolation: isolationFromFlags(options),
     signal: controller.signal,
   });

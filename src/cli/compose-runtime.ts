@@ -3,6 +3,7 @@ import Dockerode from 'dockerode';
 import type { Limits } from '../config/limits.js';
 import { createEpisodeManager, type EpisodeManager } from '../episodes/episode-manager.js';
 import { ensureImages, type ImageLanguage, type ImageProgress } from '../images/image-builder.js';
+import { createDockerImageResolver } from '../images/docker-image-resolver.js';
 import type { Logger } from '../logging.js';
 import { createSandboxProvider } from '../sandbox/create-sandbox-provider.js';
 import type { DockerIsolationWanted } from '../sandbox/docker/docker-isolation.js';
@@ -110,6 +111,7 @@ export async function composeRuntime(options: RuntimeOptions): Promise<Runtime> 
     logger,
     serverId,
     docker,
+    images: createDockerImageResolver({ docker, logger }),
     ...(options.isolation ? { isolation: options.isolation } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });

@@ -1,13 +1,14 @@
 import { Command } from 'commander';
 import Dockerode from 'dockerode';
 import { IMAGE_LANGUAGES, ensureImages, type ImageLanguage } from '../images/image-builder.js';
+import { createDockerImageResolver } from '../images/docker-image-resolver.js';
 import { createLogger } from '../logging.js';
 import { CliError } from './cli-error.js';
 import { createDockerSandboxProvider } from '../sandbox/docker/docker-sandbox-provider.js';
 import { formatTaskLoadProblem, loadCatalog } from '../tasks/load-catalog.js';
 import { createLanguages } from './languages.js';
 import { imageLanguageOf, prepareScrubbedImages, printProgress } from './compose-runtime.js';
-import { mapSettledWithConcurrency } from '../episodes/map-with-concurrency.js';
+import { mapSettledWithConcurrency } from '../shared/map-with-concurrency.js';
 import { workspaceImageForTask } from '../episodes/workspace-image-for-task.js';
 import { listWorkspaceFiles } from '../tasks/list-workspace-files.js';
 
@@ -40,7 +41,7 @@ export function createImagesCommand(): Command {
         }
         const missing = [...new Set(tasks.map((t) => imageLanguageOf(plugins, t.file.language)))].filter((l) => !languages.includes(l));
         if (missing.length) await ensureImages({ docker, logger, languages: missing, onProgress: printProgress(say) });
-        const provider = createDockerSandboxProvider({ docker, logger, serverId: 'codemidas-images' });
+        const provider = createDockerSandboxProvider({ docker, logger, serverId: 'codemidas-images', images: createDockerImageResolver({ docker, logger }) });
         try {
           for (const { tag, taskIds } of await prepareScrubbedImages(provider, tasks, say)) process.stdout.write(`scrubbed image\t${tag}\t${taskIds.join(',')}\n`);
           const started = performance.now();

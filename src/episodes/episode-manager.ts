@@ -8,11 +8,10 @@ import type { FileEntry, SandboxProvider } from '../sandbox/types.js';
 import type { Scorer } from '../scoring/types.js';
 import type { LoadedTask, TaskCatalog } from '../tasks/types.js';
 import { type CloseReason, Episode } from './episode.js';
-import { computeGroupAdvantages } from './group-advantages.js';
-import { mapSettledWithConcurrency } from './map-with-concurrency.js';
+import { createEpisodeGroups } from './episode-groups.js';
 import { createToolSpecs } from './tool-schemas.js';
-import { workspaceImageForTask } from './workspace-image-for-task.js';
 import type { Action, CallOptions, ResetGroupResult, ResetResult, RewardGroupResult, RewardResult, StepResult, ToolSpec } from './types.js';
+import { createWorkspaceImageQueue } from './workspace-image-queue.js';
 
 export interface EpisodeManagerOptions {
   provider: SandboxProvider;
@@ -46,8 +45,10 @@ export interface ShutdownOptions {
 }
 
 /**
- * Owns every episode and group of one server: capacity, ids, idle expiry, the reaper, and a
- * graceful shutdown. The gRPC layer and the CLI's `episode` command are its only callers.
+ * Owns every episode of one server: capacity, ids, idle expiry, the reaper, and a graceful shutdown.
+ * Groups (`createEpisodeGroups`) and the workspace-image builds (`createWorkspaceImageQueue`) are
+ * its parts, each in a module of its own. The gRPC layer and the CLI's `episode` command are its
+ * only callers.
  */
 export interface EpisodeManager {
   /** Reaps leftovers of earlier runs, then starts the reaper and expiry timers. */
@@ -76,7 +77,6 @@ export interface EpisodeManager {
 }
 
 const DEFAULT_GROUP_CONCURRENCY = 4;
-const WORKSPACE_IMAGE_BUILDS_AT_ONCE = 2;
 const REAP_INTERVAL_MS = 60_000;
 /** Sandboxes outlive their episode's budgets by this much before the reaper may take them. */
 const EXPIRY_SLACK_MS = 15 * 60_000;
@@ -85,16 +85,13 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
   const { provider, catalog, scorer, limits } = options;
   const logger = options.logger.child({ component: 'episodes' });
   const now = options.now ?? Date.now;
-  const groupConcurrency = options.groupConcurrency ?? DEFAULT_GROUP_CONCURRENCY;
   const closedRetentionMs = options.closedRetentionMs ?? 60 * 60_000;
   const episodes = new Map<string, Episode>();
-  const groups = new Map<string, string[]>();
   const workspaces = new Map<string, Promise<FileEntry[]>>();
   /** Tool specs per loaded task (its limits and workdir are part of it). */
   const toolSpecs = new WeakMap<LoadedTask, readonly ToolSpec[]>();
-  const bake = options.bakeWorkspaces ?? true;
-  /** Per task: the baked image once built (null: not built, or the adapter cannot bake), and the build. */
-  const workspaceImages = new Map<string, { image: string | null; build: Promise<string | null> }>();
+  /** Null when workspaces are not baked: every Reset uploads its workspace. */
+  const workspaceImages = (options.bakeWorkspaces ?? true) ? createWorkspaceImageQueue({ provider, logger, readWorkspace }) : null;
   const inFlight = new Set<Promise<unknown>>();
   const stopping = new AbortController();
   const timers: NodeJS.Timeout[] = [];
@@ -162,56 +159,6 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
     return cached;
   }
 
-  /**
-   * Image builds run two at a time: the first Resets of many tasks at once (a suite-wide run) must not
-   * start a build each, competing with the episodes' own containers for the engine.
-   */
-  let buildsRunning = 0;
-  const buildQueue: Array<() => void> = [];
-  async function limitBuilds<T>(work: () => Promise<T>): Promise<T> {
-    if (buildsRunning >= WORKSPACE_IMAGE_BUILDS_AT_ONCE) await new Promise<void>((resolve) => buildQueue.push(resolve));
-    buildsRunning++;
-    try {
-      return await work();
-    } finally {
-      buildsRunning--;
-      buildQueue.shift()?.();
-    }
-  }
-
-  /** Starts (once) the build of a task's workspace image; a failure is logged and retried on a later call. */
-  function workspaceImageEntry(task: LoadedTask, signal?: AbortSignal): { image: string | null; build: Promise<string | null> } {
-    let entry = workspaceImages.get(task.id);
-    if (!entry) {
-      const created: { image: string | null; build: Promise<string | null> } = { image: null, build: Promise.resolve(null) };
-      created.build = limitBuilds(async () => {
-        const files = await readWorkspace(task);
-        return workspaceImageForTask(provider, task, files, signal ? { signal } : {});
-      }).then(
-        (image) => {
-          created.image = image;
-          if (image) logger.info({ taskId: task.id, image }, 'workspace image ready');
-          return image;
-        },
-        (err: unknown) => {
-          logger.warn({ err, taskId: task.id }, 'building the workspace image failed; the workspace is uploaded at Reset instead');
-          workspaceImages.delete(task.id);
-          throw err;
-        },
-      );
-      created.build.catch(() => undefined);
-      workspaceImages.set(task.id, created);
-      entry = created;
-    }
-    return entry;
-  }
-
-  /** The task's baked image when it is ready now; otherwise starts its build and returns null. */
-  function readyWorkspaceImage(task: LoadedTask): string | null {
-    if (!bake) return null;
-    return workspaceImageEntry(task).image;
-  }
-
   function newEpisode(task: LoadedTask, groupId: string | null): Episode {
     const id = `ep-${randomUUID()}`;
     const episode = new Episode({
@@ -231,7 +178,7 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
     try {
       const workspace = await readWorkspace(episode.task);
       const expiresAt = new Date(now() + episode.limits.maxWallMs + episode.limits.idleExpiryMs + EXPIRY_SLACK_MS);
-      await episode.start(provider, workspace, { signal, expiresAt, workspaceImage: readyWorkspaceImage(episode.task) });
+      await episode.start(provider, workspace, { signal, expiresAt, workspaceImage: workspaceImages?.readyImage(episode.task) ?? null });
     } catch (err) {
       await episode.close('reset-failed');
       episodes.delete(episode.id);
@@ -247,41 +194,23 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
     };
   }
 
-  /** Starts every member of a new group: all or nothing (one failure, or a cancelled call, closes them all). */
-  async function startGroup(groupId: string, members: readonly Episode[], callOptions: CallOptions | undefined): Promise<ResetGroupResult> {
-    const failed = new AbortController();
-    const linked = linkSignals([callOptions?.signal, stopping.signal, failed.signal]);
-    try {
-      const settled = await mapSettledWithConcurrency(members, groupConcurrency, async (episode) => {
-        if (linked.signal.aborted) throw linked.signal.reason;
-        try {
-          return await startEpisode(episode, linked.signal);
-        } catch (err) {
-          failed.abort(err);
-          throw err;
-        }
-      });
-      const firstFailure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-      if (firstFailure) {
-        await closeEpisodes(
-          members.map((e) => e.id),
-          'reset-failed',
-        );
-        for (const e of members) episodes.delete(e.id);
-        groups.delete(groupId);
-        logger.warn({ groupId, err: firstFailure.reason }, 'group reset failed; started episodes closed');
-        throw firstFailure.reason;
-      }
-      return { groupId, episodes: settled.map((s) => (s as PromiseFulfilledResult<ResetResult>).value) };
-    } finally {
-      linked.dispose();
-    }
-  }
-
   async function closeEpisodes(ids: readonly string[], reason: CloseReason): Promise<number> {
     const closed = await Promise.all(ids.map((id) => episodes.get(id)?.close(reason) ?? Promise.resolve(false)));
     return closed.filter(Boolean).length;
   }
+
+  const groups = createEpisodeGroups({
+    newEpisode,
+    startEpisode,
+    episode: (id) => episodes.get(id),
+    closeEpisodes,
+    forgetEpisodes: (ids) => {
+      for (const id of ids) episodes.delete(id);
+    },
+    concurrency: options.groupConcurrency ?? DEFAULT_GROUP_CONCURRENCY,
+    stopping: stopping.signal,
+    logger,
+  });
 
   const manager: EpisodeManager = {
     get activeCount() {
@@ -314,17 +243,10 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
     },
 
     async prepareWorkspaceImages(taskIds, prepareOptions = {}) {
-      if (!bake) return;
+      if (!workspaceImages) return;
       // Unknown ids are skipped: their Reset answers NOT_FOUND.
       const tasks = taskIds ? taskIds.flatMap((id) => catalog.get(id) ?? []) : [...catalog.tasks.values()];
-      await mapSettledWithConcurrency(tasks, tasks.length, async (task) => {
-        try {
-          const image = await workspaceImageEntry(task, prepareOptions.signal).build;
-          prepareOptions.onReady?.(task.id, image, null);
-        } catch (err) {
-          prepareOptions.onReady?.(task.id, null, err);
-        }
-      });
+      await workspaceImages.prepare(tasks, prepareOptions);
     },
 
     reset(taskId, callOptions) {
@@ -342,13 +264,7 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
       if (!Number.isInteger(groupSize) || groupSize < 1) throw new InvalidArgumentError('group_size', 'must be at least 1');
       const task = taskOrThrow(taskId);
       reserve(groupSize);
-      const groupId = `grp-${randomUUID()}`;
-      const members = Array.from({ length: groupSize }, () => newEpisode(task, groupId));
-      groups.set(
-        groupId,
-        members.map((e) => e.id),
-      );
-      return track(() => startGroup(groupId, members, callOptions));
+      return track(() => groups.reset(task, groupSize, callOptions));
     },
 
     step(episodeId, stepIndex, action, callOptions) {
@@ -364,42 +280,11 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
     },
 
     rewardGroup(groupId) {
-      const ids = groups.get(groupId);
-      if (!ids) throw new NotFoundError('group', groupId, 'it may have expired; ResetGroup a new one');
-      return track(async () => {
-        const settled = await mapSettledWithConcurrency(ids, groupConcurrency, async (id) => {
-          const episode = episodes.get(id);
-          if (!episode) throw new NotFoundError('episode', id);
-          return episode.cachedReward ?? (await episode.reward());
-        });
-        // An episode that cannot be scored (closed early, forgotten) is an infra error for the group,
-        // masked out of the statistics rather than failing the whole call.
-        const rewards = settled.map((s, i): RewardResult =>
-          s.status === 'fulfilled'
-            ? s.value
-            : {
-                episodeId: ids[i] ?? '',
-                reward: 0,
-                outcome: 'INFRA_ERROR',
-                passed: 0,
-                total: 0,
-                tests: [],
-                detail: s.reason instanceof Error ? s.reason.message : String(s.reason),
-                durationMs: 0,
-              },
-        );
-        const { advantages, mask, mean, std } = computeGroupAdvantages(rewards);
-        logger.info({ groupId, mean, std, masked: mask.filter((m) => !m).length }, 'group scored');
-        return { groupId, rewards, advantages, mask };
-      });
+      return track(() => groups.reward(groupId));
     },
 
     async close(target) {
-      if ('groupId' in target) {
-        const ids = groups.get(target.groupId);
-        if (!ids) throw new NotFoundError('group', target.groupId);
-        return closeEpisodes(ids, 'client');
-      }
+      if ('groupId' in target) return groups.close(target.groupId);
       const episode = episodeOrThrow(target.episodeId);
       return (await episode.close('client')) ? 1 : 0;
     },
@@ -415,9 +300,7 @@ export function createEpisodeManager(options: EpisodeManagerOptions): EpisodeMan
       for (const [id, e] of episodes) {
         if (e.closedAtMs !== null && t - e.closedAtMs >= closedRetentionMs) episodes.delete(id);
       }
-      for (const [groupId, ids] of groups) {
-        if (ids.every((id) => !episodes.has(id))) groups.delete(groupId);
-      }
+      groups.sweep();
       return closed;
     },
 

@@ -12,12 +12,15 @@ import { projectRoot as findProjectRoot } from '../project-root.js';
 export type ImageLanguage = 'python' | 'node';
 export const IMAGE_LANGUAGES: readonly ImageLanguage[] = ['python', 'node'];
 
-/** Content-hash tags: a tag changes exactly when something that goes into its image changes. */
-export interface ImageTags {
+/**
+ * Content-hash tags: a tag changes exactly when something that goes into its image changes. A type,
+ * not an interface, so that it is also a lookup by image name (`Record<string, string>`).
+ */
+export type ImageTags = {
   base: string;
   python: string;
   node: string;
-}
+};
 
 /** A line of progress from `ensureImages`, for a CLI to print. */
 export interface ImageProgress {

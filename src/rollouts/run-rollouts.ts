@@ -3,7 +3,7 @@ import type { Agent, AgentRun } from '../agents/types.js';
 import type { EnvironmentClient, RemoteEpisode, RemoteGroupReward } from '../client/environment-client.js';
 import type { Action } from '../episodes/types.js';
 import { toWireMessages } from '../llm/wire-messages.js';
-import { mapSettledWithConcurrency } from '../episodes/map-with-concurrency.js';
+import { mapSettledWithConcurrency } from '../shared/map-with-concurrency.js';
 import { TRAJECTORY_SCHEMA_VERSION, type Trajectory, type TrajectoryObservation } from './trajectory-schema.js';
 
 export interface RolloutOptions {

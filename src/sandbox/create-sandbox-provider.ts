@@ -1,11 +1,11 @@
 import type Dockerode from 'dockerode';
 import type { Logger } from '../logging.js';
 import { UnavailableError } from '../errors.js';
-import type { ImageTags } from '../images/image-builder.js';
 import type { DockerIsolationWanted } from './docker/docker-isolation.js';
 import { createDockerSandboxProvider, ENGINE_FIX } from './docker/docker-sandbox-provider.js';
 import { BWRAP_FIX, bwrapAvailable, createLocalSandboxProvider } from './local/local-sandbox-provider.js';
 import { createMemorySandboxProvider, type MemoryExecHandler } from './memory/memory-sandbox-provider.js';
+import type { ImageResolver } from './image-resolver.js';
 import type { SandboxProvider } from './types.js';
 
 export interface CreateSandboxProviderOptions {
@@ -15,8 +15,11 @@ export interface CreateSandboxProviderOptions {
   serverId: string;
   /** Engine client for `docker`/`auto`; default `new Dockerode()`. */
   docker?: Dockerode;
-  /** Image tags for `docker`; default the content-hash tags of this checkout. */
-  images?: ImageTags;
+  /**
+   * Where docker sandboxes get their images (`createDockerImageResolver` in `src/images/`); needed
+   * for `docker` and `auto`, which throw without it.
+   */
+  images?: ImageResolver;
   /** For `memory`: the exec handler. */
   execHandler?: MemoryExecHandler;
   /**
@@ -31,14 +34,17 @@ export interface CreateSandboxProviderOptions {
 /** Picks and builds the sandbox provider; the one place that knows every adapter. */
 export async function createSandboxProvider(options: CreateSandboxProviderOptions): Promise<SandboxProvider> {
   const { logger, serverId } = options;
-  const docker = (): SandboxProvider =>
-    createDockerSandboxProvider({
+  const docker = (): SandboxProvider => {
+    // A programming error of the composition root, not the user's.
+    if (!options.images) throw new Error(`createSandboxProvider: the docker sandbox needs options.images (kind '${options.kind}')`);
+    return createDockerSandboxProvider({
       logger,
       serverId,
+      images: options.images,
       ...(options.docker ? { docker: options.docker } : {}),
-      ...(options.images ? { images: options.images } : {}),
       ...(options.isolation ? { isolation: options.isolation } : {}),
     });
+  };
   const runtime = options.isolation?.runtime;
   const notDocker = (kind: string): void => {
     if (runtime && runtime !== 'runc') {

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveLimits } from '../../src/config/limits.js';
 import { createEpisodeManager } from '../../src/episodes/episode-manager.js';
 import { ensureImages } from '../../src/images/image-builder.js';
+import { createDockerImageResolver } from '../../src/images/docker-image-resolver.js';
 import { createPythonPlugin } from '../../src/languages/python/python-plugin.js';
 import { createSilentLogger } from '../../src/logging.js';
 import { createLeakAuditor } from '../../src/pipeline/audit/audit-leaks.js';
@@ -82,7 +83,7 @@ describe('codemidas build on examples/parsekit (docker)', () => {
 
   beforeAll(async () => {
     await ensureImages({ docker, logger, languages: ['python'] });
-    provider = await createSandboxProvider({ kind: 'docker', logger, serverId: SERVER_ID, docker });
+    provider = await createSandboxProvider({ kind: 'docker', logger, serverId: SERVER_ID, docker, images: createDockerImageResolver({ docker, logger }) });
     work = await mkdtemp(join(tmpdir(), 'codemidas-build-itest-'));
     first = await build(join(work, 'a'));
     catalog = await loadCatalog(join(work, 'a'));
@@ -185,7 +186,7 @@ describe('codemidas build on examples/parsekit (docker)', () => {
     const tag = `codemidas/leak-probe:${process.pid}`;
     const copy = '/usr/lib/python3/dist-packages/parsekit';
     const context = await mkdtemp(join(tmpdir(), 'codemidas-leak-image-'));
-    const planted = createDockerSandboxProvider({ docker, logger, serverId: SERVER_ID, images: { ...tags, python: tag } });
+    const planted = createDockerSandboxProvider({ docker, logger, serverId: SERVER_ID, images: createDockerImageResolver({ docker, logger, tags: { ...tags, python: tag } }) });
     try {
       execFileSync('cp', ['-r', join(LIBRARY, 'parsekit'), join(context, 'parsekit')]);
       // as Debian's python3-<name> packages install a library

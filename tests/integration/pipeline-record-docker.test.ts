@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import Dockerode from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureImages } from '../../src/images/image-builder.js';
+import { createDockerImageResolver } from '../../src/images/docker-image-resolver.js';
 import { createSilentLogger } from '../../src/logging.js';
 import { recordCandidates } from '../../src/pipeline/record/record-candidates.js';
 import type { Candidate, RepoSnapshot, Unit } from '../../src/pipeline/types.js';
@@ -44,7 +45,7 @@ function unit(module: string, qualname: string, docstring: string | null = null,
 
 beforeAll(async () => {
   const { tags } = await ensureImages({ docker, logger, languages: ['python'] });
-  provider = createDockerSandboxProvider({ docker, logger, serverId, images: tags });
+  provider = createDockerSandboxProvider({ docker, logger, serverId, images: createDockerImageResolver({ docker, logger, tags }) });
 });
 
 afterAll(async () => {

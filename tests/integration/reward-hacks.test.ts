@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import Dockerode from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureImages } from '../../src/images/image-builder.js';
+import { createDockerImageResolver } from '../../src/images/docker-image-resolver.js';
 import { createSilentLogger } from '../../src/logging.js';
 import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
 import type { SandboxProvider } from '../../src/sandbox/types.js';
@@ -74,7 +75,7 @@ const CONCURRENT_RUNS = 4;
 beforeAll(async () => {
   const docker = new Dockerode();
   const { tags } = await ensureImages({ docker, logger, languages: ['python'] });
-  provider = createDockerSandboxProvider({ docker, logger, serverId: `scoring-test-${process.pid}`, images: tags });
+  provider = createDockerSandboxProvider({ docker, logger, serverId: `scoring-test-${process.pid}`, images: createDockerImageResolver({ docker, logger, tags }) });
   await provider.ping();
   scorer = createPythonScorer({ provider, logger });
   hacks = await loadRewardHacks(task);

@@ -1,6 +1,7 @@
 import Dockerode from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureImages, type ImageTags } from '../../src/images/image-builder.js';
+import { createDockerImageResolver } from '../../src/images/docker-image-resolver.js';
 import { createSilentLogger } from '../../src/logging.js';
 import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
 import type { Sandbox, SandboxProvider, SandboxSpec } from '../../src/sandbox/types.js';
@@ -44,8 +45,8 @@ const fill = fillDisk;
 beforeAll(async () => {
   tags = (await ensureImages({ docker: main, logger, languages: ['python'] })).tags;
   docker = await quotaEngine(main, [tags.python]);
-  provider = createDockerSandboxProvider({ docker, logger, serverId, images: tags, isolation: { diskBytes: CAP_BYTES, ifNoDiskQuota: 'refuse' } });
-  runscProvider = createDockerSandboxProvider({ docker, logger, serverId, images: tags, isolation: { runtime: 'runsc', diskBytes: CAP_BYTES, ifNoDiskQuota: 'refuse' } });
+  provider = createDockerSandboxProvider({ docker, logger, serverId, images: createDockerImageResolver({ docker, logger, tags }), isolation: { diskBytes: CAP_BYTES, ifNoDiskQuota: 'refuse' } });
+  runscProvider = createDockerSandboxProvider({ docker, logger, serverId, images: createDockerImageResolver({ docker, logger, tags }), isolation: { runtime: 'runsc', diskBytes: CAP_BYTES, ifNoDiskQuota: 'refuse' } });
 }, 180_000);
 
 afterAll(async () => {

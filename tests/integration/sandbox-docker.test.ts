@@ -5,6 +5,7 @@ import Dockerode from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxAbortedError } from '../../src/errors.js';
 import { ensureImages, type ImageTags } from '../../src/images/image-builder.js';
+import { createDockerImageResolver } from '../../src/images/docker-image-resolver.js';
 import { createSilentLogger } from '../../src/logging.js';
 import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
 import { SandboxFileError, type Sandbox, type SandboxProvider, type SandboxSpec } from '../../src/sandbox/types.js';
@@ -48,7 +49,7 @@ beforeAll(async () => {
     },
   });
   tags = result.tags;
-  provider = createDockerSandboxProvider({ docker, logger, serverId, images: tags, watchdogGraceMs: 1000 });
+  provider = createDockerSandboxProvider({ docker, logger, serverId, images: createDockerImageResolver({ docker, logger, tags }), watchdogGraceMs: 1000 });
   await provider.ping();
 });
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Dockerode from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureImages, type ImageTags } from '../../src/images/image-builder.js';
+import { createDockerImageResolver } from '../../src/images/docker-image-resolver.js';
 import { createSilentLogger } from '../../src/logging.js';
 import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
 import { AGENT_WRITABLE_DIRS, createLoopDisk } from '../../src/sandbox/docker/loop-disk.js';
@@ -58,8 +59,8 @@ beforeAll(async () => {
   mkdirSync('/var/lib/codemidas', { recursive: true });
   root = mkdtempSync('/var/lib/codemidas/itest-disks-');
   const isolation = { diskBytes: CAP_BYTES, ifNoDiskQuota: 'refuse' as const, loopDiskRoot: root };
-  provider = createDockerSandboxProvider({ docker, logger, serverId, images: tags, isolation });
-  runscProvider = createDockerSandboxProvider({ docker, logger, serverId, images: tags, isolation: { ...isolation, runtime: 'runsc' } });
+  provider = createDockerSandboxProvider({ docker, logger, serverId, images: createDockerImageResolver({ docker, logger, tags }), isolation });
+  runscProvider = createDockerSandboxProvider({ docker, logger, serverId, images: createDockerImageResolver({ docker, logger, tags }), isolation: { ...isolation, runtime: 'runsc' } });
 }, 300_000);
 
 afterAll(async () => {
@@ -183,8 +184,8 @@ describe('disk cap by loop filesystem on the main engine (real engine)', () => {
   });
 
   it('with loop disks turned off, an explicit cap is refused naming the fix, and none asked for runs uncapped', async () => {
-    const refusing = createDockerSandboxProvider({ docker, logger, serverId, images: tags, isolation: { diskBytes: CAP_BYTES, ifNoDiskQuota: 'refuse', loopDiskRoot: null } });
-    const warning = createDockerSandboxProvider({ docker, logger, serverId, images: tags, isolation: { diskBytes: CAP_BYTES, ifNoDiskQuota: 'warn', loopDiskRoot: null } });
+    const refusing = createDockerSandboxProvider({ docker, logger, serverId, images: createDockerImageResolver({ docker, logger, tags }), isolation: { diskBytes: CAP_BYTES, ifNoDiskQuota: 'refuse', loopDiskRoot: null } });
+    const warning = createDockerSandboxProvider({ docker, logger, serverId, images: createDockerImageResolver({ docker, logger, tags }), isolation: { diskBytes: CAP_BYTES, ifNoDiskQuota: 'warn', loopDiskRoot: null } });
     try {
       await expect(refusing.checkIsolation!(tags.python)).rejects.toThrow(/cannot cap a sandbox's disk.*as root.*setup-quota-engine\.sh/s);
       const uncapped = await warning.checkIsolation!(tags.python);

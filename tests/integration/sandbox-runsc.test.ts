@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveLimits } from '../../src/config/limits.js';
 import { createEpisodeManager, type EpisodeManager } from '../../src/episodes/episode-manager.js';
 import { ensureImages, type ImageTags } from '../../src/images/image-builder.js';
+import { createDockerImageResolver } from '../../src/images/docker-image-resolver.js';
 import { createSilentLogger } from '../../src/logging.js';
 import { projectRoot } from '../../src/project-root.js';
 import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
@@ -58,7 +59,7 @@ async function runtimesOfOurContainers(role?: SandboxSpec['role']): Promise<stri
 
 beforeAll(async () => {
   tags = (await ensureImages({ docker, logger, languages: ['python'] })).tags;
-  provider = createDockerSandboxProvider({ docker, logger, serverId, images: tags, isolation: { runtime: 'runsc' } });
+  provider = createDockerSandboxProvider({ docker, logger, serverId, images: createDockerImageResolver({ docker, logger, tags }), isolation: { runtime: 'runsc' } });
 });
 
 afterAll(async () => {

@@ -6,6 +6,7 @@
 import Dockerode from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureImages } from '../../src/images/image-builder.js';
+import { createDockerImageResolver } from '../../src/images/docker-image-resolver.js';
 import { createSilentLogger } from '../../src/logging.js';
 import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
 import type { SandboxProvider } from '../../src/sandbox/types.js';
@@ -20,7 +21,7 @@ let provider: SandboxProvider;
 
 beforeAll(async () => {
   const { tags } = await ensureImages({ docker, logger, languages: ['python'] });
-  provider = createDockerSandboxProvider({ docker, logger, serverId, images: tags });
+  provider = createDockerSandboxProvider({ docker, logger, serverId, images: createDockerImageResolver({ docker, logger, tags }) });
 });
 
 afterAll(async () => {

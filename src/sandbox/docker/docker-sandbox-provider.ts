@@ -6,10 +6,8 @@ import { join } from 'node:path';
 import { PassThrough, type Duplex } from 'node:stream';
 import Dockerode from 'dockerode';
 import type { Logger } from '../../logging.js';
-import { InvalidArgumentError, SandboxAbortedError, UnavailableError } from '../../errors.js';
-import { ensureScrubbedImage, imageTags, type ImageTags } from '../../images/image-builder.js';
-import { ensureWorkspaceImage } from '../../images/workspace-image.js';
-import { projectRoot } from '../../project-root.js';
+import { SandboxAbortedError, UnavailableError } from '../../errors.js';
+import type { ImageResolver } from '../image-resolver.js';
 import { RELAY_BYTECODE_PATH_IN_SANDBOX, RelayClient } from '../relay/relay-client.js';
 import { assertScrubPaths, normaliseScrubPaths } from '../scrub-paths.js';
 import type { FileEntry, Sandbox, SandboxProvider, SandboxSpec } from '../types.js';
@@ -44,8 +42,11 @@ export interface DockerSandboxProviderOptions {
   logger: Logger;
   /** Written into every container's `codemidas.server` label. */
   serverId: string;
-  /** Image tags per language; default `imageTags(projectRoot())` (content-hash tags). */
-  images?: ImageTags;
+  /**
+   * Where the sandboxes' images come from: the tag of each runtime image by name, and the scrubbed
+   * and workspace images built on them (`createDockerImageResolver` in `src/images/`).
+   */
+  images: ImageResolver;
   /** Size of the /tmp tmpfs in bytes. Default 256 MiB. */
   tmpfsBytes?: number;
   /** How long the relay may take to answer first; past it the sandbox is marked dead. Default 30000. */
@@ -84,7 +85,6 @@ class DockerSandboxProvider implements SandboxProvider {
   private readonly docker: Dockerode;
   private readonly logger: Logger;
   private readonly live = new Set<DockerSandbox>();
-  private images: ImageTags | undefined;
   /** Derived images without scrubbed paths, by image and paths (`prepareImage`). */
   private readonly prepared = new Map<string, Promise<string>>();
   /** What the engine enforces, read once (`checkIsolation`). */
@@ -97,7 +97,6 @@ class DockerSandboxProvider implements SandboxProvider {
   constructor(private readonly options: DockerSandboxProviderOptions) {
     this.docker = options.docker ?? new Dockerode();
     this.logger = options.logger.child({ component: 'docker-sandbox' });
-    this.images = options.images;
   }
 
   async ping(signal?: AbortSignal): Promise<void> {
@@ -112,10 +111,7 @@ class DockerSandboxProvider implements SandboxProvider {
   }
 
   imageFor(language: string): string {
-    this.images ??= imageTags(projectRoot());
-    const key = language === 'javascript' || language === 'typescript' ? 'node' : language;
-    if (key === 'python' || key === 'node') return this.images[key];
-    throw new InvalidArgumentError('language', `no sandbox image for language '${language}' (known: python, node)`);
+    return this.options.images.imageFor(language);
   }
 
   /**
@@ -171,7 +167,7 @@ class DockerSandboxProvider implements SandboxProvider {
     const key = JSON.stringify([image, paths]);
     let prepared = this.prepared.get(key);
     if (!prepared) {
-      prepared = ensureScrubbedImage({ docker: this.docker, image, scrub: paths, logger: this.logger });
+      prepared = this.options.images.prepareScrubbedImage(image, paths);
       this.prepared.set(key, prepared);
       prepared.catch(() => this.prepared.delete(key));
     }
@@ -180,7 +176,7 @@ class DockerSandboxProvider implements SandboxProvider {
 
   async prepareWorkspaceImage(image: string, workdir: string, files: readonly FileEntry[], options: { signal?: AbortSignal } = {}): Promise<string | null> {
     options.signal?.throwIfAborted();
-    return ensureWorkspaceImage({ docker: this.docker, image, workdir, entries: files, logger: this.logger });
+    return this.options.images.prepareWorkspaceImage(image, workdir, files);
   }
 
   async create(spec: SandboxSpec, options: { signal?: AbortSignal } = {}): Promise<Sandbox> {

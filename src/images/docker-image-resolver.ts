@@ -1,0 +1,49 @@
+import type Dockerode from 'dockerode';
+import { InvalidArgumentError } from '../errors.js';
+import type { Logger } from '../logging.js';
+import type { ImageResolver } from '../sandbox/image-resolver.js';
+import { ensureScrubbedImage, imageTags } from './image-builder.js';
+import { ensureWorkspaceImage } from './workspace-image.js';
+
+export interface DockerImageResolverOptions {
+  docker: Dockerode;
+  logger: Logger;
+  /**
+   * Tag per image name (`base` is the root the others build on, never run itself). Default:
+   * `imageTags()`, the content-hash tags of this checkout, read on first use.
+   */
+  tags?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Task languages whose image has another name. Callers that hold the task's language plugin pass its
+ * image name instead; this covers those that pass task.json's `language` (lesson 15: it goes once
+ * none does).
+ */
+const IMAGE_OF_LANGUAGE: Readonly<Record<string, string>> = { javascript: 'node', typescript: 'node' };
+
+/** The images docker sandboxes run on: built from this checkout's `sandbox-images/`, and derived from them. */
+export function createDockerImageResolver(options: DockerImageResolverOptions): ImageResolver {
+  const { docker } = options;
+  const logger = options.logger.child({ component: 'images' });
+  let tags = options.tags;
+  return {
+    imageFor(name) {
+      tags ??= imageTags();
+      return tagOf(tags, name);
+    },
+    prepareScrubbedImage: (image, scrub) => ensureScrubbedImage({ docker, image, scrub, logger }),
+    prepareWorkspaceImage: (image, workdir, files) => ensureWorkspaceImage({ docker, image, workdir, entries: files, logger }),
+  };
+}
+
+/** The tag of the runtime image named `name` in `tags`; `base` is no runtime image. */
+function tagOf(tags: Readonly<Record<string, string>>, name: string): string {
+  const key = IMAGE_OF_LANGUAGE[name] ?? name;
+  const tag = key === 'base' ? undefined : tags[key];
+  if (tag === undefined) {
+    const known = Object.keys(tags).filter((k) => k !== 'base');
+    throw new InvalidArgumentError('language', `no sandbox image for language '${name}' (known: ${known.join(', ')})`);
+  }
+  return tag;
+}
