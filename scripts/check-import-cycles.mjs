@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Lists import cycles between the top-level folders of src/ (STYLE.md lesson 1: dependencies point
-// one way). Files directly under src/ (errors.ts, logging.ts, ...) are neutral and not counted.
+// one way). Files directly under src/ (errors.ts, logging.ts, ...) are neutral and not counted;
+// each language plugin folder counts as a folder of its own.
 // Usage: node scripts/check-import-cycles.mjs [--edges]   (exits 1 when there is a cycle)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -17,10 +18,15 @@ const walk = (dir) => {
 };
 walk(src);
 
-/** The top-level folder of a file under src/, or null for a file directly under src/. */
+/**
+ * The top-level folder of a file under src/, or null for a file directly under src/. A language
+ * plugin (`languages/<id>/`) is a node of its own: it implements the contract in `languages/` and
+ * uses the generic pipeline, which knows only the contract.
+ */
 const folderOf = (path) => {
   const parts = relative(src, path).split('/');
-  return parts.length === 1 ? null : parts[0];
+  if (parts.length === 1) return null;
+  return parts[0] === 'languages' && parts.length > 2 ? `languages/${parts[1]}` : parts[0];
 };
 
 /** "from -> to" between folders, with the file imports behind each. */

@@ -1,4 +1,4 @@
-import type { RepoSnapshot, Unit } from '../pipeline/types.js';
+import type { RepoSnapshot, Unit } from './construction-types.js';
 
 /** What `detect` found: the language's source files in the snapshot, and why it thinks so. */
 export interface DetectResult {

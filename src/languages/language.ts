@@ -1,7 +1,7 @@
 import type { ImageLanguage } from '../images/image-builder.js';
 import type { Logger } from '../logging.js';
-import type { Candidate, RecordedCase, Unit } from '../pipeline/types.js';
-import type { InputProposal } from '../pipeline/write/spec-writer.js';
+import type { Candidate, RecordedCase, Unit } from './construction-types.js';
+import type { InputProposal } from './construction-types.js';
 import type { FileEntry, SandboxProvider } from '../sandbox/types.js';
 import type { Scorer } from '../scoring/types.js';
 import type { LanguageAdapter } from './language-adapter.js';

@@ -1,4 +1,4 @@
-import type { Unit } from '../../pipeline/types.js';
+import type { Unit } from '../construction-types.js';
 import { MaskBodyError, type MaskBody } from '../language-adapter.js';
 
 export { MaskBodyError };

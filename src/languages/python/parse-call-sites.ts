@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { CallSite } from '../../pipeline/types.js';
+import type { CallSite } from '../construction-types.js';
 import { dottedName, isLiteralNode, lineOf, namedChildrenOf } from './parse-syntax.js';
 
 /** A call found in a file, before its callee is resolved to a unit. */

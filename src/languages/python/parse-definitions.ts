@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { Param, Unit } from '../../pipeline/types.js';
+import type { Param, Unit } from '../construction-types.js';
 import type { ImportTable } from './parse-imports.js';
 import { findImpurities } from './parse-impurities.js';
 import { readDataclassFields, readParams } from './parse-params.js';

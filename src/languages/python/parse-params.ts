@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { Param } from '../../pipeline/types.js';
+import type { Param } from '../construction-types.js';
 import { namedChildrenOf } from './parse-syntax.js';
 
 /** The parameters of a `parameters` node, as written (`self`/`cls` included), with kinds per PEP 570/3102. */

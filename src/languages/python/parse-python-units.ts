@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Node, Parser } from 'web-tree-sitter';
 import { createParser } from '../../pipeline/analyze/tree-sitter-grammar.js';
-import type { CallSite, RepoSnapshot, Unit } from '../../pipeline/types.js';
+import type { CallSite, RepoSnapshot, Unit } from '../construction-types.js';
 import type { ParseOptions, ParseProblem, ParseProblemCode, ParseResult } from '../language-adapter.js';
 import { type RawCall, readCalls } from './parse-call-sites.js';
 import { readDefinitions } from './parse-definitions.js';

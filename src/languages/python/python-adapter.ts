@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { projectRoot } from '../../project-root.js';
-import type { RepoSnapshot } from '../../pipeline/types.js';
+import type { RepoSnapshot } from '../construction-types.js';
 import type { DetectResult, LanguageAdapter, MaskBody } from '../language-adapter.js';
 import { isLibraryPath } from './parse-module-names.js';
 import { parsePythonUnits } from './parse-python-units.js';

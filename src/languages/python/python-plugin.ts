@@ -1,6 +1,6 @@
 import { createPythonScorer } from '../../scoring/python-scorer.js';
 import { compareStrings } from '../../pipeline/write/stable-json.js';
-import type { Unit } from '../../pipeline/types.js';
+import type { Unit } from '../construction-types.js';
 import type { LanguagePlugin, RepoTests, TaskWriter } from '../language.js';
 import { findLibraryCopies } from './library-copies.js';
 import { maskPythonBody } from './mask-body.js';

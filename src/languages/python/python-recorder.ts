@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { projectRoot } from '../../project-root.js';
-import type { Candidate, Unit } from '../../pipeline/types.js';
-import type { InputProposal } from '../../pipeline/write/spec-writer.js';
+import type { Candidate, Unit } from '../construction-types.js';
+import type { InputProposal } from '../construction-types.js';
 import type { FileEntry } from '../../sandbox/types.js';
 import type { RecordHarness } from '../language.js';
 

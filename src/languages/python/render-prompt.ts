@@ -1,4 +1,4 @@
-import type { RecordedCase, Unit } from '../../pipeline/types.js';
+import type { RecordedCase, Unit } from '../construction-types.js';
 import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
 import { taggedToPython } from './python-literal.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../project-root.js';
-import type { RecordedCase } from '../../pipeline/types.js';
+import type { RecordedCase } from '../construction-types.js';
 import { importsOf, pythonStrRepr, taggedToPython } from './python-literal.js';
 
 /** The real .py template the readable rendering starts from. */

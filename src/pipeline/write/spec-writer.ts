@@ -1,4 +1,4 @@
-import type { RecordedCase, Unit } from '../types.js';
+import type { InputProposal, RecordedCase, Unit } from '../types.js';
 
 /**
  * Hooks where an LLM plugs into construction (src/pipeline/llm/ holds the LLM-backed ones; the
@@ -45,11 +45,7 @@ export interface SpecWriter {
   rewrite(input: SpecWriterInput): Promise<string | null>;
 }
 
-export interface InputProposal {
-  args: unknown[];
-  kwargs: Record<string, unknown>;
-  init: { args: unknown[]; kwargs: Record<string, unknown> } | null;
-}
+export type { InputProposal } from '../../languages/construction-types.js';
 
 export interface InputProposerInput {
   unit: Unit;
