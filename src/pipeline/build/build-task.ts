@@ -1,0 +1,170 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MaskBodyError } from '../../languages/language-adapter.js';
+import type { Scorer } from '../../scoring/types.js';
+import { taskFileSchema } from '../../tasks/task-schema.js';
+import type { LoadedTask } from '../../tasks/types.js';
+import type { LeakAuditor, LeakAuditResult } from '../audit/audit-leaks.js';
+import { coMaskSiblings } from '../audit/co-mask-siblings.js';
+import { runGates, type GateReport } from '../gate/run-gates.js';
+import { maskWorkspace, type MaskedWorkspace } from '../mask/mask-workspace.js';
+import { writeFileTree } from '../package/suite-staging.js';
+import type { AcceptedTask } from '../report/funnel-report.js';
+import type { DropStage, Recording, Unit } from '../types.js';
+import { renderTaskFile, type GatesSummary } from '../write/render-task-file.js';
+import { noopAssertionReviewer, noopSpecWriter } from '../write/spec-writer.js';
+import { stableJson } from '../write/stable-json.js';
+import { WriteError, writeTask, type WrittenTask } from '../write/write-task.js';
+import type { BuildRun } from './build-run.js';
+import type { Explored, Recorded } from './build-types.js';
+import { referenceOf } from './record-behaviour.js';
+
+/** What every task of a build shares once the runtime image is ready. */
+export interface TaskStageContext {
+  run: BuildRun;
+  explored: Explored;
+  recorded: Recorded;
+  /** The staging folder of the suite (tasks are written under it). */
+  stagingDir: string;
+  scorer: Scorer;
+  auditor: LeakAuditor;
+  /** The image the tasks run on: the language image, or its derivative without copies of the library. */
+  image: string;
+  /** The copies of the library deleted from the language image (task.json `runtime.scrub`). */
+  scrub: string[];
+  /** The library as the prompt names it. */
+  libraryName: string;
+}
+
+/** How one recorded unit ended: accepted, or dropped at a stage (`written`: its package reached the gates). */
+export interface TaskOutcome {
+  unit: Unit;
+  name: string;
+  accepted: AcceptedTask | null;
+  drop: { unitId: string; stage: DropStage; code: string; reason: string } | null;
+  written: boolean;
+}
+
+/**
+ * write → mask → audit → gate for one recording, the package written into the staging folder (and
+ * removed again when a gate fails). Never throws for the unit's own faults: they are its drop.
+ */
+export async function buildTask(ctx: TaskStageContext, recording: Recording): Promise<TaskOutcome> {
+  const { run, explored, recorded } = ctx;
+  const { options } = run;
+  const { language } = options;
+  const { snapshot, files, units } = explored;
+  const unit = recorded.unitsById.get(recording.unitId) as Unit;
+  const name = recorded.names.get(unit.id) ?? unit.id;
+  const suite = options.suite;
+  const drop = (stage: DropStage, code: string, reason: string): TaskOutcome => ({ unit, name, accepted: null, drop: { unitId: unit.id, stage, code, reason }, written: stage === 'gate' });
+  const unbuildable = language.unbuildable(unit);
+  if (unbuildable) return drop('write', unbuildable.code, unbuildable.reason);
+
+  let written: WrittenTask;
+  const reference = referenceOf(explored, unit);
+  try {
+    written = await run.timed('write', () =>
+      writeTask({
+        suite,
+        name,
+        unit,
+        recording,
+        snapshot,
+        libraryName: ctx.libraryName,
+        writer: language.writer,
+        specWriter: options.specWriter ?? noopSpecWriter,
+        assertionReviewer: options.assertionReviewer ?? noopAssertionReviewer,
+        ...(reference ? { reference } : {}),
+        onLlmFallback: (hook, reason) => run.llmFallbacks.push({ hook, unitId: unit.id, reason }),
+        ...run.signalOption,
+      }),
+    );
+  } catch (err) {
+    if (err instanceof WriteError) return drop('write', err.code, err.message);
+    throw err;
+  }
+
+  const mask = (alsoMask: readonly Unit[] = []): Promise<MaskedWorkspace> =>
+    run.timed('mask', () => maskWorkspace({ unit, files, maskBody: language.maskBody, repoTests: language.repoTests, ...(alsoMask.length > 0 ? { alsoMask } : {}) }));
+  let masked: MaskedWorkspace;
+  try {
+    masked = await mask();
+  } catch (err) {
+    if (err instanceof MaskBodyError) return drop('mask', err.code, err.message);
+    return drop('mask', 'mask-failed', err instanceof Error ? err.message : String(err));
+  }
+  const audit = (m: MaskedWorkspace): Promise<LeakAuditResult> =>
+    run.timed('audit', () => ctx.auditor.audit({ removedBody: m.removedBody, workspace: m.workspace, image: ctx.image, scrub: ctx.scrub, ...run.signalOption }));
+  let leak = await audit(masked);
+  let coMasked: Unit[] = [];
+  if (!leak.clean) {
+    ({ masked, leak, coMasked } = await coMaskSiblings({ unit, units, files, masked, leak, mask, audit, tokenize: language.leaks.tokenize }));
+  }
+  if (!leak.clean) {
+    const first = leak.hits[0];
+    return drop('audit', 'leak', `runs of ${leak.runTokens} body tokens covering ${Math.round((first?.coverage ?? 0) * 100)}% of the body found in ${first?.where} file ${first?.path}:${first?.line}${leak.hits.length > 1 ? ` (+${leak.hits.length - 1} more files)` : ''}`);
+  }
+
+  const taskDir = join(ctx.stagingDir, name);
+  const prompt = language.writer.withCoMaskedNote(written.prompt, coMasked);
+  const taskFileWith = (gates: GatesSummary | null): Record<string, unknown> =>
+    renderTaskFile({ suite, language, name, unit, snapshot, scrub: ctx.scrub, title: written.title, prompt, gates });
+  const taskFile = taskFileWith(null);
+  await writePackage(taskDir, taskFile, written, masked, null);
+  const task: LoadedTask = {
+    id: `${suite}/${name}`,
+    suite,
+    name,
+    dir: taskDir,
+    workspaceDir: join(taskDir, 'workspace'),
+    hiddenDir: join(taskDir, 'hidden'),
+    solutionDir: join(taskDir, 'solution'),
+    file: taskFileSchema.parse(taskFile),
+  };
+  const gates: GateReport = await run.timed('gate', () =>
+    runGates({ task, solution: masked.solution, mutation: recording.mutation, scorer: ctx.scorer, logger: run.logger, ...(options.gates ? { options: options.gates } : {}), ...run.signalOption }),
+  );
+  if (!gates.passed || gates.failure) {
+    await rm(taskDir, { recursive: true, force: true });
+    return drop('gate', gates.failure?.code ?? 'gate-failed', gates.failure?.reason ?? 'a gate failed');
+  }
+  await writePackage(taskDir, taskFileWith(gatesSummary(written, gates, leak)), written, masked, {
+    schemaVersion: 1,
+    task: `${suite}/${name}`,
+    unit: unit.id,
+    cases: { total: written.cases.length, sources: recording.sources, rejected: recording.rejected, ...(written.reviewDropped > 0 ? { droppedByReview: written.reviewDropped } : {}) },
+    gates: { ...gates, leakAudit: leak },
+    mask: {
+      removedTests: masked.removedTests,
+      scrubbed: masked.scrubbed,
+      ...(ctx.scrub.length > 0 ? { imageScrubbed: ctx.scrub } : {}),
+      bodyLines: [unit.bodyStartLine, unit.bodyEndLine],
+      ...(masked.coMasked.length > 0 ? { coMasked: masked.coMasked } : {}),
+    },
+  });
+  return { unit, name, written: true, drop: null, accepted: { name, unitId: unit.id, cases: written.cases.length, mutationScore: recording.mutation.score } };
+}
+
+async function writePackage(taskDir: string, taskFile: Record<string, unknown>, written: WrittenTask, masked: MaskedWorkspace, report: Record<string, unknown> | null): Promise<void> {
+  const files = new Map<string, Buffer>();
+  files.set('task.json', Buffer.from(stableJson(taskFile)));
+  for (const [p, c] of masked.workspace) files.set(`workspace/${p}`, c);
+  for (const [p, c] of written.hidden) files.set(`hidden/${p}`, c);
+  for (const [p, c] of masked.solution) files.set(`solution/${p}`, c);
+  if (report) files.set('report.json', Buffer.from(stableJson(report)));
+  await writeFileTree(taskDir, files);
+}
+
+function gatesSummary(written: WrittenTask, gates: GateReport, leak: LeakAuditResult): GatesSummary {
+  const ref = gates.reference?.runs ?? [];
+  const masked = gates.masked?.runs ?? [];
+  return {
+    cases: written.cases.length,
+    referencePasses: `${ref.filter((r) => r.reward === 1).length}/${ref.length}`,
+    maskedFails: `${masked.filter((r) => r.reward < 1).length}/${masked.length}`,
+    mutationScore: Math.round(gates.mutation.score * 1000) / 1000,
+    mutantsKilled: `${gates.mutation.killed}/${gates.mutation.total}`,
+    leakAudit: leak.clean ? 'clean' : 'leak',
+  };
+}

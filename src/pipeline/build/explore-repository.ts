@@ -1,0 +1,66 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RepoSnapshot } from '../types.js';
+import { compareStrings } from '../write/stable-json.js';
+import type { BuildRun } from './build-run.js';
+import type { Explored } from './build-types.js';
+
+/** Why ingest left a source file out, for people. */
+const SKIP_REASONS: Record<string, string> = {
+  'ignored-folder': 'in a cache, VCS, virtual-environment or build-output folder',
+  bytecode: 'compiled bytecode',
+  'too-large': 'over 1 MiB: generated data, not code worth a task',
+  symlink: 'a symbolic link: only regular files are copied',
+  'not-a-regular-file': 'not a regular file',
+};
+
+/**
+ * ingest → analyze → select: the repository copied, its units found by the language plugin, the
+ * candidates chosen. A build with no unit or no candidate stops here (`BuildFailedError`, naming
+ * why); beyond `--max-tasks` only the first `maxTasks * 2 + 2` candidates are recorded.
+ */
+export async function exploreRepository(run: BuildRun): Promise<Explored> {
+  const { options, drops } = run;
+  const { stages, language } = options;
+  run.progress({ stage: 'ingest', done: 0, total: 1 });
+  const snapshot = await run.timed('ingest', () => stages.ingest(options.source, { workRoot: run.workRoot, ...run.signalOption }));
+  for (const s of snapshot.skipped ?? []) {
+    if (language.isSourceFile(s.path)) drops.push({ unitId: s.path, stage: 'ingest', code: `skipped:${s.reason}`, reason: `${s.path} left out of the snapshot (${SKIP_REASONS[s.reason] ?? s.reason})` });
+  }
+  run.progress({ stage: 'analyze', done: 0, total: snapshot.files.length });
+  const analysis = await run.timed('analyze', () => stages.analyze(snapshot, run.signalOption));
+  for (const p of analysis.problems) drops.push({ unitId: p.file, stage: 'analyze', code: p.code ?? 'parse-error', reason: p.message });
+  const units = [...analysis.units].sort((a, b) => compareStrings(a.id, b.id));
+  run.progress({ stage: 'analyze', done: units.length, total: units.length, message: `${units.length} units` });
+  if (units.length === 0) {
+    const sources = snapshot.files.filter(language.isSourceFile).length;
+    const skipped = analysis.problems.length;
+    await run.fail(
+      { snapshot, units },
+      `found no function or method to build a task from in ${options.source}: ${sources} ${language.displayName} files` +
+        (skipped ? `, ${skipped} of them skipped (${run.countsOf('analyze')})` : '') +
+        '; tests, examples, docs and tooling are not library code',
+    );
+  }
+
+  const selected = await run.timed('select', () => stages.select(units, { snapshot, seed: run.seed }));
+  drops.push(...selected.drops);
+  const candidates = [...selected.candidates].sort((a, b) => compareStrings(a.unit.id, b.unit.id));
+  if (candidates.length === 0) {
+    await run.fail({ snapshot, units }, `none of the ${units.length} definitions found in ${options.source} is a candidate for a task (${run.countsOf('select')})`);
+  }
+  // Record more than the cap needs, since some candidates fail later stages.
+  const recordCap = options.maxTasks === undefined ? candidates.length : Math.min(candidates.length, options.maxTasks * 2 + 2);
+  for (const c of candidates.slice(recordCap)) {
+    drops.push({ unitId: c.unit.id, stage: 'select', code: 'max-tasks', reason: `beyond --max-tasks ${options.maxTasks} (not recorded)` });
+  }
+  const toRecord = candidates.slice(0, recordCap);
+  run.progress({ stage: 'select', done: toRecord.length, total: units.length, message: `${candidates.length} candidates` });
+  return { snapshot, files: await readSnapshotFiles(snapshot), units, candidates, toRecord };
+}
+
+async function readSnapshotFiles(snapshot: RepoSnapshot): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const file of snapshot.files) out.set(file, await readFile(join(snapshot.dir, ...file.split('/'))));
+  return out;
+}

@@ -1,0 +1,85 @@
+import { referenceCodeOf } from '../llm/reference-code.js';
+import type { Unit } from '../types.js';
+import { noopInputProposer, type InputProposal, type ReferenceCode } from '../write/spec-writer.js';
+import { compareStrings } from '../write/stable-json.js';
+import { assignTaskNames } from '../write/write-task.js';
+import type { BuildRun } from './build-run.js';
+import type { Explored, Recorded } from './build-types.js';
+
+/** The unit's code as the snapshot has it (for the LLM hooks), or undefined when its file is not there. */
+export function referenceOf(explored: Pick<Explored, 'files'>, unit: Unit): ReferenceCode | undefined {
+  const text = explored.files.get(unit.file);
+  return text === undefined ? undefined : referenceCodeOf(unit, text.toString('utf8'));
+}
+
+/**
+ * record: the candidates' behaviour, by running the original code with the language's harness (the
+ * `InputProposer`'s inputs, when one is given, recorded in the same run as every other input).
+ * A build with nothing recorded stops here (`BuildFailedError`).
+ */
+export async function recordBehaviour(run: BuildRun, explored: Explored): Promise<Recorded> {
+  const { options } = run;
+  const { snapshot, units, toRecord } = explored;
+  const proposals = await proposeInputs(run, explored);
+
+  run.progress({ stage: 'record', done: 0, total: toRecord.length });
+  const recorded = await run.timed('record', () =>
+    options.stages.record({
+      provider: options.provider,
+      language: options.language,
+      snapshot,
+      candidates: toRecord,
+      seed: run.seed,
+      logger: run.logger,
+      units,
+      ...(proposals.size > 0 ? { proposals } : {}),
+      onProgress: (e) => {
+        const message = [e.phase, e.message].filter(Boolean).join(': ');
+        run.progress({ stage: 'record', done: e.done ?? 0, total: e.total ?? toRecord.length, ...(e.unitId ? { unitId: e.unitId } : {}), ...(message ? { message } : {}) });
+      },
+      ...run.signalOption,
+    }),
+  );
+  run.drops.push(...recorded.drops);
+  const unitsById = new Map(units.map((u) => [u.id, u]));
+  const recordings = [...recorded.recordings].filter((r) => unitsById.has(r.unitId)).sort((a, b) => compareStrings(a.unitId, b.unitId));
+  if (recordings.length === 0) {
+    await run.fail({ snapshot, units }, `none of the ${toRecord.length} candidates of ${options.source} could be recorded (${run.countsOf('record')})`, { candidates: explored.candidates.length });
+  }
+  const names = assignTaskNames(recordings.map((r) => unitsById.get(r.unitId) as Unit));
+  return { recordings, unitsById, names };
+}
+
+/**
+ * The `InputProposer`'s inputs per unit id, asked before recording so they are run on the original
+ * code in the same record run as every other input (there are no recorded cases to show the model
+ * yet). Empty without a proposer.
+ */
+async function proposeInputs(run: BuildRun, explored: Explored): Promise<Map<string, InputProposal[]>> {
+  const proposals = new Map<string, InputProposal[]>();
+  const proposer = run.options.inputProposer;
+  if (proposer === undefined || proposer === noopInputProposer) return proposals;
+  const { toRecord } = explored;
+  const concurrency = Math.max(1, run.options.concurrency ?? 2);
+  await run.timed('propose', async () => {
+    for (let i = 0; i < toRecord.length; i += concurrency) {
+      run.options.signal?.throwIfAborted();
+      await Promise.all(
+        toRecord.slice(i, i + concurrency).map(async ({ unit }) => {
+          const reference = referenceOf(explored, unit);
+          const proposed = await proposer.propose({
+            unit,
+            existing: [],
+            seed: run.seed,
+            ...(reference ? { reference } : {}),
+            onFallback: (reason) => run.llmFallbacks.push({ hook: 'input-proposer', unitId: unit.id, reason }),
+            ...run.signalOption,
+          });
+          if (proposed.length > 0) proposals.set(unit.id, proposed);
+        }),
+      );
+      run.progress({ stage: 'record', done: 0, total: toRecord.length, message: `llm proposals for ${Math.min(i + concurrency, toRecord.length)}/${toRecord.length} candidates` });
+    }
+  });
+  return proposals;
+}
