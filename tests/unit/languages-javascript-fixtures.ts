@@ -1,0 +1,22 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { RepoSnapshot } from '../../src/pipeline/types.js';
+
+/** The folder of the JavaScript fixture packages. */
+export const FIXTURES = resolve(import.meta.dirname, '../fixtures/javascript');
+
+function listFiles(dir: string, root = dir): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...listFiles(path, root));
+    else out.push(relative(root, path).split('\\').join('/'));
+  }
+  return out.sort();
+}
+
+/** A snapshot of one fixture package, with `extra` paths added to its file list (files that need not exist). */
+export function fixtureSnapshot(name: string, extra: string[] = []): RepoSnapshot {
+  const dir = join(FIXTURES, name);
+  return { dir, origin: dir, revision: 'working-tree', files: [...listFiles(dir), ...extra].sort() };
+}
