@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { javascriptRuntimeDir, type JavaScriptRecordRequest, recordJavaScriptTwice, type TaggedValue } from '../../src/languages/javascript/record-javascript-cases.js';
 import { FIXTURES } from './languages-javascript-fixtures.js';
 
+const TYPESCRIPT = join(import.meta.dirname, '../../node_modules/typescript');
 const num = (v: number): TaggedValue => ({ t: 'number', v: String(v) });
 const str = (v: string): TaggedValue => ({ t: 'str', v });
 
@@ -30,7 +31,9 @@ interface JudgeResult {
 
 /** Records `inputs` on the original fixture and returns them as cases (every input must be kept). */
 async function recordCases(pkg: string, module: string, target: string, inputs: TaggedValue[][], init: TaggedValue[] | null = null): Promise<Case[]> {
-  const request: JavaScriptRecordRequest = { root: join(FIXTURES, pkg), module, target, init: init === null ? null : { args: init }, inputs: inputs.map((args) => ({ args })), timeoutMs: 2000 };
+  const request: JavaScriptRecordRequest = {
+    root: join(FIXTURES, pkg), module, target, init: init === null ? null : { args: init }, inputs: inputs.map((args) => ({ args })), timeoutMs: 2000, typescriptPath: TYPESCRIPT,
+  };
   const { kept, rejected } = await recordJavaScriptTwice(request);
   expect(rejected).toEqual([]);
   return kept.map((k) => ({
@@ -48,11 +51,11 @@ function workspace(pkg: string, files: Record<string, string> = {}): string {
 }
 
 /** Runs judge.mjs on `ws` and `cases`; returns the parsed result line and everything stdout held. */
-function judge(ws: string, cases: Case[], options: { caseTimeoutMs?: number; budgetMs?: number; uid?: number; hidden?: string } = {}): Promise<{ result: JudgeResult; stdout: string }> {
+function judge(ws: string, cases: Case[], options: { caseTimeoutMs?: number; budgetMs?: number; uid?: number; hidden?: string; typescriptPath?: string } = {}): Promise<{ result: JudgeResult; stdout: string }> {
   const hidden = options.hidden ?? mkdtempSync(join(tmpdir(), 'js-judge-hidden-'));
   writeFileSync(join(hidden, 'cases.json'), JSON.stringify({ cases }));
   const nonce = `n${Math.random().toString(16).slice(2)}`;
-  const config = { workspace: ws, hiddenDir: hidden, cases: 'cases.json', caseTimeoutMs: options.caseTimeoutMs ?? 5000, budgetMs: options.budgetMs ?? 60_000, dropPrivileges: options.uid !== undefined, uid: options.uid, gid: options.uid, nonce };
+  const config = { workspace: ws, hiddenDir: hidden, cases: 'cases.json', caseTimeoutMs: options.caseTimeoutMs ?? 5000, budgetMs: options.budgetMs ?? 60_000, dropPrivileges: options.uid !== undefined, uid: options.uid, gid: options.uid, nonce, typescriptPath: options.typescriptPath };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(javascriptRuntimeDir(), 'judge.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
     let stdout = '';
@@ -158,6 +161,28 @@ describe('JavaScript judge', () => {
     expect(statuses(wrong.result)).toEqual(['failed', 'passed', 'passed']);
     const right = await judge(workspace('esm-pkg', { 'src/text.js': `${patches}\nexport { padLeft } from './text-original.js';\n`, 'src/text-original.js': `export function padLeft(text, width = 8, fill = ' ') {\n  if (text.length >= width) return text;\n  return fill.repeat(width - text.length) + text;\n}\n` }), padCases);
     expect(statuses(right.result)).toEqual(['passed', 'passed', 'passed']);
+  });
+
+  it('judges TypeScript workspaces through the transpile step: runtime behaviour, not types', async () => {
+    const cases = [
+      ...(await recordCases('ts-pkg', 'src/stats', 'summarize', [[{ t: 'array', v: [num(1.234), num(5)] }], [{ t: 'array', v: [] }]])),
+      ...(await recordCases('ts-pkg', 'src/stats', 'Counter.top', [[]], [str('label')])),
+    ];
+    const good = await judge(workspace('ts-pkg'), cases, { typescriptPath: TYPESCRIPT });
+    expect(statuses(good.result)).toEqual(['passed', 'passed', 'passed']);
+    // a type error is no failure; a wrong value is
+    const loose = 'import { round } from "./util.js";\nexport function summarize(values: string, digits = 2): number {\n  if (values.length === 0) throw new RangeError("none");\n  return { min: round(Math.min(...(values as any)), digits), max: 0 } as any;\n}\nexport class Counter { constructor(_l: string) {} top(): undefined { return undefined; } }\n';
+    const wrong = await judge(workspace('ts-pkg', { 'src/stats.ts': loose }), cases, { typescriptPath: TYPESCRIPT });
+    expect(statuses(wrong.result)).toEqual(['failed', 'passed', 'passed']);
+    expect(wrong.result.tests[0]?.message).toContain('expected {min: 1.23, max: 5}, got {min: 1.23, max: 0}');
+  });
+
+  it('judges CommonJS workspaces loaded with require', async () => {
+    const cases = await recordCases('cjs-pkg', 'lib/math', 'clamp', [[num(5), num(1), num(3)], [num(5), num(3), num(1)]]);
+    const good = await judge(workspace('cjs-pkg'), cases);
+    expect(statuses(good.result)).toEqual(['passed', 'passed']);
+    const wrong = await judge(workspace('cjs-pkg', { 'lib/math.js': 'exports.clamp = (v, lo, hi) => Math.min(Math.max(v, lo), hi);\n' }), cases);
+    expect(statuses(wrong.result)).toEqual(['passed', 'failed']);
   });
 
   it('fails a case whose module is missing without stopping the run', async () => {

@@ -35,6 +35,12 @@ describe('recordJavaScriptTwice', () => {
     expect(square.kept[0]?.expect).toEqual({ returns: { t: 'instance', v: { class: 'Rect', props: [['width', num(3)], ['height', num(3)]] } } });
     const describeShape = await recordJavaScriptTwice(request('esm-pkg', 'src/shapes', 'default.describe', [[{ t: 'object', v: [['width', num(1)], ['height', num(2)]] }]]));
     expect(describeShape.kept[0]?.expect).toEqual({ returns: str('1x2') });
+    // an instance input is built from the class the module exports under that name
+    const rect = { t: 'instance', v: { class: 'Rect', props: [['width', num(4)], ['height', num(2)]] } };
+    const ratio = await recordJavaScriptTwice(request('esm-pkg', 'src/shapes', 'default.ratio', [[rect]]));
+    expect(ratio.kept[0]?.expect).toEqual({ returns: num(2) });
+    const unknown = await recordJavaScriptTwice(request('esm-pkg', 'src/shapes', 'default.ratio', [[{ t: 'instance', v: { class: 'Nope', props: [] } }]]));
+    expect(unknown.rejected).toMatchObject([{ reason: 'error', detail: expect.stringContaining('no class named Nope') }]);
   });
 
   it('loads CommonJS modules with require', async () => {

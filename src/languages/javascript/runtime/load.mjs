@@ -135,3 +135,16 @@ function readOrWrite(object, name, desc, args) {
 export function isPromise(value) {
   return Object.prototype.toString.call(value) === '[object Promise]';
 }
+
+/** Classes the module exports, by name (and by their own name): what `instance` inputs are built from. */
+export function exportedClasses(loaded) {
+  const classes = {};
+  const exports = loaded.exports;
+  const candidates = loaded.commonjs ? [['default', exports], ...Object.entries(exports ?? {})] : Object.entries(exports);
+  for (const [key, value] of candidates) {
+    if (typeof value !== 'function') continue;
+    if (key !== 'default') classes[key] = value;
+    if (typeof value.name === 'string' && value.name !== '' && !(value.name in classes)) classes[value.name] = value;
+  }
+  return classes;
+}

@@ -23,7 +23,7 @@
 // the process and records inputs one at a time (record-twice.ts). The module's own output on
 // stdout is sent to stderr, so the one document is all stdout holds.
 import { decode, encode, thrownClassName, UnrecordableValueError } from './codec.mjs';
-import { callTarget, isPromise, loadModule, resolveModuleFile } from './load.mjs';
+import { callTarget, exportedClasses, isPromise, loadModule, resolveModuleFile } from './load.mjs';
 import { enableTypeScript } from './typescript.mjs';
 
 const writeOut = process.stdout.write.bind(process.stdout);
@@ -73,8 +73,9 @@ async function runOne(loaded, config, input) {
   let args;
   let init = null;
   try {
-    args = (input.args ?? []).map((a) => decode(a));
-    if (config.init) init = { args: (config.init.args ?? []).map((a) => decode(a)) };
+    const options = { classes: exportedClasses(loaded) };
+    args = (input.args ?? []).map((a) => decode(a, options));
+    if (config.init) init = { args: (config.init.args ?? []).map((a) => decode(a, options)) };
   } catch (error) {
     return { error: `cannot build the inputs: ${messageOf(error)}` };
   }

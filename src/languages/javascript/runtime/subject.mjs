@@ -17,7 +17,7 @@ import net from 'node:net';
 import os from 'node:os';
 import { decode, encode, thrownClassName } from './codec.mjs';
 import { encodeFrame, FrameReader } from './framing.mjs';
-import { callTarget, isPromise, loadModule, resolveModuleFile } from './load.mjs';
+import { callTarget, exportedClasses, isPromise, loadModule, resolveModuleFile } from './load.mjs';
 import { enableTypeScript } from './typescript.mjs';
 
 const parse = JSON.parse;
@@ -63,19 +63,20 @@ function encodeArgs(args) {
 }
 
 async function runCase(request) {
-  let args;
-  let init = null;
-  try {
-    args = (request.args ?? []).map((a) => decode(a));
-    if (request.init) init = { args: (request.init.args ?? []).map((a) => decode(a)) };
-  } catch (error) {
-    return { kind: 'error', message: `cannot build the inputs: ${shortError(error)}` };
-  }
   let loaded;
   try {
     loaded = await loadModule(resolveModuleFile(workspace, request.module), { enableTypeScript: () => enableTypeScript(typescriptPath || undefined) });
   } catch (error) {
     return { kind: 'error', message: `cannot load ${request.module}: ${shortError(error)}` };
+  }
+  let args;
+  let init = null;
+  try {
+    const options = { classes: exportedClasses(loaded) };
+    args = (request.args ?? []).map((a) => decode(a, options));
+    if (request.init) init = { args: (request.init.args ?? []).map((a) => decode(a, options)) };
+  } catch (error) {
+    return { kind: 'error', message: `cannot build the inputs: ${shortError(error)}` };
   }
   let value;
   try {
