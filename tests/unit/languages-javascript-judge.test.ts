@@ -4,23 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { javascriptRuntimeDir, type JavaScriptRecordRequest, recordJavaScriptTwice, type TaggedValue } from '../../src/languages/javascript/record-javascript-cases.js';
+import type { RecordedCase } from '../../src/pipeline/types.js';
 import { FIXTURES } from './languages-javascript-fixtures.js';
 
 const TYPESCRIPT = join(import.meta.dirname, '../../node_modules/typescript');
 const num = (v: number): TaggedValue => ({ t: 'number', v: String(v) });
 const str = (v: string): TaggedValue => ({ t: 'str', v });
 
-interface Case {
-  id: string;
-  module: string;
-  target: string;
-  init: { args: TaggedValue[]; kwargs: Record<string, unknown> } | null;
-  args: TaggedValue[];
-  kwargs: Record<string, unknown>;
-  expect: { returns: TaggedValue } | { raises: string };
-  argsAfter: TaggedValue[] | null;
-  source: string;
-}
+/** A hidden case as the write stage stores it (docs/task-format.md). */
+type Case = RecordedCase;
 
 interface JudgeResult {
   tests: { name: string; status: string; message: string }[];

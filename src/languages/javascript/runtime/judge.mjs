@@ -34,6 +34,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, same } from './codec.mjs';
 import { encodeFrame, FrameError, FrameReader } from './framing.mjs';
+import { readStdin } from './io.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SUBJECT = path.join(HERE, 'subject.mjs');
@@ -313,15 +314,6 @@ function prepareDirs(config) {
   fs.chownSync(config.hiddenDir, 0, 0);
   fs.chmodSync(config.hiddenDir, 0o700);
   fs.chownSync(config.workspace, config.uid, config.gid);
-}
-
-function readStdin() {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    process.stdin.on('data', (c) => chunks.push(c));
-    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    process.stdin.on('error', reject);
-  });
 }
 
 async function main() {

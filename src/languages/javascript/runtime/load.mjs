@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { decode } from './codec.mjs';
 
 /** Extensions tried in order to find a module's file from its name (repository path without extension). */
 export const SOURCE_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.jsx', '.tsx'];
@@ -134,6 +135,18 @@ function readOrWrite(object, name, desc, args) {
 /** True for a native promise (awaited); any other thenable is a value like others. */
 export function isPromise(value) {
   return Object.prototype.toString.call(value) === '[object Promise]';
+}
+
+/**
+ * Fresh argument values for one call from their tagged forms (`args`, and `init.args` when the
+ * target is an instance method), `instance` tags built from the module's exported classes.
+ */
+export function buildInputs(loaded, args, init) {
+  const options = { classes: exportedClasses(loaded) };
+  return {
+    args: (args ?? []).map((a) => decode(a, options)),
+    init: init ? { args: (init.args ?? []).map((a) => decode(a, options)) } : null,
+  };
 }
 
 /** Classes the module exports, by name (and by their own name): what `instance` inputs are built from. */

@@ -22,22 +22,14 @@
 // A call that never returns (a synchronous loop) cannot be stopped from inside: the caller kills
 // the process and records inputs one at a time (record-twice.ts). The module's own output on
 // stdout is sent to stderr, so the one document is all stdout holds.
-import { decode, encode, thrownClassName, UnrecordableValueError } from './codec.mjs';
-import { callTarget, exportedClasses, isPromise, loadModule, resolveModuleFile } from './load.mjs';
+import { encode, thrownClassName, UnrecordableValueError } from './codec.mjs';
+import { readStdin } from './io.mjs';
+import { buildInputs, callTarget, isPromise, loadModule, resolveModuleFile } from './load.mjs';
 import { enableTypeScript } from './typescript.mjs';
 
 const writeOut = process.stdout.write.bind(process.stdout);
 // the module's console.log goes to stderr: stdout carries the result document only
 process.stdout.write = process.stderr.write.bind(process.stderr);
-
-function readStdin() {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    process.stdin.on('data', (c) => chunks.push(c));
-    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    process.stdin.on('error', reject);
-  });
-}
 
 function messageOf(error) {
   try {
@@ -71,11 +63,9 @@ async function settle(value, timeoutMs) {
 
 async function runOne(loaded, config, input) {
   let args;
-  let init = null;
+  let init;
   try {
-    const options = { classes: exportedClasses(loaded) };
-    args = (input.args ?? []).map((a) => decode(a, options));
-    if (config.init) init = { args: (config.init.args ?? []).map((a) => decode(a, options)) };
+    ({ args, init } = buildInputs(loaded, input.args, config.init));
   } catch (error) {
     return { error: `cannot build the inputs: ${messageOf(error)}` };
   }

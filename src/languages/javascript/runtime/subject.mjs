@@ -15,9 +15,9 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
-import { decode, encode, thrownClassName } from './codec.mjs';
+import { encode, thrownClassName } from './codec.mjs';
 import { encodeFrame, FrameReader } from './framing.mjs';
-import { callTarget, exportedClasses, isPromise, loadModule, resolveModuleFile } from './load.mjs';
+import { buildInputs, callTarget, isPromise, loadModule, resolveModuleFile } from './load.mjs';
 import { enableTypeScript } from './typescript.mjs';
 
 const parse = JSON.parse;
@@ -70,11 +70,9 @@ async function runCase(request) {
     return { kind: 'error', message: `cannot load ${request.module}: ${shortError(error)}` };
   }
   let args;
-  let init = null;
+  let init;
   try {
-    const options = { classes: exportedClasses(loaded) };
-    args = (request.args ?? []).map((a) => decode(a, options));
-    if (request.init) init = { args: (request.init.args ?? []).map((a) => decode(a, options)) };
+    ({ args, init } = buildInputs(loaded, request.args, request.init));
   } catch (error) {
     return { kind: 'error', message: `cannot build the inputs: ${shortError(error)}` };
   }
