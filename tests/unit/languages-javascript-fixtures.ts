@@ -1,4 +1,5 @@
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { RepoSnapshot } from '../../src/pipeline/types.js';
 
@@ -19,4 +20,18 @@ function listFiles(dir: string, root = dir): string[] {
 export function fixtureSnapshot(name: string, extra: string[] = []): RepoSnapshot {
   const dir = join(FIXTURES, name);
   return { dir, origin: dir, revision: 'working-tree', files: [...listFiles(dir), ...extra].sort() };
+}
+
+const made: string[] = [];
+
+/** A fresh temporary folder, removed by `removeTempDirs` (call it in afterAll). */
+export function makeTempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes every folder `makeTempDir` made in this test file. */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }

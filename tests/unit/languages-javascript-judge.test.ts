@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { javascriptRuntimeDir, type JavaScriptRecordRequest, recordJavaScriptTwice, type TaggedValue } from '../../src/languages/javascript/record-javascript-cases.js';
 import type { RecordedCase } from '../../src/pipeline/types.js';
-import { FIXTURES } from './languages-javascript-fixtures.js';
+import { FIXTURES, makeTempDir, removeTempDirs } from './languages-javascript-fixtures.js';
 
 const TYPESCRIPT = join(import.meta.dirname, '../../node_modules/typescript');
 const num = (v: number): TaggedValue => ({ t: 'number', v: String(v) });
@@ -36,7 +35,7 @@ async function recordCases(pkg: string, module: string, target: string, inputs: 
 
 /** A workspace copied from a fixture package with `files` written over it. */
 function workspace(pkg: string, files: Record<string, string> = {}): string {
-  const dir = mkdtempSync(join(tmpdir(), 'js-judge-ws-'));
+  const dir = makeTempDir('js-judge-ws-');
   cpSync(join(FIXTURES, pkg), dir, { recursive: true });
   for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
   return dir;
@@ -44,7 +43,7 @@ function workspace(pkg: string, files: Record<string, string> = {}): string {
 
 /** Runs judge.mjs on `ws` and `cases`; returns the parsed result line and everything stdout held. */
 function judge(ws: string, cases: Case[], options: { caseTimeoutMs?: number; budgetMs?: number; uid?: number; hidden?: string; typescriptPath?: string } = {}): Promise<{ result: JudgeResult; stdout: string }> {
-  const hidden = options.hidden ?? mkdtempSync(join(tmpdir(), 'js-judge-hidden-'));
+  const hidden = options.hidden ?? makeTempDir('js-judge-hidden-');
   writeFileSync(join(hidden, 'cases.json'), JSON.stringify({ cases }));
   const nonce = `n${Math.random().toString(16).slice(2)}`;
   const config = { workspace: ws, hiddenDir: hidden, cases: 'cases.json', caseTimeoutMs: options.caseTimeoutMs ?? 5000, budgetMs: options.budgetMs ?? 60_000, dropPrivileges: options.uid !== undefined, uid: options.uid, gid: options.uid, nonce, typescriptPath: options.typescriptPath };
@@ -73,6 +72,7 @@ beforeAll(async () => {
   rectCases = await recordCases('esm-pkg', 'src/shapes', 'Rect.scale', [[num(2)], [num(-1)]], [num(1), num(3)]);
   refuseCases = await recordCases('edge-pkg', 'edge', 'refuse', [[{ t: 'bool', v: true }], [{ t: 'bool', v: false }]]);
 }, 60_000);
+afterAll(removeTempDirs);
 
 const WRONG_PAD = `export function padLeft(text, width = 8, fill = ' ') {\n  return fill.repeat(Math.max(0, width - text.length + 1)) + text;\n}\n`;
 
@@ -192,7 +192,7 @@ describe.skipIf(process.getuid?.() !== 0)('JavaScript judge with privileges drop
   const uid = 50_000 + Math.floor(Math.random() * 5000);
 
   it('runs the subject as the agent user, which cannot read the hidden cases, and kills what it leaves running', async () => {
-    const hidden = mkdtempSync(join(tmpdir(), 'js-judge-hidden-'));
+    const hidden = makeTempDir('js-judge-hidden-');
     const cheat = [
       "import fs from 'node:fs';",
       "import { spawn } from 'node:child_process';",

@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJavaScriptParser, grammarOf, loadJavaScriptGrammars } from '../../src/languages/javascript/javascript-grammars.js';
 import { MASKED_BODY, maskJavaScriptBody } from '../../src/languages/javascript/mask-javascript-body.js';
 import { parseJavaScriptUnits } from '../../src/languages/javascript/parse-javascript-units.js';
 import type { Unit } from '../../src/pipeline/types.js';
-import { fixtureSnapshot } from './languages-javascript-fixtures.js';
+import { fixtureSnapshot, makeTempDir, removeTempDirs } from './languages-javascript-fixtures.js';
 
 beforeAll(async () => {
   await loadJavaScriptGrammars();
 });
+afterAll(removeTempDirs);
 
 function parsesCleanly(file: string, text: string): boolean {
   const parser = createJavaScriptParser(grammarOf(file));
@@ -46,10 +47,9 @@ describe('maskJavaScriptBody', () => {
   }
 
   async function maskAndReparse(dir: string, unit: Unit, masked: string): Promise<Unit | undefined> {
-    const { mkdtempSync, writeFileSync, mkdirSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
+    const { writeFileSync, mkdirSync } = await import('node:fs');
     const { dirname } = await import('node:path');
-    const tmp = mkdtempSync(join(tmpdir(), 'js-mask-'));
+    const tmp = makeTempDir('js-mask-');
     mkdirSync(join(tmp, dirname(unit.file)), { recursive: true });
     writeFileSync(join(tmp, unit.file), masked);
     const pkg = readFileSync(join(dir, 'package.json'));
@@ -90,9 +90,8 @@ describe('maskJavaScriptBody', () => {
   });
 
   it('masks a one-line body in place and keeps CRLF line endings', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const dir = mkdtempSync(join(tmpdir(), 'js-mask-'));
+    const { writeFileSync } = await import('node:fs');
+    const dir = makeTempDir('js-mask-');
     const source = 'export function one(a) { return a + 1; }\r\nexport function two(b) {\r\n  return b;\r\n}\r\n';
     writeFileSync(join(dir, 'm.js'), source);
     const { units } = await parseJavaScriptUnits({ dir, origin: dir, revision: 'x', files: ['m.js'] });

@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { detectJavaScript } from '../../src/languages/javascript/javascript-files.js';
 import { parseJavaScriptUnits } from '../../src/languages/javascript/parse-javascript-units.js';
 import type { Unit } from '../../src/pipeline/types.js';
-import { fixtureSnapshot } from './languages-javascript-fixtures.js';
+import { fixtureSnapshot, makeTempDir, removeTempDirs } from './languages-javascript-fixtures.js';
+
+afterAll(removeTempDirs);
 
 function byQualname(units: Unit[], qualname: string): Unit {
   const unit = units.find((u) => u.qualname === qualname);
@@ -114,9 +116,8 @@ describe('parseJavaScriptUnits on CommonJS and TypeScript packages', () => {
   });
 
   it('reports a file with a syntax error as a problem and goes on', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const dir = mkdtempSync(`${tmpdir()}/js-units-`);
+    const { writeFileSync } = await import('node:fs');
+    const dir = makeTempDir('js-units-');
     writeFileSync(`${dir}/bad.js`, 'export function f( {\n');
     writeFileSync(`${dir}/good.js`, 'export function g() { return 1; }\n');
     const { units, problems } = await parseJavaScriptUnits({ dir, origin: dir, revision: 'x', files: ['bad.js', 'good.js'] });
