@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectJavaScript } from '../../src/languages/javascript/javascript-files.js';
+import { MASKED_BODY, maskJavaScriptBody } from '../../src/languages/javascript/mask-javascript-body.js';
 import { parseJavaScriptUnits } from '../../src/languages/javascript/parse-javascript-units.js';
 import type { Unit } from '../../src/pipeline/types.js';
 import { fixtureSnapshot, makeTempDir, removeTempDirs } from './languages-javascript-fixtures.js';
@@ -123,6 +124,30 @@ describe('parseJavaScriptUnits on CommonJS and TypeScript packages', () => {
     const { units, problems } = await parseJavaScriptUnits({ dir, origin: dir, revision: 'x', files: ['bad.js', 'good.js'] });
     expect(units.map((u) => u.id)).toEqual(['good:g']);
     expect(problems).toMatchObject([{ file: 'bad.js', code: 'syntax-error' }]);
+  });
+});
+
+describe('parseJavaScriptUnits on less common export forms', () => {
+  it('names default exports, CommonJS classes, generator methods and JSX/TSX components by their export path', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const dir = makeTempDir('js-units-');
+    const files: Record<string, string> = {
+      'anon.mjs': 'export default function (a) {\n  return a;\n}\n',
+      'klass.mjs': 'export default class {\n  async *pages(n) {\n    yield n;\n  }\n}\n',
+      'shape.cjs': 'class Shape {\n  static unit() {\n    return new Shape();\n  }\n  get size() {\n    return 1;\n  }\n}\nmodule.exports = Shape;\n',
+      'view.jsx': 'export function View({ name }) {\n  return <div className="v">{name}</div>;\n}\n',
+      'card.tsx': 'export const Card = ({ title }: { title: string }): JSX.Element => <h1>{title}</h1>;\n',
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(`${dir}/${name}`, text);
+    const { units, problems, moduleFormats } = await parseJavaScriptUnits({ dir, origin: dir, revision: 'x', files: Object.keys(files).sort() });
+    expect(problems).toEqual([]);
+    expect(units.map((u) => u.id)).toEqual(['anon:default', 'card:Card', 'klass:default.pages', 'shape:default.unit', 'shape:default.size', 'view:View']);
+    expect(byQualname(units, 'default.pages')).toMatchObject({ isAsync: true, isGenerator: true, kind: 'method' });
+    expect(byQualname(units, 'default.size').decorators).toEqual(['get']);
+    expect(byQualname(units, 'Card').params).toEqual([{ name: '{ title }', kind: 'positional', annotation: '{ title: string }', defaultValue: null }]);
+    expect(moduleFormats).toEqual({ 'anon.mjs': 'esm', 'card.tsx': 'cjs', 'klass.mjs': 'esm', 'shape.cjs': 'cjs', 'view.jsx': 'cjs' });
+    // each masks into a file that still parses (maskJavaScriptBody refuses one that would not)
+    for (const unit of units) expect(maskJavaScriptBody(files[unit.file] ?? '', unit)).toContain(MASKED_BODY);
   });
 });
 
