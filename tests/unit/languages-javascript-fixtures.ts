@@ -3,6 +3,12 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { RepoSnapshot } from '../../src/pipeline/types.js';
 
+/**
+ * The node binary the runtime files run on in these tests: this process's, or CODEMIDAS_TEST_NODE
+ * (the sandbox image runs Node 18: point it at a Node 18 binary to check the runtime there).
+ */
+export const TEST_NODE = process.env.CODEMIDAS_TEST_NODE ?? process.execPath;
+
 /** The folder of the JavaScript fixture packages. */
 export const FIXTURES = resolve(import.meta.dirname, '../fixtures/javascript');
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { javascriptRuntimeDir, type JavaScriptRecordRequest, recordJavaScriptTwice, type TaggedValue } from '../../src/languages/javascript/record-javascript-cases.js';
 import type { RecordedCase } from '../../src/pipeline/types.js';
-import { FIXTURES, makeTempDir, removeTempDirs } from './languages-javascript-fixtures.js';
+import { FIXTURES, makeTempDir, removeTempDirs, TEST_NODE } from './languages-javascript-fixtures.js';
 
 const TYPESCRIPT = join(import.meta.dirname, '../../node_modules/typescript');
 const num = (v: number): TaggedValue => ({ t: 'number', v: String(v) });
@@ -25,7 +25,7 @@ async function recordCases(pkg: string, module: string, target: string, inputs: 
   const request: JavaScriptRecordRequest = {
     root: join(FIXTURES, pkg), module, target, init: init === null ? null : { args: init }, inputs: inputs.map((args) => ({ args })), timeoutMs: 2000, typescriptPath: TYPESCRIPT,
   };
-  const { kept, rejected } = await recordJavaScriptTwice(request);
+  const { kept, rejected } = await recordJavaScriptTwice(request, { nodePath: TEST_NODE });
   expect(rejected).toEqual([]);
   return kept.map((k) => ({
     id: `${target}-${k.index}`, module, target, init: init === null ? null : { args: init, kwargs: {} }, args: inputs[k.index] ?? [], kwargs: {},
@@ -48,7 +48,7 @@ function judge(ws: string, cases: Case[], options: { caseTimeoutMs?: number; bud
   const nonce = `n${Math.random().toString(16).slice(2)}`;
   const config = { workspace: ws, hiddenDir: hidden, cases: 'cases.json', caseTimeoutMs: options.caseTimeoutMs ?? 5000, budgetMs: options.budgetMs ?? 60_000, dropPrivileges: options.uid !== undefined, uid: options.uid, gid: options.uid, nonce, typescriptPath: options.typescriptPath };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(javascriptRuntimeDir(), 'judge.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(TEST_NODE, [join(javascriptRuntimeDir(), 'judge.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
     let stdout = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
     child.on('error', reject);
