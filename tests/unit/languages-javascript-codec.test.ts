@@ -137,6 +137,13 @@ describe('JavaScript value codec', () => {
     });
   }
 
+  it('round-trips a long string with lone surrogates', () => {
+    const long = `${'x'.repeat(200_000)}\uDC00`;
+    const { first, back } = roundTrip(long);
+    expect(first.t).toBe('str16');
+    expect(back).toBe(long);
+  });
+
   it('encodes a shared (acyclic) reference twice', () => {
     const shared = { a: 1 };
     expect(() => codec.encode([shared, shared])).not.toThrow();

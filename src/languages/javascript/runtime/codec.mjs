@@ -200,7 +200,7 @@ export function decode(tagged, options = {}) {
     case 'number': return v === '-0' ? -0 : Number(v);
     case 'bigint': return BigInt(v);
     case 'str': return String(v);
-    case 'str16': return String.fromCharCode(...v);
+    case 'str16': return fromCodeUnits(v);
     case 'array': {
       const out = new Array(v.length);
       v.forEach((item, i) => { if (item.t !== 'hole') out[i] = dec(item); });
@@ -254,6 +254,13 @@ export function decode(tagged, options = {}) {
   }
 }
 
+/** A string from UTF-16 code units, in slices (spreading a long array would pass too many arguments). */
+function fromCodeUnits(units) {
+  let out = '';
+  for (let i = 0; i < units.length; i += 4096) out += String.fromCharCode(...units.slice(i, i + 4096));
+  return out;
+}
+
 function defineOwn(target, key, value) {
   // defineProperty, not assignment: a "__proto__" key stays an own property, as JSON.parse makes it
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
@@ -296,7 +303,7 @@ function describeValue(tg) {
     case 'number': return String(v);
     case 'bigint': return `${v}n`;
     case 'str': return JSON.stringify(v);
-    case 'str16': return JSON.stringify(String.fromCharCode(...v));
+    case 'str16': return JSON.stringify(fromCodeUnits(v));
     case 'array': return `[${v.map(describeValue).join(', ')}]`;
     case 'object': return `{${v.map(([k, x]) => `${k}: ${describeValue(x)}`).join(', ')}}`;
     case 'instance': return `${v.class} {${v.props.map(([k, x]) => `${k}: ${describeValue(x)}`).join(', ')}}`;
