@@ -167,7 +167,7 @@ describe('JavaScript judge', () => {
     const wrong = await judge(workspace('ts-pkg', { 'src/stats.ts': loose }), cases, { typescriptPath: TYPESCRIPT });
     expect(statuses(wrong.result)).toEqual(['failed', 'passed', 'passed']);
     expect(wrong.result.tests[0]?.message).toContain('expected {min: 1.23, max: 5}, got {min: 1.23, max: 0}');
-  });
+  }, 60_000); // each process loads the typescript package
 
   it('judges CommonJS workspaces loaded with require', async () => {
     const cases = await recordCases('cjs-pkg', 'lib/math', 'clamp', [[num(5), num(1), num(3)], [num(5), num(3), num(1)]]);

@@ -65,7 +65,7 @@ describe('recordJavaScriptTwice', () => {
     ]);
     const top = await recordTwice(request('ts-pkg', 'src/stats', 'Counter.of', [[{ t: 'array', v: [str('a')] }]], { typescriptPath: TYPESCRIPT }));
     expect(top.kept[0]?.expect).toMatchObject({ returns: { t: 'instance', v: { class: 'Counter' } } });
-  });
+  }, 60_000); // each process loads the typescript package
 
   it('awaits promises, records rejections by class, and keeps argument mutations', async () => {
     const result = await recordTwice(request('edge-pkg', 'edge', 'rejectLater', [[str('range')], [str('ok')]]));
