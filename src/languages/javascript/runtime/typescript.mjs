@@ -9,9 +9,6 @@ import Module, { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
-/** Extensions of TypeScript sources. */
-export const TYPESCRIPT_EXTENSIONS = ['.ts', '.mts', '.cts', '.tsx'];
-
 /** Loads the `typescript` package: from `path` when given (the sandbox's pinned copy), else as this file resolves it. */
 export function loadTypeScript(path) {
   return require(path ?? 'typescript');
