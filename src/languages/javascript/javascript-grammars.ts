@@ -1,0 +1,48 @@
+import { createRequire } from 'node:module';
+import { Language, Parser } from 'web-tree-sitter';
+import { loadGrammar } from '../../pipeline/analyze/tree-sitter-grammar.js';
+
+const require = createRequire(import.meta.url);
+
+/** The tree-sitter-wasms grammars JavaScript and TypeScript sources are parsed with. */
+export type JavaScriptGrammar = 'javascript' | 'typescript' | 'tsx';
+
+const GRAMMARS: readonly JavaScriptGrammar[] = ['javascript', 'typescript', 'tsx'];
+
+// Loaded once per process (grammars are immutable): a cache, not shared mutable state.
+let loading: Promise<Map<JavaScriptGrammar, Language>> | undefined;
+let loaded: Map<JavaScriptGrammar, Language> | undefined;
+
+/**
+ * Loads the three grammars once per process. web-tree-sitter's runtime must be initialised exactly
+ * once per process, and the shared loader owns that: loading its Python grammar initialises it (the
+ * shared loader names only Python today; when it learns these names this file can go).
+ */
+export function loadJavaScriptGrammars(): Promise<Map<JavaScriptGrammar, Language>> {
+  loading ??= loadGrammar('python').then(async () => {
+    const map = new Map<JavaScriptGrammar, Language>();
+    for (const name of GRAMMARS) map.set(name, await Language.load(require.resolve(`tree-sitter-wasms/out/tree-sitter-${name}.wasm`)));
+    loaded = map;
+    return map;
+  });
+  return loading;
+}
+
+/** The grammar a file is parsed with, by extension: `.ts .mts .cts` TypeScript, `.tsx` TSX, else JavaScript (JSX included). */
+export function grammarOf(file: string): JavaScriptGrammar {
+  if (/\.[mc]?ts$/.test(file)) return 'typescript';
+  if (file.endsWith('.tsx')) return 'tsx';
+  return 'javascript';
+}
+
+/**
+ * A parser for `grammar`, synchronously, once `loadJavaScriptGrammars()` has resolved (masking is a
+ * synchronous `MaskBody`). Call `delete()` on it and its trees when done.
+ */
+export function createJavaScriptParser(grammar: JavaScriptGrammar): Parser {
+  const language = loaded?.get(grammar);
+  if (language === undefined) throw new Error('JavaScript grammars are not loaded: await loadJavaScriptGrammars() first');
+  const parser = new Parser();
+  parser.setLanguage(language);
+  return parser;
+}

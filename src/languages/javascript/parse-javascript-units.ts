@@ -1,0 +1,583 @@
+import { readFile } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import type { Node } from 'web-tree-sitter';
+import type { ParseOptions, ParseProblem, ParseResult } from '../../pipeline/adapters/language-adapter.js';
+import type { CallSite, RepoSnapshot, Unit } from '../../pipeline/types.js';
+import { isJavaScriptSource, isJavaScriptTestFile, javascriptModuleName, type ModuleFormat, moduleFormatOf, SOURCE_EXTENSIONS } from './javascript-files.js';
+import { createJavaScriptParser, grammarOf, loadJavaScriptGrammars } from './javascript-grammars.js';
+import {
+  callsIn, childrenOf, codeLinesOf, endLineOf, FUNCTION_TYPES, hasToken, impuritiesIn, isLiteral, jsDocBefore, lineOf, namedChildrenOf,
+  readParams, returnAnnotationOf, statementCountOf,
+} from './javascript-syntax.js';
+
+/** What `parseJavaScriptUnits` finds: units and problems, and how Node loads each source file. */
+export interface JavaScriptParseResult extends ParseResult {
+  /** Repository-relative source path → `esm` | `cjs` (Node's rule: extension, then the nearest package.json `type`). */
+  moduleFormats: Record<string, ModuleFormat>;
+}
+
+/** A unit before call sites are attached, with what resolving calls to it needs. */
+interface FoundUnit {
+  unit: Unit;
+  /** The name the defining file binds it to locally (`wrap`, `Wrapper.fill`, `obj.m`). */
+  localName: string;
+}
+
+/** A call found in some file, before resolution to a unit. */
+interface RawCall {
+  callee: string;
+  site: CallSite;
+  column: number;
+  ownerClass: string | null;
+}
+
+/** Where a local name of a file comes from: another file's export (`name` is the export path, `*` the namespace). */
+interface ImportBinding {
+  file: string;
+  name: string;
+}
+
+interface ParsedFile {
+  file: string;
+  calls: RawCall[];
+  imports: Map<string, ImportBinding>;
+  /** Local name → export path, for names this file exports. */
+  exports: Map<string, string>;
+}
+
+/**
+ * Parses every JavaScript/TypeScript source of the snapshot (`.js .mjs .cjs .ts .mts .cts .jsx
+ * .tsx`; `.d.ts`, node_modules/ and build output skipped). Units come from library files (not
+ * tests), call sites from all files. Only what the module exports is a unit, since the harness and
+ * the subject reach a target through the module's exports: exported functions (declarations and
+ * `const f = (…) => …` / function expressions), methods of exported classes (static methods,
+ * getters and setters included; constructors and `#private` methods not), and methods of exported
+ * object literals (`export default {…}`, `module.exports = {…}`, `export const obj = {…}`).
+ *
+ * A unit's qualname is its path from the module's exports: `wrap`, `default` (a default-exported
+ * function), `Wrapper.fill`, `default.m`, `obj.m`; a CommonJS `module.exports = function` is
+ * `default`. Its module is the repository-relative path without extension (`src/text`).
+ * `decorators` holds the method modifiers that change how it is called (`static`, `get`, `set`)
+ * and any `@decorator` texts.
+ */
+export async function parseJavaScriptUnits(snapshot: RepoSnapshot, options: ParseOptions = {}): Promise<JavaScriptParseResult> {
+  await loadJavaScriptGrammars();
+  const sources = snapshot.files.filter(isJavaScriptSource);
+  const fileSet = new Set(snapshot.files);
+  const problems: ParseProblem[] = [];
+  const found: FoundUnit[] = [];
+  const parsed: ParsedFile[] = [];
+  for (const file of sources) {
+    options.signal?.throwIfAborted();
+    let source: string;
+    try {
+      source = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(join(snapshot.dir, file)));
+    } catch {
+      problems.push({ file, code: 'not-utf8', message: 'not valid UTF-8 text; file skipped' });
+      continue;
+    }
+    const parser = createJavaScriptParser(grammarOf(file));
+    const tree = parser.parse(source);
+    try {
+      if (tree === null) {
+        problems.push({ file, code: 'parse-error', message: 'the parser gave no tree; file skipped' });
+        continue;
+      }
+      const root = tree.rootNode;
+      if (root.hasError) {
+        problems.push({ file, code: 'syntax-error', message: `syntax error at line ${firstErrorLine(root)}; file skipped` });
+        continue;
+      }
+      const reader = new FileReader(file, fileSet);
+      reader.read(root);
+      parsed.push({ file, calls: reader.calls, imports: reader.imports, exports: reader.exportNames });
+      if (!isJavaScriptTestFile(file)) found.push(...reader.units());
+    } finally {
+      tree?.delete();
+      parser.delete();
+    }
+  }
+  const units = dropRedefinitions(found, problems);
+  attachCallSites(units, parsed);
+  units.sort((a, b) => compare(a.unit.file, b.unit.file) || a.unit.startLine - b.unit.startLine || compare(a.unit.qualname, b.unit.qualname));
+  problems.sort((a, b) => compare(a.file, b.file));
+  return { units: units.map((u) => u.unit), problems, moduleFormats: await moduleFormats(snapshot, sources) };
+}
+
+async function moduleFormats(snapshot: RepoSnapshot, sources: readonly string[]): Promise<Record<string, ModuleFormat>> {
+  const types = new Map<string, string | undefined>();
+  for (const file of snapshot.files) {
+    if (file !== 'package.json' && !file.endsWith('/package.json')) continue;
+    if (/(?:^|\/)node_modules\//.test(file)) continue;
+    let type: string | undefined;
+    try {
+      const parsed = JSON.parse(await readFile(join(snapshot.dir, file), 'utf8')) as { type?: unknown };
+      type = typeof parsed.type === 'string' ? parsed.type : undefined;
+    } catch {
+      type = undefined; // an unreadable package.json: Node would fail too; CommonJS is its default
+    }
+    types.set(posix.dirname(file) === '.' ? '' : posix.dirname(file), type);
+  }
+  const out: Record<string, ModuleFormat> = {};
+  for (const file of sources) out[file] = moduleFormatOf(file, types);
+  return out;
+}
+
+/** A property name as written, without quotes (`m`, `'my-key'` → `my-key`); null for computed names. */
+function propertyName(node: Node | null): string | null {
+  if (node === null) return null;
+  if (node.type === 'property_identifier' || node.type === 'identifier') return node.text;
+  if (node.type === 'string') return node.text.slice(1, -1);
+  if (node.type === 'number') return node.text;
+  return null;
+}
+
+/** `a`, `a.b.c` for identifier/member chains; null otherwise. */
+function dottedName(node: Node): string | null {
+  if (node.type === 'identifier' || node.type === 'this') return node.text;
+  if (node.type === 'member_expression') {
+    const object = node.childForFieldName('object');
+    const property = node.childForFieldName('property');
+    if (object === null || property === null || property.type === 'private_property_identifier') return null;
+    const base = dottedName(object);
+    return base === null ? null : `${base}.${property.text}`;
+  }
+  return null;
+}
+
+/** Reads one file's top level: local definitions, what it exports under which names, its imports, and its calls. */
+class FileReader {
+  readonly calls: RawCall[] = [];
+  readonly imports = new Map<string, ImportBinding>();
+  /** Local name → export path. */
+  readonly exportNames = new Map<string, string>();
+  /** Local name → definition (function node, class node or object node) and its statement. */
+  private readonly locals = new Map<string, { node: Node; statement: Node }>();
+  /** Definitions exported directly under a path, not through a local name (`export default {…}`, `module.exports.f = …`). */
+  private readonly direct: { path: string; node: Node; statement: Node }[] = [];
+  private readonly module: string;
+
+  constructor(
+    private readonly file: string,
+    private readonly fileSet: ReadonlySet<string>,
+  ) {
+    this.module = javascriptModuleName(file);
+  }
+
+  read(root: Node): void {
+    for (const statement of namedChildrenOf(root)) this.readStatement(statement);
+    this.readCalls(root, '<module>', null);
+  }
+
+  private readStatement(statement: Node): void {
+    if (statement.type === 'export_statement') {
+      this.readExport(statement);
+      return;
+    }
+    this.readDeclaration(statement, statement, null);
+    if (statement.type === 'import_statement') this.readImport(statement);
+    if (statement.type === 'expression_statement') this.readCommonJsExport(statement);
+    for (const declarator of statement.type === 'lexical_declaration' || statement.type === 'variable_declaration' ? namedChildrenOf(statement) : []) {
+      this.readRequire(declarator);
+    }
+  }
+
+  /** Local definitions in a declaration; `exportAs` names the export path when the declaration is exported. */
+  private readDeclaration(node: Node, statement: Node, exportAs: 'name' | 'default' | null): void {
+    const define = (name: string, value: Node): void => {
+      this.locals.set(name, { node: value, statement });
+      if (exportAs === 'name') this.exportNames.set(name, name);
+      if (exportAs === 'default') this.exportNames.set(name, 'default');
+    };
+    switch (node.type) {
+      case 'function_declaration':
+      case 'generator_function_declaration':
+      case 'class_declaration':
+      case 'abstract_class_declaration': {
+        const name = node.childForFieldName('name')?.text;
+        if (name !== undefined) define(name, node);
+        else if (exportAs === 'default') this.direct.push({ path: 'default', node, statement });
+        return;
+      }
+      case 'lexical_declaration':
+      case 'variable_declaration':
+        for (const declarator of namedChildrenOf(node)) {
+          if (declarator.type !== 'variable_declarator') continue;
+          const name = declarator.childForFieldName('name');
+          const value = declarator.childForFieldName('value');
+          if (name?.type === 'identifier' && value !== null && isDefinitionValue(value)) define(name.text, unwrapValue(value));
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  private readExport(statement: Node): void {
+    const isDefault = hasToken(statement, 'default');
+    const declaration = statement.childForFieldName('declaration');
+    if (declaration !== null) {
+      this.readDeclaration(declaration, statement, isDefault ? 'default' : 'name');
+      return;
+    }
+    const value = statement.childForFieldName('value');
+    if (isDefault && value !== null) {
+      if (value.type === 'identifier') this.exportNames.set(value.text, 'default');
+      else if (isDefinitionValue(value)) this.direct.push({ path: 'default', node: unwrapValue(value), statement });
+      return;
+    }
+    if (statement.childForFieldName('source') !== null) return; // re-exports define nothing here
+    for (const clause of namedChildrenOf(statement)) {
+      if (clause.type !== 'export_clause') continue;
+      for (const spec of namedChildrenOf(clause)) {
+        const name = spec.childForFieldName('name');
+        const alias = spec.childForFieldName('alias');
+        if (name !== null) this.exportNames.set(name.text, propertyName(alias) ?? name.text);
+      }
+    }
+  }
+
+  /** `module.exports = …`, `module.exports.x = …`, `exports.x = …`. */
+  private readCommonJsExport(statement: Node): void {
+    const assignment = namedChildrenOf(statement)[0];
+    if (assignment?.type !== 'assignment_expression') return;
+    const left = assignment.childForFieldName('left');
+    const right = assignment.childForFieldName('right');
+    if (left === null || right === null) return;
+    const target = dottedName(left);
+    let path: string | null = null;
+    if (target === 'module.exports') path = 'default';
+    else if (target !== null && /^(module\.)?exports\.[\w$]+$/.test(target)) path = target.slice(target.lastIndexOf('.') + 1);
+    if (path === null) return;
+    if (path === 'default' && right.type === 'object') {
+      // module.exports = { a, b: c, m() {} }: its members are the module's exports
+      for (const member of namedChildrenOf(right)) {
+        if (member.type === 'shorthand_property_identifier') this.exportNames.set(member.text, member.text);
+        else if (member.type === 'pair') {
+          const key = propertyName(member.childForFieldName('key'));
+          const value = member.childForFieldName('value');
+          if (key === null || value === null) continue;
+          if (value.type === 'identifier') this.exportNames.set(value.text, key);
+          else if (isDefinitionValue(value)) this.direct.push({ path: key, node: unwrapValue(value), statement });
+        } else if (member.type === 'method_definition') {
+          const key = propertyName(member.childForFieldName('name'));
+          if (key !== null) this.direct.push({ path: key, node: member, statement: member });
+        }
+      }
+      return;
+    }
+    if (right.type === 'identifier') this.exportNames.set(right.text, path);
+    else if (isDefinitionValue(right)) this.direct.push({ path, node: unwrapValue(right), statement });
+  }
+
+  private readImport(statement: Node): void {
+    const source = statement.childForFieldName('source');
+    const from = source === null ? null : this.resolveSpecifier(source.text.slice(1, -1));
+    if (from === null) return;
+    for (const clause of namedChildrenOf(statement)) {
+      if (clause.type !== 'import_clause') continue;
+      for (const part of namedChildrenOf(clause)) {
+        if (part.type === 'identifier') this.imports.set(part.text, { file: from, name: 'default' });
+        else if (part.type === 'namespace_import') {
+          const local = namedChildrenOf(part)[0];
+          if (local !== undefined) this.imports.set(local.text, { file: from, name: '*' });
+        } else if (part.type === 'named_imports') {
+          for (const spec of namedChildrenOf(part)) {
+            const name = spec.childForFieldName('name');
+            const alias = spec.childForFieldName('alias');
+            if (name !== null) this.imports.set((alias ?? name).text, { file: from, name: propertyName(name) ?? name.text });
+          }
+        }
+      }
+    }
+  }
+
+  /** `const m = require('./m')`, `const { a, b: c } = require('./m')`. */
+  private readRequire(declarator: Node): void {
+    const name = declarator.childForFieldName('name');
+    const value = declarator.childForFieldName('value');
+    if (name === null || value?.type !== 'call_expression' || value.childForFieldName('function')?.text !== 'require') return;
+    const arg = namedChildrenOf(value.childForFieldName('arguments') ?? value)[0];
+    if (arg?.type !== 'string') return;
+    const from = this.resolveSpecifier(arg.text.slice(1, -1));
+    if (from === null) return;
+    if (name.type === 'identifier') this.imports.set(name.text, { file: from, name: '*' });
+    if (name.type === 'object_pattern') {
+      for (const part of namedChildrenOf(name)) {
+        if (part.type === 'shorthand_property_identifier_pattern') this.imports.set(part.text, { file: from, name: part.text });
+        if (part.type === 'pair_pattern') {
+          const key = propertyName(part.childForFieldName('key'));
+          const local = part.childForFieldName('value');
+          if (key !== null && local?.type === 'identifier') this.imports.set(local.text, { file: from, name: key });
+        }
+      }
+    }
+  }
+
+  /** A relative specifier to a snapshot file (`./m.js` may name `m.ts`, `./m` may name `m.js` or `m/index.js`); null for packages. */
+  private resolveSpecifier(spec: string): string | null {
+    if (!spec.startsWith('./') && !spec.startsWith('../')) return null;
+    const base = posix.normalize(posix.join(posix.dirname(this.file), spec));
+    const stem = base.replace(/\.(?:[mc]?js|jsx)$/, '');
+    const candidates = [base, ...SOURCE_EXTENSIONS.map((e) => stem + e), ...SOURCE_EXTENSIONS.map((e) => `${base}/index${e}`)];
+    return candidates.find((c) => this.fileSet.has(c)) ?? null;
+  }
+
+  /** Every call in `node`, with the qualname of the unit it sits in. */
+  private readCalls(node: Node, caller: string, ownerClass: string | null): void {
+    for (const child of namedChildrenOf(node)) {
+      if (child.type === 'call_expression') {
+        const callee = child.childForFieldName('function');
+        const args = child.childForFieldName('arguments');
+        const name = callee === null ? null : dottedName(callee);
+        if (name !== null && args !== null && args.type === 'arguments') {
+          const argNodes = namedChildrenOf(args);
+          this.calls.push({
+            callee: name,
+            column: child.startPosition.column,
+            ownerClass,
+            site: { file: this.file, line: lineOf(child), caller, argumentTexts: argNodes.map((a) => a.text), allLiteral: argNodes.every(isLiteral) },
+          });
+        }
+      }
+      let nextCaller = caller;
+      let nextOwner = ownerClass;
+      if (child.type === 'class_declaration' || child.type === 'class') {
+        nextOwner = child.childForFieldName('name')?.text ?? ownerClass;
+      } else if (FUNCTION_TYPES.has(child.type) && caller === '<module>') {
+        nextCaller = this.localNameOf(child) ?? caller;
+      }
+      this.readCalls(child, nextCaller, nextOwner);
+    }
+  }
+
+  /** The local name of a top-level function or method node (`f`, `C.m`, `obj.m`), or null. */
+  private localNameOf(fn: Node): string | null {
+    if (fn.type === 'method_definition') {
+      const name = propertyName(fn.childForFieldName('name'));
+      const owner = fn.parent?.parent;
+      const ownerName = owner?.type === 'class_declaration' || owner?.type === 'class' ? owner.childForFieldName('name')?.text : undefined;
+      return name === null ? null : ownerName === undefined ? name : `${ownerName}.${name}`;
+    }
+    const named = fn.childForFieldName('name')?.text;
+    if (named !== undefined) return named;
+    const parent = fn.parent;
+    if (parent?.type === 'variable_declarator') return parent.childForFieldName('name')?.text ?? null;
+    if (parent?.type === 'pair') return propertyName(parent.childForFieldName('key'));
+    if (parent?.type === 'assignment_expression') {
+      // exports.total = (…) => …: the name it is exported under
+      const target = parent.childForFieldName('left');
+      const name = target === null ? null : dottedName(target);
+      return name === null ? null : name === 'module.exports' ? 'default' : name.slice(name.lastIndexOf('.') + 1);
+    }
+    return null;
+  }
+
+  /** The units of this file: everything reachable from its exports. */
+  units(): FoundUnit[] {
+    const out: FoundUnit[] = [];
+    const seen = new Set<Node['id']>();
+    const add = (path: string, localName: string, node: Node, statement: Node): void => {
+      if (seen.has(node.id)) return;
+      seen.add(node.id);
+      if (FUNCTION_TYPES.has(node.type)) {
+        out.push({ unit: this.makeUnit(path, node, statement, 'function'), localName });
+        return;
+      }
+      if (node.type === 'class_declaration' || node.type === 'class' || node.type === 'abstract_class_declaration') {
+        const body = node.childForFieldName('body');
+        for (const member of body === null ? [] : namedChildrenOf(body)) {
+          if (member.type !== 'method_definition') continue;
+          const nameNode = member.childForFieldName('name');
+          const name = propertyName(nameNode);
+          if (name === null || name === 'constructor' || nameNode?.type === 'private_property_identifier') continue;
+          out.push({ unit: this.makeUnit(`${path}.${name}`, member, member, 'method'), localName: `${localName}.${name}` });
+        }
+        return;
+      }
+      if (node.type === 'object') {
+        for (const member of namedChildrenOf(node)) {
+          if (member.type === 'method_definition') {
+            const name = propertyName(member.childForFieldName('name'));
+            if (name !== null) out.push({ unit: this.makeUnit(`${path}.${name}`, member, member, 'method'), localName: `${localName}.${name}` });
+          } else if (member.type === 'pair') {
+            const name = propertyName(member.childForFieldName('key'));
+            const value = member.childForFieldName('value');
+            if (name !== null && value !== null && FUNCTION_TYPES.has(value.type)) {
+              out.push({ unit: this.makeUnit(`${path}.${name}`, value, member, 'method'), localName: `${localName}.${name}` });
+            }
+          }
+        }
+      }
+    };
+    for (const [local, path] of this.exportNames) {
+      const definition = this.locals.get(local);
+      if (definition !== undefined) add(path, local, definition.node, definition.statement);
+    }
+    for (const { path, node, statement } of this.direct) add(path, path, node, statement);
+    return out;
+  }
+
+  private makeUnit(qualname: string, fn: Node, statement: Node, kind: 'function' | 'method'): Unit {
+    const body = fn.childForFieldName('body');
+    const bodyNode = body ?? fn;
+    const decorators: string[] = [];
+    if (fn.type === 'method_definition') {
+      for (const token of ['static', 'get', 'set']) if (hasToken(fn, token)) decorators.push(token);
+      let prev = fn.previousNamedSibling;
+      const texts: string[] = [];
+      while (prev?.type === 'decorator') {
+        texts.unshift(prev.text);
+        prev = prev.previousNamedSibling;
+      }
+      for (const child of namedChildrenOf(fn)) if (child.type === 'decorator') texts.push(child.text);
+      decorators.push(...texts);
+    }
+    const signatureEnd = body?.startIndex ?? fn.endIndex;
+    const signature = statement.text.slice(0, Math.max(0, signatureEnd - statement.startIndex)).trim().replace(/\s*=>\s*$/, ' =>');
+    const { bodyStartLine, bodyEndLine } = bodyLines(bodyNode);
+    return {
+      id: `${this.module}:${qualname}`,
+      kind,
+      module: this.module,
+      qualname,
+      file: this.file,
+      startLine: lineOf(firstDecorator(statement)),
+      endLine: endLineOf(statement),
+      bodyStartLine,
+      bodyEndLine,
+      signature,
+      params: readParams(fn),
+      returnAnnotation: returnAnnotationOf(fn),
+      docstring: jsDocBefore(firstDecorator(statement)),
+      decorators,
+      statementCount: statementCountOf(bodyNode),
+      codeLines: codeLinesOf(bodyNode),
+      calls: callsIn(bodyNode),
+      callSites: [],
+      isAsync: hasToken(fn, 'async'),
+      isGenerator: fn.type.startsWith('generator_function') || hasToken(fn, '*'),
+      impurities: impuritiesIn(bodyNode),
+    };
+  }
+}
+
+function firstDecorator(node: Node): Node {
+  let first = node;
+  let prev = node.previousNamedSibling;
+  while (prev?.type === 'decorator') {
+    first = prev;
+    prev = prev.previousNamedSibling;
+  }
+  return first;
+}
+
+/**
+ * The lines inside a block body's braces that hold its content: from the line after `{` (or the
+ * line of `{` when the first statement shares it) to the line before `}` (or the line of `}` when
+ * the last statement shares it). An expression body (`(x) => x * 2`) is its own lines.
+ */
+function bodyLines(body: Node): { bodyStartLine: number; bodyEndLine: number } {
+  if (body.type !== 'statement_block') return { bodyStartLine: lineOf(body), bodyEndLine: endLineOf(body) };
+  const open = lineOf(body);
+  const close = endLineOf(body);
+  const inner = childrenOf(body).filter((c) => c.type !== '{' && c.type !== '}');
+  const first = inner[0];
+  const last = inner[inner.length - 1];
+  const start = first !== undefined && lineOf(first) === open ? open : Math.min(open + 1, close);
+  const end = last !== undefined && endLineOf(last) === close ? close : Math.max(close - 1, start);
+  return { bodyStartLine: start, bodyEndLine: end };
+}
+
+function isDefinitionValue(node: Node): boolean {
+  const inner = unwrapValue(node);
+  return FUNCTION_TYPES.has(inner.type) || inner.type === 'class' || inner.type === 'object';
+}
+
+/** `(expr)`, `expr as T`, `expr satisfies T` → expr. */
+function unwrapValue(node: Node): Node {
+  let current = node;
+  while (['parenthesized_expression', 'as_expression', 'satisfies_expression'].includes(current.type)) {
+    const inner = namedChildrenOf(current)[0];
+    if (inner === undefined) break;
+    current = inner;
+  }
+  return current;
+}
+
+function firstErrorLine(root: Node): number {
+  let line = endLineOf(root);
+  const visit = (node: Node): void => {
+    if (!node.hasError || lineOf(node) >= line) return;
+    if (node.isError || node.isMissing) line = Math.min(line, lineOf(node));
+    for (const child of node.children) if (child !== null) visit(child);
+  };
+  visit(root);
+  return line;
+}
+
+/**
+ * One unit per id. A getter and a setter of the same name share it: the first stands for the pair.
+ * Any other name defined twice is ambiguous, so none of its copies is a unit, and a problem says so.
+ */
+function dropRedefinitions(found: FoundUnit[], problems: ParseProblem[]): FoundUnit[] {
+  const groups = new Map<string, FoundUnit[]>();
+  for (const f of found) groups.set(f.unit.id, [...(groups.get(f.unit.id) ?? []), f]);
+  const kept: FoundUnit[] = [];
+  for (const group of groups.values()) {
+    const first = group[0];
+    if (first === undefined) continue;
+    const accessors = group.every((g) => g.unit.decorators.includes('get') || g.unit.decorators.includes('set'));
+    if (group.length === 1 || (group.length === 2 && accessors)) {
+      kept.push(first);
+      continue;
+    }
+    problems.push({
+      file: first.unit.file,
+      code: 'redefined',
+      message: `'${first.unit.qualname}' is defined ${group.length} times (lines ${group.map((g) => g.unit.startLine).join(', ')}); none is a unit`,
+    });
+  }
+  return kept;
+}
+
+/** Resolves calls (same file by local name or `this.m`, other files through imports and requires) to units. */
+function attachCallSites(units: FoundUnit[], parsed: ParsedFile[]): void {
+  const byLocal = new Map<string, Unit>();
+  const byExport = new Map<string, Unit>();
+  for (const { unit, localName } of units) {
+    byLocal.set(`${unit.file}\0${localName}`, unit);
+    byExport.set(`${unit.file}\0${unit.qualname}`, unit);
+  }
+  const sites = new Map<Unit, { column: number; site: CallSite }[]>();
+  for (const file of parsed) {
+    for (const call of file.calls) {
+      const unit = resolveCall(call, file, byLocal, byExport);
+      if (unit === undefined) continue;
+      const list = sites.get(unit) ?? [];
+      list.push({ column: call.column, site: call.site });
+      sites.set(unit, list);
+    }
+  }
+  for (const [unit, list] of sites) {
+    list.sort((a, b) => compare(a.site.file, b.site.file) || a.site.line - b.site.line || a.column - b.column);
+    unit.callSites = list.map((s) => s.site);
+  }
+}
+
+function resolveCall(call: RawCall, file: ParsedFile, byLocal: Map<string, Unit>, byExport: Map<string, Unit>): Unit | undefined {
+  const parts = call.callee.split('.');
+  if (parts[0] === 'this' && parts.length === 2 && call.ownerClass !== null) return byLocal.get(`${file.file}\0${call.ownerClass}.${parts[1] ?? ''}`);
+  const head = parts[0] ?? '';
+  const binding = file.imports.get(head);
+  if (binding !== undefined) {
+    const rest = parts.slice(1);
+    const path = binding.name === '*' ? rest.join('.') : [binding.name, ...rest].join('.');
+    return byExport.get(`${binding.file}\0${path}`) ?? (binding.name === '*' ? byExport.get(`${binding.file}\0default.${path}`) : undefined);
+  }
+  return byLocal.get(`${file.file}\0${call.callee}`);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,319 @@
+// Tagged, exact-type serialisation of JavaScript values: the JavaScript twin of
+// src/scoring/python/codec.py. Shared by the record harness, the judge and the subject.
+// Runs on Node 18 and later; imports nothing but node:util and node:buffer.
+//
+// Every value becomes a JSON object `{"t": TAG, "v": VALUE}` (some tags carry no `v`):
+//
+//   {"t":"undefined"}                       undefined
+//   {"t":"null"}                            null
+//   {"t":"bool","v":true}                   booleans
+//   {"t":"number","v":"1.5"}                numbers as text: String(x), with "NaN", "Infinity",
+//                                           "-Infinity" and "-0" (String(-0) would say "0")
+//   {"t":"bigint","v":"123"}                BigInt as decimal text
+//   {"t":"str","v":"abc"}                   well-formed strings
+//   {"t":"str16","v":[97,55296]}            strings holding a lone surrogate, as UTF-16 code units
+//                                           (JSON text cannot carry them portably)
+//   {"t":"array","v":[...]}                 arrays; a hole is {"t":"hole"}, distinct from undefined;
+//                                           other own enumerable keys (rare) in "props" as below
+//   {"t":"object","v":[["key",TAGGED],...]} plain objects: own enumerable string keys in order;
+//                                           "proto":null added for Object.create(null) objects
+//   {"t":"instance","v":{"class":"Point","props":[["x",TAGGED],...]}}
+//                                           class instances: constructor name and own enumerable
+//                                           string-keyed properties in order
+//   {"t":"map","v":[[TAGGED,TAGGED],...]}   Map entries in insertion order
+//   {"t":"set","v":[TAGGED,...]}            Set members in insertion order (observable in JS)
+//   {"t":"date","v":"2020-01-01T00:00:00.000Z"}   Date; "v":null for an invalid date
+//   {"t":"regexp","v":{"source":"a+","flags":"gi","lastIndex":0}}
+//   {"t":"typedarray","v":{"type":"Uint8Array","b64":"..."}}   typed arrays, Buffer and DataView
+//                                           (their bytes, in the host's byte order)
+//   {"t":"arraybuffer","v":"<base64>"}      ArrayBuffer
+//   {"t":"error","v":{"class":"TypeError","props":[...]},"message":"..."}
+//                                           Errors by class name and own enumerable properties
+//                                           (e.g. `code`); the message is kept beside "v" for
+//                                           people and is never compared (see `comparable`)
+//
+// Functions, symbols (as values or keys), cycles, promises, weak collections, boxed primitives and
+// values nested deeper than MAX_DEPTH are unrecordable: `encode` throws UnrecordableValueError,
+// whose `reason` ('function', 'symbol', 'cycle', 'depth', 'unsupported') a caller can count.
+//
+// Two encodings are compared with `same`: util.isDeepStrictEqual of their `comparable` forms (error
+// messages removed). Order is kept where JavaScript observes it (arrays of pairs for objects, maps
+// and sets), so key order is compared too.
+import { Buffer } from 'node:buffer';
+import { isDeepStrictEqual } from 'node:util';
+
+export const MAX_DEPTH = 64;
+
+/** The value cannot be serialised exactly; `reason` says why. */
+export class UnrecordableValueError extends Error {
+  constructor(reason, message) {
+    super(message);
+    this.name = 'UnrecordableValueError';
+    this.reason = reason;
+  }
+}
+
+/** A tagged value that does not follow the format (or names a class the caller cannot build). */
+export class DecodeError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'DecodeError';
+  }
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const TYPED_ARRAYS = {
+  Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array,
+  Float32Array, Float64Array, BigInt64Array, BigUint64Array,
+};
+const ERRORS = { Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError };
+const objectToString = Object.prototype.toString;
+const getPrototypeOf = Object.getPrototypeOf;
+const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+
+/** The name of the constructor of `proto` read from data properties only (no getter runs). */
+function constructorName(proto) {
+  if (proto === null) return null;
+  const ctor = getOwnPropertyDescriptor(proto, 'constructor');
+  const fn = ctor && 'value' in ctor ? ctor.value : undefined;
+  if (typeof fn !== 'function') return null;
+  const name = getOwnPropertyDescriptor(fn, 'name');
+  return name && typeof name.value === 'string' ? name.value : null;
+}
+
+/**
+ * The class name by which a thrown value is recorded and judged: an object's constructor name
+ * (`TypeError`, `ValidationError`, `Object`), `typeof:<type>` for a thrown primitive
+ * (`typeof:string`), `null` for `throw null`.
+ */
+export function thrownClassName(value) {
+  if (value === null) return 'null';
+  if (typeof value !== 'object' && typeof value !== 'function') return `typeof:${typeof value}`;
+  try {
+    return constructorName(getPrototypeOf(value)) ?? 'Object';
+  } catch {
+    return 'Object'; // a revoked proxy
+  }
+}
+
+/** Encodes `value` (see the header); throws UnrecordableValueError. */
+export function encode(value) {
+  return enc(value, 0, new Set());
+}
+
+function enc(value, depth, seen) {
+  if (depth > MAX_DEPTH) throw new UnrecordableValueError('depth', 'value nested too deeply');
+  switch (typeof value) {
+    case 'undefined': return { t: 'undefined' };
+    case 'boolean': return { t: 'bool', v: value };
+    case 'number': return { t: 'number', v: Object.is(value, -0) ? '-0' : String(value) };
+    case 'bigint': return { t: 'bigint', v: value.toString() };
+    case 'string':
+      return LONE_SURROGATE.test(value) ? { t: 'str16', v: Array.from({ length: value.length }, (_, i) => value.charCodeAt(i)) } : { t: 'str', v: value };
+    case 'symbol': throw new UnrecordableValueError('symbol', 'a symbol cannot be recorded');
+    case 'function': throw new UnrecordableValueError('function', `a function (${value.name || 'anonymous'}) cannot be recorded`);
+    default: break;
+  }
+  if (value === null) return { t: 'null' };
+  if (seen.has(value)) throw new UnrecordableValueError('cycle', 'cyclic value');
+  seen.add(value);
+  try {
+    return encObject(value, depth, seen);
+  } finally {
+    seen.delete(value);
+  }
+}
+
+function encObject(value, depth, seen) {
+  const d = depth + 1;
+  const kind = objectToString.call(value);
+  if (Array.isArray(value)) {
+    const items = [];
+    for (let i = 0; i < value.length; i++) items.push(Object.hasOwn(value, i) ? enc(value[i], d, seen) : { t: 'hole' });
+    const extra = ownEntries(value, d, seen, (k) => !isIndex(k, value.length));
+    return extra.length > 0 ? { t: 'array', v: items, props: extra } : { t: 'array', v: items };
+  }
+  if (ArrayBuffer.isView(value)) {
+    const type = value instanceof DataView ? 'DataView' : Buffer.isBuffer(value) ? 'Buffer' : constructorName(getPrototypeOf(value)) ?? kind.slice(8, -1);
+    const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    return { t: 'typedarray', v: { type, b64: bytes.toString('base64') } };
+  }
+  if (kind === '[object ArrayBuffer]') return { t: 'arraybuffer', v: Buffer.from(value).toString('base64') };
+  if (kind === '[object Date]') {
+    const time = Date.prototype.getTime.call(value);
+    return { t: 'date', v: Number.isNaN(time) ? null : Date.prototype.toISOString.call(value) };
+  }
+  if (kind === '[object RegExp]') return { t: 'regexp', v: { source: value.source, flags: value.flags, lastIndex: enc(value.lastIndex, d, seen) } };
+  if (value instanceof Map) return { t: 'map', v: Array.from(Map.prototype.entries.call(value), ([k, v]) => [enc(k, d, seen), enc(v, d, seen)]) };
+  if (value instanceof Set) return { t: 'set', v: Array.from(Set.prototype.values.call(value), (v) => enc(v, d, seen)) };
+  if (kind === '[object Error]' || value instanceof Error) {
+    const props = ownEntries(value, d, seen, (k) => k !== 'message' && k !== 'stack');
+    const message = getOwnPropertyDescriptor(value, 'message');
+    const text = message && typeof message.value === 'string' ? message.value : '';
+    return { t: 'error', v: { class: thrownClassName(value), props }, message: text };
+  }
+  if (kind === '[object Promise]' || kind === '[object WeakMap]' || kind === '[object WeakSet]' || kind === '[object WeakRef]'
+    || kind === '[object Number]' || kind === '[object String]' || kind === '[object Boolean]' || kind === '[object Symbol]' || kind === '[object BigInt]'
+    || kind === '[object Generator]' || kind === '[object AsyncGenerator]') {
+    throw new UnrecordableValueError('unsupported', `a ${kind.slice(8, -1)} cannot be recorded`);
+  }
+  const proto = getPrototypeOf(value);
+  if (proto === null) return { t: 'object', v: ownEntries(value, d, seen), proto: null };
+  if (proto === Object.prototype) return { t: 'object', v: ownEntries(value, d, seen) };
+  const name = constructorName(proto);
+  if (name === null) throw new UnrecordableValueError('unsupported', 'an object whose class has no name cannot be recorded');
+  return { t: 'instance', v: { class: name, props: ownEntries(value, d, seen) } };
+}
+
+function isIndex(key, length) {
+  const n = Number(key);
+  return String(n >>> 0) === key && n < length;
+}
+
+/** Own enumerable string-keyed properties in order, as [key, tagged] pairs; a symbol key is unrecordable. */
+function ownEntries(value, depth, seen, keep = () => true) {
+  const out = [];
+  for (const key of Reflect.ownKeys(value)) {
+    const desc = getOwnPropertyDescriptor(value, key);
+    if (desc === undefined || !desc.enumerable) continue;
+    if (typeof key === 'symbol') throw new UnrecordableValueError('symbol', 'an object with a symbol-keyed property cannot be recorded');
+    if (!keep(key)) continue;
+    out.push([key, enc('value' in desc ? desc.value : value[key], depth, seen)]);
+  }
+  return out;
+}
+
+/**
+ * Builds a fresh value from its tagged form (the inputs of a case). `options.classes` maps class
+ * names to constructors for `instance` and non-builtin `error` tags; an instance is made with
+ * Object.create(prototype) (its constructor does not run) and its properties assigned.
+ */
+export function decode(tagged, options = {}) {
+  const classes = options.classes ?? {};
+  const dec = (x) => decode(x, options);
+  if (tagged === null || typeof tagged !== 'object') throw new DecodeError('a tagged value must be an object');
+  const { t, v } = tagged;
+  switch (t) {
+    case 'undefined': return undefined;
+    case 'null': return null;
+    case 'bool': return Boolean(v);
+    case 'number': return v === '-0' ? -0 : Number(v);
+    case 'bigint': return BigInt(v);
+    case 'str': return String(v);
+    case 'str16': return fromCodeUnits(v);
+    case 'array': {
+      const out = new Array(v.length);
+      v.forEach((item, i) => { if (item.t !== 'hole') out[i] = dec(item); });
+      for (const [k, x] of tagged.props ?? []) defineOwn(out, k, dec(x));
+      return out;
+    }
+    case 'object': {
+      const out = tagged.proto === null ? Object.create(null) : {};
+      for (const [k, x] of v) defineOwn(out, k, dec(x));
+      return out;
+    }
+    case 'instance': {
+      const ctor = classes[v.class];
+      if (typeof ctor !== 'function') throw new DecodeError(`no class named ${v.class} to build an instance of`);
+      const out = Object.create(ctor.prototype);
+      for (const [k, x] of v.props) defineOwn(out, k, dec(x));
+      return out;
+    }
+    case 'map': return new Map(v.map(([k, x]) => [dec(k), dec(x)]));
+    case 'set': return new Set(v.map(dec));
+    case 'date': return new Date(v === null ? NaN : v);
+    case 'regexp': {
+      const re = new RegExp(v.source, v.flags);
+      re.lastIndex = dec(v.lastIndex);
+      return re;
+    }
+    case 'arraybuffer': {
+      const bytes = Buffer.from(v, 'base64');
+      const out = new ArrayBuffer(bytes.length);
+      new Uint8Array(out).set(bytes);
+      return out;
+    }
+    case 'typedarray': {
+      const bytes = Buffer.from(v.b64, 'base64');
+      if (v.type === 'Buffer') return Buffer.from(bytes);
+      const buffer = new ArrayBuffer(bytes.length);
+      new Uint8Array(buffer).set(bytes);
+      if (v.type === 'DataView') return new DataView(buffer);
+      const ctor = TYPED_ARRAYS[v.type];
+      if (ctor === undefined) throw new DecodeError(`unknown typed array ${v.type}`);
+      return new ctor(buffer);
+    }
+    case 'error': {
+      const ctor = ERRORS[v.class] ?? classes[v.class];
+      const out = typeof ctor === 'function' ? Object.create(ctor.prototype) : Object.assign(new Error(), { name: v.class });
+      Object.defineProperty(out, 'message', { value: String(tagged.message ?? ''), writable: true, configurable: true, enumerable: false });
+      for (const [k, x] of v.props) defineOwn(out, k, dec(x));
+      return out;
+    }
+    default: throw new DecodeError(`unknown tag ${JSON.stringify(t)}`);
+  }
+}
+
+/** A string from UTF-16 code units, in slices (spreading a long array would pass too many arguments). */
+function fromCodeUnits(units) {
+  let out = '';
+  for (let i = 0; i < units.length; i += 4096) out += String.fromCharCode(...units.slice(i, i + 4096));
+  return out;
+}
+
+function defineOwn(target, key, value) {
+  // defineProperty, not assignment: a "__proto__" key stays an own property, as JSON.parse makes it
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** `tagged` without what is never compared (error messages), as a fresh tree. */
+export function comparable(tagged) {
+  if (Array.isArray(tagged)) return tagged.map(comparable);
+  if (tagged === null || typeof tagged !== 'object') return tagged;
+  const out = {};
+  for (const key of Object.keys(tagged)) {
+    if (key === 'message' && tagged.t === 'error') continue;
+    out[key] = comparable(tagged[key]);
+  }
+  return out;
+}
+
+/** True when two encodings are the same value. */
+export function same(a, b) {
+  return isDeepStrictEqual(comparable(a), comparable(b));
+}
+
+/** A short human-readable rendering, for failure messages. */
+export function describe(tagged, limit = 200) {
+  let text;
+  try {
+    text = describeValue(tagged);
+  } catch {
+    text = '<unreadable value>';
+  }
+  return text.length <= limit ? text : `${text.slice(0, limit - 3)}...`;
+}
+
+function describeValue(tg) {
+  const { t, v } = tg;
+  switch (t) {
+    case 'undefined': case 'null': return t;
+    case 'hole': return '<hole>';
+    case 'bool': return String(v);
+    case 'number': return String(v);
+    case 'bigint': return `${v}n`;
+    case 'str': return JSON.stringify(v);
+    case 'str16': return JSON.stringify(fromCodeUnits(v));
+    case 'array': return `[${v.map(describeValue).join(', ')}]`;
+    case 'object': return `{${v.map(([k, x]) => `${k}: ${describeValue(x)}`).join(', ')}}`;
+    case 'instance': return `${v.class} {${v.props.map(([k, x]) => `${k}: ${describeValue(x)}`).join(', ')}}`;
+    case 'map': return `Map(${v.map(([k, x]) => `${describeValue(k)} => ${describeValue(x)}`).join(', ')})`;
+    case 'set': return `Set(${v.map(describeValue).join(', ')})`;
+    case 'date': return v === null ? 'Invalid Date' : v;
+    case 'regexp': return `/${v.source}/${v.flags}`;
+    case 'typedarray': return `${v.type}(b64:${v.b64})`;
+    case 'arraybuffer': return `ArrayBuffer(b64:${v})`;
+    case 'error': return `${v.class}: ${tg.message ?? ''}`;
+    default: return JSON.stringify(tg);
+  }
+}

@@ -1,0 +1,107 @@
+// The record harness: runs the original code on a list of inputs and prints what happened.
+//
+//   node record.mjs < config.json
+//
+// config: {
+//   "root": "/abs/repo",                      // the package's folder
+//   "module": "src/text",                     // repository path without extension
+//   "target": "padLeft" | "default" | "Rect.area" | "Rect.square" | "default.describe",
+//   "init": {"args": [TAGGED, ...]} | null,   // with init: construct target's class, call the method
+//   "inputs": [{"args": [TAGGED, ...]}, ...], // codec-encoded arguments
+//   "timeoutMs": 5000,                        // per call, for a promise that does not settle
+//   "typescriptPath": "/abs/node_modules/typescript" // optional; for .ts sources
+// }
+//
+// Prints ONE JSON document on stdout: {"results": [OUTCOME, ...]} in input order, or
+// {"error": "..."} when the module cannot be loaded, where OUTCOME is one of
+//   {"returns": TAGGED, "argsAfter": [TAGGED...]}         the call returned (a promise: its value)
+//   {"raises": "TypeError", "message": "...", "argsAfter": [...]}   it threw (a promise: rejected)
+//   {"unrecordable": "function"|"symbol"|"cycle"|"depth"|"unsupported", "message": "..."}
+//   {"timeout": true}                                      a promise did not settle in timeoutMs
+//   {"error": "..."}                                       the inputs or the target could not be built
+// A call that never returns (a synchronous loop) cannot be stopped from inside: the caller kills
+// the process and records inputs one at a time (record-twice.ts). The module's own output on
+// stdout is sent to stderr, so the one document is all stdout holds.
+import { encode, thrownClassName, UnrecordableValueError } from './codec.mjs';
+import { readStdin } from './io.mjs';
+import { buildInputs, callTarget, isPromise, loadModule, resolveModuleFile } from './load.mjs';
+import { enableTypeScript } from './typescript.mjs';
+
+const writeOut = process.stdout.write.bind(process.stdout);
+// the module's console.log goes to stderr: stdout carries the result document only
+process.stdout.write = process.stderr.write.bind(process.stderr);
+
+function messageOf(error) {
+  try {
+    if (error instanceof Error) return String(error.message).slice(0, 500);
+    return String(error).slice(0, 500);
+  } catch {
+    return '';
+  }
+}
+
+function encodeArgs(args) {
+  try {
+    return args.map((a) => encode(a));
+  } catch {
+    return null;
+  }
+}
+
+async function settle(value, timeoutMs) {
+  if (!isPromise(value)) return { value };
+  let timer;
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(() => resolve({ timeout: true }), timeoutMs);
+  });
+  try {
+    return await Promise.race([value.then((v) => ({ value: v }), (error) => ({ error })), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function runOne(loaded, config, input) {
+  let args;
+  let init;
+  try {
+    ({ args, init } = buildInputs(loaded, input.args, config.init));
+  } catch (error) {
+    return { error: `cannot build the inputs: ${messageOf(error)}` };
+  }
+  let outcome;
+  try {
+    outcome = await settle(callTarget(loaded, config.target, init, args), config.timeoutMs ?? 5000);
+  } catch (error) {
+    if (error?.name === 'LoadError') return { error: messageOf(error) };
+    outcome = { error };
+  }
+  if (outcome.timeout) return { timeout: true };
+  const argsAfter = encodeArgs(args);
+  if ('error' in outcome) return { raises: thrownClassName(outcome.error), message: messageOf(outcome.error), argsAfter };
+  try {
+    return { returns: encode(outcome.value), argsAfter };
+  } catch (error) {
+    if (error instanceof UnrecordableValueError) return { unrecordable: error.reason, message: error.message };
+    return { unrecordable: 'unsupported', message: messageOf(error) };
+  }
+}
+
+async function main() {
+  const config = JSON.parse(await readStdin());
+  let loaded;
+  try {
+    const file = resolveModuleFile(config.root, config.module);
+    loaded = await loadModule(file, { enableTypeScript: () => enableTypeScript(config.typescriptPath) });
+  } catch (error) {
+    writeOut(`${JSON.stringify({ error: `cannot load ${config.module}: ${thrownClassName(error)}: ${messageOf(error)}` })}\n`);
+    return;
+  }
+  const results = [];
+  for (const input of config.inputs ?? []) results.push(await runOne(loaded, config, input));
+  writeOut(`${JSON.stringify({ results })}\n`, () => process.exit(0));
+}
+
+main().catch((error) => {
+  writeOut(`${JSON.stringify({ error: `record harness failed: ${messageOf(error)}` })}\n`, () => process.exit(0));
+});

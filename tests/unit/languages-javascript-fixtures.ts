@@ -1,0 +1,43 @@
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import type { RepoSnapshot } from '../../src/pipeline/types.js';
+
+/**
+ * The node binary the runtime files run on in these tests: this process's, or CODEMIDAS_TEST_NODE
+ * (the sandbox image runs Node 18: point it at a Node 18 binary to check the runtime there).
+ */
+export const TEST_NODE = process.env.CODEMIDAS_TEST_NODE ?? process.execPath;
+
+/** The folder of the JavaScript fixture packages. */
+export const FIXTURES = resolve(import.meta.dirname, '../fixtures/javascript');
+
+function listFiles(dir: string, root = dir): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...listFiles(path, root));
+    else out.push(relative(root, path).split('\\').join('/'));
+  }
+  return out.sort();
+}
+
+/** A snapshot of one fixture package, with `extra` paths added to its file list (files that need not exist). */
+export function fixtureSnapshot(name: string, extra: string[] = []): RepoSnapshot {
+  const dir = join(FIXTURES, name);
+  return { dir, origin: dir, revision: 'working-tree', files: [...listFiles(dir), ...extra].sort() };
+}
+
+const made: string[] = [];
+
+/** A fresh temporary folder, removed by `removeTempDirs` (call it in afterAll). */
+export function makeTempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes every folder `makeTempDir` made in this test file. */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
