@@ -1,5 +1,5 @@
-import type { DetectResult } from '../../pipeline/adapters/language-adapter.js';
-import type { RepoSnapshot } from '../../pipeline/types.js';
+import type { DetectResult } from '../language-adapter.js';
+import type { RepoSnapshot } from '../construction-types.js';
 
 /** Extensions of the JavaScript and TypeScript sources the plugin reads. */
 export const SOURCE_EXTENSIONS: readonly string[] = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.jsx', '.tsx'];

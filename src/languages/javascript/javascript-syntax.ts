@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { Param } from '../../pipeline/types.js';
+import type { Param } from '../construction-types.js';
 
 /** The node's children with the nulls web-tree-sitter's typings allow filtered out. */
 export function childrenOf(node: Node): Node[] {

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { Unit } from '../../pipeline/types.js';
+import type { Unit } from '../construction-types.js';
 import { createJavaScriptParser, grammarOf } from './javascript-grammars.js';
 import { childrenOf, FUNCTION_TYPES, lineOf } from './javascript-syntax.js';
 

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import type { Node } from 'web-tree-sitter';
-import type { ParseOptions, ParseProblem, ParseResult } from '../../pipeline/adapters/language-adapter.js';
-import type { CallSite, RepoSnapshot, Unit } from '../../pipeline/types.js';
+import type { ParseOptions, ParseProblem, ParseResult } from '../language-adapter.js';
+import type { CallSite, RepoSnapshot, Unit } from '../construction-types.js';
 import { isJavaScriptSource, isJavaScriptTestFile, javascriptModuleName, type ModuleFormat, moduleFormatOf, SOURCE_EXTENSIONS } from './javascript-files.js';
 import { createJavaScriptParser, grammarOf, loadJavaScriptGrammars } from './javascript-grammars.js';
 import {
