@@ -1,8 +1,5 @@
-import { createRequire } from 'node:module';
-import { Language, Parser } from 'web-tree-sitter';
-import { loadGrammar } from '../../pipeline/analyze/tree-sitter-grammar.js';
-
-const require = createRequire(import.meta.url);
+import { Parser, type Language } from 'web-tree-sitter';
+import { loadGrammar } from '../tree-sitter-grammar.js';
 
 /** The tree-sitter-wasms grammars JavaScript and TypeScript sources are parsed with. */
 export type JavaScriptGrammar = 'javascript' | 'typescript' | 'tsx';
@@ -13,17 +10,11 @@ const GRAMMARS: readonly JavaScriptGrammar[] = ['javascript', 'typescript', 'tsx
 let loading: Promise<Map<JavaScriptGrammar, Language>> | undefined;
 let loaded: Map<JavaScriptGrammar, Language> | undefined;
 
-/**
- * Loads the three grammars once per process. web-tree-sitter's runtime must be initialised exactly
- * once per process, and the shared loader owns that: loading its Python grammar initialises it (the
- * shared loader names only Python today; when it learns these names this file can go).
- */
+/** Loads the three grammars once per process, so that `createJavaScriptParser` can answer synchronously. */
 export function loadJavaScriptGrammars(): Promise<Map<JavaScriptGrammar, Language>> {
-  loading ??= loadGrammar('python').then(async () => {
-    const map = new Map<JavaScriptGrammar, Language>();
-    for (const name of GRAMMARS) map.set(name, await Language.load(require.resolve(`tree-sitter-wasms/out/tree-sitter-${name}.wasm`)));
-    loaded = map;
-    return map;
+  loading ??= Promise.all(GRAMMARS.map(async (name) => [name, await loadGrammar(name)] as const)).then((pairs) => {
+    loaded = new Map(pairs);
+    return loaded;
   });
   return loading;
 }

@@ -1,26 +1,9 @@
 import type { Node } from 'web-tree-sitter';
 import type { Param } from '../construction-types.js';
 
-/** The node's children with the nulls web-tree-sitter's typings allow filtered out. */
-export function childrenOf(node: Node): Node[] {
-  return node.children.filter((c): c is Node => c !== null);
-}
+import { childrenOf, endLineOf, lineOf, namedChildrenOf } from '../tree-sitter-nodes.js';
 
-/** Named children without comments. */
-export function namedChildrenOf(node: Node): Node[] {
-  return node.namedChildren.filter((c): c is Node => c !== null && c.type !== 'comment');
-}
-
-/** 1-based line of the node's first character. */
-export function lineOf(node: Node): number {
-  return node.startPosition.row + 1;
-}
-
-/** 1-based line of the node's last character. */
-export function endLineOf(node: Node): number {
-  const end = node.endPosition;
-  return end.column === 0 && end.row > node.startPosition.row ? end.row : end.row + 1;
-}
+export { childrenOf, endLineOf, lineOf, namedChildrenOf };
 
 /** Node types that are a function value: what a unit's definition node is. */
 export const FUNCTION_TYPES: ReadonlySet<string> = new Set([

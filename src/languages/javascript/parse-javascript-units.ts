@@ -9,6 +9,7 @@ import {
   callsIn, childrenOf, codeLinesOf, endLineOf, FUNCTION_TYPES, hasToken, impuritiesIn, isLiteral, jsDocBefore, lineOf, namedChildrenOf,
   readParams, returnAnnotationOf, statementCountOf,
 } from './javascript-syntax.js';
+import { firstErrorLine } from '../tree-sitter-nodes.js';
 
 /** What `parseJavaScriptUnits` finds: units and problems, and how Node loads each source file. */
 export interface JavaScriptParseResult extends ParseResult {
@@ -503,17 +504,6 @@ function unwrapValue(node: Node): Node {
     current = inner;
   }
   return current;
-}
-
-function firstErrorLine(root: Node): number {
-  let line = endLineOf(root);
-  const visit = (node: Node): void => {
-    if (!node.hasError || lineOf(node) >= line) return;
-    if (node.isError || node.isMissing) line = Math.min(line, lineOf(node));
-    for (const child of node.children) if (child !== null) visit(child);
-  };
-  visit(root);
-  return line;
 }
 
 /**

@@ -1,13 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Node, Parser } from 'web-tree-sitter';
-import { createParser } from '../../pipeline/analyze/tree-sitter-grammar.js';
+import { createParser } from '../tree-sitter-grammar.js';
 import type { CallSite, RepoSnapshot, Unit } from '../construction-types.js';
 import type { ParseOptions, ParseProblem, ParseProblemCode, ParseResult } from '../language-adapter.js';
 import { type RawCall, readCalls } from './parse-call-sites.js';
 import { readDefinitions } from './parse-definitions.js';
 import { type ImportTable, readImports, resolveThroughImports } from './parse-imports.js';
 import { isLibraryPath, pythonModuleLocation } from './parse-module-names.js';
+import { firstErrorLine } from '../tree-sitter-nodes.js';
 import { endLineOf, lineOf } from './parse-syntax.js';
 
 interface ParsedFile {
@@ -123,17 +124,6 @@ async function parseOneFile(parser: Parser, dir: string, file: string, fileSet: 
   } finally {
     tree.delete();
   }
-}
-
-function firstErrorLine(root: Node): number {
-  let line = endLineOf(root);
-  const visit = (node: Node): void => {
-    if (!node.hasError || lineOf(node) >= line) return;
-    if (node.isError || node.isMissing) line = Math.min(line, lineOf(node));
-    for (const child of node.children) if (child !== null) visit(child);
-  };
-  visit(root);
-  return line;
 }
 
 /** Resolves every call to a unit (through imports, re-exports and `self.`) and records it as a call site. */

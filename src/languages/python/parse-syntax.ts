@@ -1,28 +1,8 @@
 import type { Node } from 'web-tree-sitter';
 
-/** The node's children with the nulls web-tree-sitter's typings allow filtered out. */
-export function childrenOf(node: Node): Node[] {
-  return node.children.filter((c): c is Node => c !== null);
-}
+import { childrenOf, endLineOf, lineOf, namedChildrenOf } from '../tree-sitter-nodes.js';
 
-/** Named children without comments. */
-export function namedChildrenOf(node: Node): Node[] {
-  return node.namedChildren.filter((c): c is Node => c !== null && c.type !== 'comment');
-}
-
-/** 1-based line of the node's first character. */
-export function lineOf(node: Node): number {
-  return node.startPosition.row + 1;
-}
-
-/**
- * 1-based last line of the node. tree-sitter ends a node after its last token; a node that ends at
- * column 0 ended with a newline, so its last line is the previous one.
- */
-export function endLineOf(node: Node): number {
-  const end = node.endPosition;
-  return end.column === 0 && end.row > node.startPosition.row ? end.row : end.row + 1;
-}
+export { childrenOf, endLineOf, lineOf, namedChildrenOf };
 
 /** `a`, `a.b.c` for identifier/attribute chains; null for anything else (`f().x`, `a[0].b`). */
 export function dottedName(node: Node): string | null {
