@@ -10,6 +10,7 @@ import {
   readParams, returnAnnotationOf, statementCountOf,
 } from './javascript-syntax.js';
 import { firstErrorLine } from '../tree-sitter-nodes.js';
+import { attachCallSites as attachSortedCallSites, compareStrings } from '../call-sites.js';
 
 /** What `parseJavaScriptUnits` finds: units and problems, and how Node loads each source file. */
 export interface JavaScriptParseResult extends ParseResult {
@@ -539,20 +540,7 @@ function attachCallSites(units: FoundUnit[], parsed: ParsedFile[]): void {
     byLocal.set(`${unit.file}\0${localName}`, unit);
     byExport.set(`${unit.file}\0${unit.qualname}`, unit);
   }
-  const sites = new Map<Unit, { column: number; site: CallSite }[]>();
-  for (const file of parsed) {
-    for (const call of file.calls) {
-      const unit = resolveCall(call, file, byLocal, byExport);
-      if (unit === undefined) continue;
-      const list = sites.get(unit) ?? [];
-      list.push({ column: call.column, site: call.site });
-      sites.set(unit, list);
-    }
-  }
-  for (const [unit, list] of sites) {
-    list.sort((a, b) => compare(a.site.file, b.site.file) || a.site.line - b.site.line || a.column - b.column);
-    unit.callSites = list.map((s) => s.site);
-  }
+  attachSortedCallSites(parsed, (call, file) => resolveCall(call, file, byLocal, byExport));
 }
 
 function resolveCall(call: RawCall, file: ParsedFile, byLocal: Map<string, Unit>, byExport: Map<string, Unit>): Unit | undefined {
@@ -568,6 +556,4 @@ function resolveCall(call: RawCall, file: ParsedFile, byLocal: Map<string, Unit>
   return byLocal.get(`${file.file}\0${call.callee}`);
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+const compare = compareStrings;

@@ -9,6 +9,7 @@ import { readDefinitions } from './parse-definitions.js';
 import { type ImportTable, readImports, resolveThroughImports } from './parse-imports.js';
 import { isLibraryPath, pythonModuleLocation } from './parse-module-names.js';
 import { firstErrorLine } from '../tree-sitter-nodes.js';
+import { attachCallSites as attachSortedCallSites, compareStrings } from '../call-sites.js';
 import { endLineOf, lineOf } from './parse-syntax.js';
 
 interface ParsedFile {
@@ -155,20 +156,7 @@ function attachCallSites(units: Unit[], parsed: ParsedFile[]): void {
     return undefined;
   };
 
-  const sites = new Map<Unit, { column: number; site: CallSite }[]>();
-  for (const file of parsed) {
-    for (const call of file.calls) {
-      const unit = resolveCallee(call, file, follow);
-      if (unit === undefined) continue;
-      const list = sites.get(unit) ?? [];
-      list.push({ column: call.column, site: call.site });
-      sites.set(unit, list);
-    }
-  }
-  for (const [unit, list] of sites) {
-    list.sort((a, b) => compare(a.site.file, b.site.file) || a.site.line - b.site.line || a.column - b.column);
-    unit.callSites = list.map((s) => s.site);
-  }
+  attachSortedCallSites(parsed, (call, file) => resolveCallee(call, file, follow));
 }
 
 function resolveCallee(call: RawCall, file: ParsedFile, follow: (name: string, hops: number) => Unit | undefined): Unit | undefined {
@@ -181,6 +169,4 @@ function resolveCallee(call: RawCall, file: ParsedFile, follow: (name: string, h
   return follow(`${file.module}.${call.callee}`, 0);
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+const compare = compareStrings;
