@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type Dockerode from 'dockerode';
 import tar from 'tar-stream';
@@ -51,10 +52,16 @@ export interface EnsureImagesResult {
 
 const HASH_LENGTH = 12;
 
-/** Files whose content goes into a language image's hash and build context, relative to the root. */
-function languageInputs(root: string, language: ImageLanguage): { dockerfile: string; relay: string; scoring: string[] } {
+/**
+ * Files whose content goes into a language image's hash and build context, relative to the root,
+ * and the npm packages its Dockerfile unpacks (`sandbox-images/<language>/npm-packages.txt`: one
+ * `name@version` a line, `#` comments; fetched with `npm pack`, which checks each tarball against
+ * the registry's integrity, into the context's `npm/` folder). The version pins are in the hash.
+ */
+function languageInputs(root: string, language: ImageLanguage): { dockerfile: string; relay: string; scoring: string[]; npmPackages: string[] } {
   const scoringDir = join(root, 'src', 'scoring', 'python');
   return {
+    npmPackages: readNpmPackages(join(root, 'sandbox-images', language, 'npm-packages.txt')),
     dockerfile: join(root, 'sandbox-images', language, 'Dockerfile'),
     relay: join(root, 'src', 'sandbox', 'relay', 'relay.py'),
     scoring: listFiles(scoringDir).map((file) => join(scoringDir, file)),
@@ -102,6 +109,8 @@ export function imageTags(root: string = findProjectRoot()): ImageTags {
     const inputs = languageInputs(root, language);
     const parts: (string | Buffer)[] = [base, readFileSync(inputs.dockerfile), readFileSync(inputs.relay)];
     for (const file of inputs.scoring) parts.push(relative(root, file), readFileSync(file));
+    // added only when there are some, so the tags of images without npm packages stay as they were
+    if (inputs.npmPackages.length > 0) parts.push('npm-packages', ...inputs.npmPackages);
     return `codemidas/${language}:${shortHash(parts)}`;
   };
   return { base, python: tagFor('python'), node: tagFor('node') };
@@ -194,7 +203,10 @@ function buildBase(root: string, tag: string, onLine: (line: string) => void): P
 /** The build context: the Dockerfile, relay.py, and the scoring scripts under scoring/. */
 export async function languageBuildContext(root: string, language: ImageLanguage): Promise<Buffer> {
   const inputs = languageInputs(root, language);
+  const tarballs = await packNpmPackages(inputs.npmPackages);
   return packTar((pack) => {
+    if (tarballs.length > 0) pack.entry({ name: 'npm', type: 'directory', mode: 0o755, uid: 0, gid: 0 });
+    for (const tarball of tarballs) pack.entry({ name: `npm/${tarball.name}`, type: 'file', mode: 0o644, uid: 0, gid: 0, size: tarball.content.length }, tarball.content);
     const file = (name: string, content: Buffer): void => {
       pack.entry({ name, type: 'file', mode: 0o644, uid: 0, gid: 0, size: content.length }, content);
     };
@@ -216,6 +228,45 @@ export async function languageBuildContext(root: string, language: ImageLanguage
       file(`scoring/${rel}`, readFileSync(path));
     }
   });
+}
+
+/** `name@version` lines of an npm-packages.txt; none when the file is absent. */
+function readNpmPackages(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return [];
+  }
+  return text
+    .split('\n')
+    .map((line) => line.replace(/#.*/, '').trim())
+    .filter((line) => line !== '');
+}
+
+/** Each package's tarball, fetched by `npm pack` (from npm's cache when it has it). */
+async function packNpmPackages(specs: readonly string[]): Promise<{ name: string; content: Buffer }[]> {
+  if (specs.length === 0) return [];
+  const dir = mkdtempSync(join(tmpdir(), 'codemidas-npm-pack-'));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn('npm', ['pack', '--silent', '--pack-destination', dir, ...specs], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr = (stderr + chunk.toString('utf8')).slice(-4000);
+      });
+      child.on('error', (error) => reject(new UnavailableError(`could not run npm to fetch ${specs.join(', ')} for a sandbox image: ${error.message}`)));
+      child.on('close', (code) =>
+        code === 0 ? resolve() : reject(new UnavailableError(`npm pack ${specs.join(' ')} failed (exit ${code}): check that the npm registry is reachable\n${stderr}`)),
+      );
+    });
+    return readdirSync(dir)
+      .filter((name) => name.endsWith('.tgz'))
+      .sort()
+      .map((name) => ({ name, content: readFileSync(join(dir, name)) }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A tar archive in memory, its entries added by `fill`. */

