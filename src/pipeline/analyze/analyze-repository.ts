@@ -31,7 +31,7 @@ export async function analyzeRepository(
     const why = detections.map((d) => `${d.detection.language}: ${d.detection.reason}`).join('; ');
     throw new InvalidArgumentError(
       'repository',
-      `no supported language found in ${snapshot.origin} (${why || 'no adapters'}); pass a repository with Python source files`,
+      `no supported language found in ${snapshot.origin} (${why || 'no adapters'}); pass a repository with source files of ${adapters.map((a) => a.language).join(' or ') || 'a language this build has a plugin for'}`,
     );
   }
   const started = performance.now();
