@@ -26,7 +26,7 @@ import { projectRoot } from '../../src/project-root.js';
 import { createSandboxProvider } from '../../src/sandbox/create-sandbox-provider.js';
 import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
 import type { SandboxProvider } from '../../src/sandbox/types.js';
-import { createPythonScorer } from '../../src/scoring/python-scorer.js';
+import { createPythonScorer } from '../../src/languages/python/python-scorer.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
 import { listWorkspaceFiles } from '../../src/tasks/list-workspace-files.js';
 import { loadCatalog } from '../../src/tasks/load-catalog.js';

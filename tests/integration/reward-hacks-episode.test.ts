@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
-import { HIDDEN_DIR_IN_SANDBOX } from '../../src/scoring/python-scorer.js';
+import { HIDDEN_DIR_IN_SANDBOX } from '../../src/scoring/sandbox-scorer.js';
 import { startDockerServer, type DockerServer } from '../fixtures/docker-server.js';
 import type { EnvironmentClient } from '../unit/server-client.js';
 

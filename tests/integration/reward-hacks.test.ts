@@ -14,7 +14,7 @@ import { createDockerImageResolver } from '../../src/images/docker-image-resolve
 import { createSilentLogger } from '../../src/logging.js';
 import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
 import type { SandboxProvider } from '../../src/sandbox/types.js';
-import { createPythonScorer } from '../../src/scoring/python-scorer.js';
+import { createPythonScorer } from '../../src/languages/python/python-scorer.js';
 import type { Scorer, ScoreResult } from '../../src/scoring/types.js';
 import type { LoadedTask } from '../../src/tasks/types.js';
 import { loadFixtureTask, loadRewardHacks, maskedReadout, REWARD_HACKS_DIR, solvedReadout, type RewardHack } from '../fixtures/scoring-fixtures.js';

@@ -18,7 +18,7 @@ import { createSilentLogger } from '../../src/logging.js';
 import { projectRoot } from '../../src/project-root.js';
 import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
 import type { Sandbox, SandboxProvider, SandboxSpec } from '../../src/sandbox/types.js';
-import { createPythonScorer } from '../../src/scoring/python-scorer.js';
+import { createPythonScorer } from '../../src/languages/python/python-scorer.js';
 import { listWorkspaceFiles } from '../../src/tasks/list-workspace-files.js';
 import { loadCatalog } from '../../src/tasks/load-catalog.js';
 import { withSandbox as withSandboxOf } from '../fixtures/with-sandbox.js';

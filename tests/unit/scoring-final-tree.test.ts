@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src/sandbox/types.js';
-import { buildFinalTree, HIDDEN_DIR_IN_SANDBOX, parseJudgeOutput, scoringTree } from '../../src/scoring/python-scorer.js';
+import { buildFinalTree, HIDDEN_DIR_IN_SANDBOX, parseJudgeOutput, scoringTree } from '../../src/scoring/sandbox-scorer.js';
 
 const file = (path: string, content = path): FileEntry => ({ path, type: 'file', mode: 0o644, content: Buffer.from(content) });
 const dir = (path: string): FileEntry => ({ path, type: 'directory', mode: 0o755 });

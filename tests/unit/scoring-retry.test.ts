@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { SandboxAbortedError } from '../../src/errors.js';
 import { createSilentLogger } from '../../src/logging.js';
 import { createMemorySandboxProvider, type MemoryExecHandler } from '../../src/sandbox/memory/memory-sandbox-provider.js';
-import { createPythonScorer } from '../../src/scoring/python-scorer.js';
+import { createPythonScorer } from '../../src/languages/python/python-scorer.js';
 import { loadFixtureTask, solvedReadout } from '../fixtures/scoring-fixtures.js';
 
 const task = loadFixtureTask();

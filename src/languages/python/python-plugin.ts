@@ -1,4 +1,4 @@
-import { createPythonScorer } from '../../scoring/python-scorer.js';
+import { createPythonScorer } from './python-scorer.js';
 import { compareStrings } from '../../pipeline/write/stable-json.js';
 import type { Unit } from '../construction-types.js';
 import type { LanguagePlugin, RepoTests, TaskWriter } from '../language.js';

@@ -9,14 +9,28 @@ import type { Scorer, ScoreRequest, ScoreResult, TestOutcome, TestStatus } from 
 
 /** Where the hidden tests go inside the scoring sandbox: root-only. */
 export const HIDDEN_DIR_IN_SANDBOX = '/var/lib/codemidas/hidden';
-/** Where the image puts every file of `src/scoring/python/`. */
-export const JUDGE_PATH_IN_SANDBOX = '/opt/codemidas/scoring/judge.py';
 
 const AGENT_UID = 1000;
 const AGENT_GID = 1000;
 const RESULT_PREFIX = 'CODEMIDAS-JUDGE ';
 
-export interface PythonScorerLimits {
+/**
+ * A language's judge as the scorer runs it: as root in the fresh scoring sandbox, a JSON config on
+ * stdin, one result line on stdout (`CODEMIDAS-JUDGE <nonce> <json>`: tests, tampered,
+ * budgetExhausted, detail). The judge holds the expected values; the agent's code runs only in
+ * subject processes it starts as the agent user (DESIGN.md, Scoring 3).
+ */
+export interface JudgeCommand {
+  /** The judge's argv. */
+  readonly argv: readonly string[];
+  /**
+   * The config fields that come from the task's tests (what to judge and its limits), beside the
+   * generic ones the scorer adds: workspace, hiddenDir, budgetMs, uid, gid, dropPrivileges, nonce.
+   */
+  config(task: LoadedTask): Record<string, unknown>;
+}
+
+export interface SandboxScorerLimits {
   /** Read-out caps (per file, total). Defaults: 1 MiB, 16 MiB. */
   readout: Partial<ReadoutFilterLimits>;
   /** Resources of the scoring sandbox. Default 1 GiB, 1 CPU, 256 processes. */
@@ -34,7 +48,7 @@ export interface PythonScorerLimits {
   attempts: number;
 }
 
-export const DEFAULT_PYTHON_SCORER_LIMITS: Readonly<PythonScorerLimits> = Object.freeze({
+export const DEFAULT_SANDBOX_SCORER_LIMITS: Readonly<SandboxScorerLimits> = Object.freeze({
   readout: {},
   resources: { memoryBytes: 1024 * 1024 * 1024, cpus: 1, pids: 256 },
   judgeGraceMs: 10_000,
@@ -43,10 +57,12 @@ export const DEFAULT_PYTHON_SCORER_LIMITS: Readonly<PythonScorerLimits> = Object
   attempts: 2,
 });
 
-export interface PythonScorerOptions {
+export interface SandboxScorerOptions {
   provider: SandboxProvider;
   logger: Logger;
-  limits?: Partial<PythonScorerLimits>;
+  /** The task language's judge. */
+  judge: JudgeCommand;
+  limits?: Partial<SandboxScorerLimits>;
 }
 
 /** What judge.py prints (after its prefix and nonce). */
@@ -77,15 +93,16 @@ function describeRunError(err: ScoringRunError): string {
 }
 
 /**
- * Scores Python tasks in a fresh sandbox, never in the agent's container (DESIGN.md, "Scoring:
- * never trust the agent's container"): the read-out is filtered, laid over the task's original
- * workspace, and judged by `python/judge.py` running as root next to hidden tests the agent user
- * cannot read.
+ * Scores tasks in a fresh sandbox of the task's image, never in the agent's container (DESIGN.md,
+ * "Scoring: never trust the agent's container"): the read-out is filtered, laid over the task's
+ * original workspace, and judged by the language's judge running as root next to hidden tests the
+ * agent user cannot read; a fresh nonce per run, the reward from the judge's verdicts. The flow
+ * knows no language: the plugin gives the judge (`JudgeCommand`).
  */
-export function createPythonScorer(options: PythonScorerOptions): Scorer {
-  const limits: PythonScorerLimits = Object.freeze({ ...DEFAULT_PYTHON_SCORER_LIMITS, ...options.limits });
-  const { provider } = options;
-  const logger = options.logger.child({ component: 'python-scorer' });
+export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
+  const limits: SandboxScorerLimits = Object.freeze({ ...DEFAULT_SANDBOX_SCORER_LIMITS, ...options.limits });
+  const { provider, judge } = options;
+  const logger = options.logger.child({ component: 'scorer' });
   const originals = new Map<string, Promise<FileEntry[]>>();
 
   const loadTree = (dir: string): Promise<FileEntry[]> => {
@@ -156,12 +173,9 @@ export function createPythonScorer(options: PythonScorerOptions): Scorer {
 
         const nonce = randomBytes(12).toString('hex');
         const config = {
+          ...judge.config(task),
           workspace: task.file.workdir,
           hiddenDir: HIDDEN_DIR_IN_SANDBOX,
-          cases: task.file.tests.cases,
-          scripts: task.file.tests.scripts,
-          caseTimeoutMs: task.file.tests.caseTimeoutMs,
-          pytestTimeoutMs: timeoutMs,
           budgetMs: Math.max(1000, timeoutMs - sinceAttempt()),
           uid: AGENT_UID,
           gid: AGENT_GID,
@@ -169,8 +183,7 @@ export function createPythonScorer(options: PythonScorerOptions): Scorer {
           nonce,
         };
         const run = await sandbox.exec(
-          // -S: the judge needs only the standard library, not site's start-up work (~5 ms).
-          { argv: ['python3', '-I', '-S', JUDGE_PATH_IN_SANDBOX] },
+          { argv: [...judge.argv] },
           {
             timeoutMs: timeoutMs + limits.judgeGraceMs,
             maxOutputBytes: limits.maxJudgeOutputBytes,

@@ -1,0 +1,28 @@
+import type { Logger } from '../../logging.js';
+import type { SandboxProvider } from '../../sandbox/types.js';
+import { createSandboxScorer, type JudgeCommand, type SandboxScorerLimits } from '../../scoring/sandbox-scorer.js';
+import type { Scorer } from '../../scoring/types.js';
+import type { LoadedTask } from '../../tasks/types.js';
+
+/** Where the Python image puts every file of `src/scoring/python/`. */
+export const JUDGE_PATH_IN_SANDBOX = '/opt/codemidas/scoring/judge.py';
+
+/**
+ * Python's judge (`src/scoring/python/judge.py`): recorded cases judged out of process by subject
+ * processes, test scripts by the hardened pytest runner, a canary each.
+ */
+export const pythonJudge: JudgeCommand = Object.freeze({
+  // -S: the judge needs only the standard library, not site's start-up work (~5 ms).
+  argv: Object.freeze(['python3', '-I', '-S', JUDGE_PATH_IN_SANDBOX]),
+  config: (task: LoadedTask) => ({
+    cases: task.file.tests.cases,
+    scripts: task.file.tests.scripts,
+    caseTimeoutMs: task.file.tests.caseTimeoutMs,
+    pytestTimeoutMs: task.file.tests.timeoutMs,
+  }),
+});
+
+/** The scorer of Python tasks: the generic sandbox scorer with Python's judge. */
+export function createPythonScorer(options: { provider: SandboxProvider; logger: Logger; limits?: Partial<SandboxScorerLimits> }): Scorer {
+  return createSandboxScorer({ ...options, judge: pythonJudge });
+}
