@@ -9,6 +9,7 @@ import { workspaceImageForTask } from '../episodes/workspace-image-for-task.js';
 import { createDockerSandboxProvider } from '../sandbox/docker/docker-sandbox-provider.js';
 import { runRollouts } from '../rollouts/run-rollouts.js';
 import { HIDDEN_DIR_IN_SANDBOX, JUDGE_PATH_IN_SANDBOX } from '../scoring/python-scorer.js';
+import { pythonTestsOf } from '../scoring/python-tests.js';
 import { listWorkspaceFiles } from '../tasks/list-workspace-files.js';
 import { loadCatalog } from '../tasks/load-catalog.js';
 import type { LoadedTask } from '../tasks/types.js';
@@ -183,7 +184,7 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
       workspace: task.file.workdir,
       hiddenDir: HIDDEN_DIR_IN_SANDBOX,
       cases: task.file.tests.cases,
-      scripts: task.file.tests.scripts,
+      scripts: pythonTestsOf(task.file.tests).scripts,
       caseTimeoutMs: task.file.tests.caseTimeoutMs,
       pytestTimeoutMs: task.file.tests.timeoutMs,
       budgetMs: task.file.tests.timeoutMs,

@@ -4,6 +4,7 @@ import { join, posix } from 'node:path';
 import type { Logger } from '../logging.js';
 import type { FileEntry, Sandbox, SandboxProvider, SandboxResources } from '../sandbox/types.js';
 import type { LoadedTask } from '../tasks/types.js';
+import { pythonTestsOf } from './python-tests.js';
 import { filterReadout, normaliseWorkspacePath, summariseDropped, type ReadoutFilterLimits } from './readout-filter.js';
 import type { Scorer, ScoreRequest, ScoreResult, TestOutcome, TestStatus } from './types.js';
 
@@ -126,7 +127,14 @@ export function createPythonScorer(options: PythonScorerOptions): Scorer {
       return infra(`cannot read the task package: ${messageOf(err)}`);
     }
 
-    const timeoutMs = task.file.tests.timeoutMs;
+    let tests: ReturnType<typeof pythonTestsOf>;
+    try {
+      tests = pythonTestsOf(task.file.tests);
+    } catch (err) {
+      log.error({ err }, 'task.json tests is not the python runner\'s');
+      return infra(messageOf(err));
+    }
+    const timeoutMs = tests.timeoutMs;
     const signalOption = request.signal ? { signal: request.signal } : {};
 
     /** One scoring run in a fresh sandbox: SCORED or TIMEOUT, or throws when the run is unusable. */
@@ -158,9 +166,9 @@ export function createPythonScorer(options: PythonScorerOptions): Scorer {
         const config = {
           workspace: task.file.workdir,
           hiddenDir: HIDDEN_DIR_IN_SANDBOX,
-          cases: task.file.tests.cases,
-          scripts: task.file.tests.scripts,
-          caseTimeoutMs: task.file.tests.caseTimeoutMs,
+          cases: tests.cases,
+          scripts: tests.scripts,
+          caseTimeoutMs: tests.caseTimeoutMs,
           pytestTimeoutMs: timeoutMs,
           budgetMs: Math.max(1000, timeoutMs - sinceAttempt()),
           uid: AGENT_UID,

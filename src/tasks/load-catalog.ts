@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { NotFoundError } from '../errors.js';
 import type { Logger } from '../logging.js';
 import { suiteFileSchema, taskFileSchema, type TaskFile } from './task-schema.js';
+import type { TestRunner } from './test-runner.js';
 import type { LoadedTask, TaskCatalog, TaskLoadProblem } from './types.js';
 
 export interface LoadCatalogOptions {
@@ -16,12 +17,19 @@ export interface LoadCatalogOptions {
    * other is skipped with a problem naming the ones there are. Default: every language loads.
    */
   languages?: readonly string[];
+  /**
+   * The runners of task.json `tests.runner` this process can judge (the language plugins'
+   * `testRunners`): each task's `tests` is validated with its runner's schema, and a task whose
+   * runner is not here is skipped with a problem naming the ones there are. Default: every runner
+   * loads, its own fields unchecked (the scorer still checks them).
+   */
+  runners?: readonly TestRunner[];
 }
 
 /**
  * Loads every suite under `environmentsDir`: each non-hidden subfolder is a suite with a
  * `suite.json`, whose `tasks` name task folders holding `task.json`, `workspace/` and `hidden/`
- * (with the files named in `tests.cases` and `tests.scripts`).
+ * (with the files named in `tests.cases` and in the runner's own fields of `tests`).
  *
  * A malformed suite or task is skipped and reported in `problems` (file path, dotted field, message;
  * a task with several faults gives several problems); everything else still loads. Suites load in
@@ -46,7 +54,7 @@ export async function loadCatalog(environmentsDir: string, options: LoadCatalogO
   for (const suite of suiteDirs) {
     const suiteDir = path.join(root, suite);
     if (!(await isDirectory(suiteDir))) continue;
-    const loaded = await loadSuite(suite, suiteDir, options.includeRetired ?? false);
+    const loaded = await loadSuite(suite, suiteDir, options.includeRetired ?? false, options.runners);
     for (const task of loaded.tasks) {
       if (!options.languages || options.languages.includes(task.file.language)) tasks.push(task);
       else {
@@ -74,7 +82,7 @@ interface Loaded {
   problems: TaskLoadProblem[];
 }
 
-async function loadSuite(suite: string, suiteDir: string, includeRetired: boolean): Promise<Loaded> {
+async function loadSuite(suite: string, suiteDir: string, includeRetired: boolean, runners: readonly TestRunner[] | undefined): Promise<Loaded> {
   const suiteFile = path.join(suiteDir, 'suite.json');
   const problem = (field: string, message: string, file = suiteFile): TaskLoadProblem => ({ suite, path: file, field, message });
 
@@ -98,7 +106,7 @@ async function loadSuite(suite: string, suiteDir: string, includeRetired: boolea
       problems.push(problem(field, `"${name}" is listed twice`));
     } else {
       seen.add(name);
-      pending.push(loadListedTask(suite, name, path.join(suiteDir, name), () => problem(field, `task folder ${path.join(suiteDir, name)} does not exist`)));
+      pending.push(loadListedTask(suite, name, path.join(suiteDir, name), runners, () => problem(field, `task folder ${path.join(suiteDir, name)} does not exist`)));
     }
   });
   const loaded = await Promise.all(pending);
@@ -108,13 +116,13 @@ async function loadSuite(suite: string, suiteDir: string, includeRetired: boolea
   };
 }
 
-async function loadListedTask(suite: string, name: string, taskDir: string, missing: () => TaskLoadProblem): Promise<Loaded> {
+async function loadListedTask(suite: string, name: string, taskDir: string, runners: readonly TestRunner[] | undefined, missing: () => TaskLoadProblem): Promise<Loaded> {
   if (!(await isDirectory(taskDir))) return { tasks: [], problems: [missing()] };
-  const result = await loadTask(suite, name, taskDir);
+  const result = await loadTask(suite, name, taskDir, runners);
   return 'problems' in result ? { tasks: [], problems: result.problems } : { tasks: [result.task], problems: [] };
 }
 
-async function loadTask(suite: string, name: string, dir: string): Promise<{ task: LoadedTask } | { problems: TaskLoadProblem[] }> {
+async function loadTask(suite: string, name: string, dir: string, runners: readonly TestRunner[] | undefined): Promise<{ task: LoadedTask } | { problems: TaskLoadProblem[] }> {
   const taskFile = path.join(dir, 'task.json');
   const problem = (field: string, message: string, file = taskFile): TaskLoadProblem => ({ suite, path: file, field, message });
 
@@ -122,7 +130,17 @@ async function loadTask(suite: string, name: string, dir: string): Promise<{ tas
   if (!json.ok) return { problems: [problem(json.field, json.message)] };
   const parsed = taskFileSchema.safeParse(json.value);
   if (!parsed.success) return { problems: issuesToProblems(suite, taskFile, parsed.error) };
-  const file: TaskFile = parsed.data;
+  let file: TaskFile = parsed.data;
+  const runner = runners?.find((r) => r.name === file.tests.runner);
+  if (runners && !runner) {
+    const known = runners.map((r) => r.name).sort().join(', ') || 'none';
+    return { problems: [problem('tests.runner', `no language plugin here provides the runner "${file.tests.runner}" (there are: ${known})`)] };
+  }
+  if (runner) {
+    const tests = runner.testsSchema.safeParse(file.tests);
+    if (!tests.success) return { problems: issuesToProblems(suite, taskFile, tests.error, ['tests']) };
+    file = { ...file, tests: tests.data };
+  }
 
   const problems: TaskLoadProblem[] = [];
   const expectedId = `${suite}/${name}`;
@@ -137,7 +155,7 @@ async function loadTask(suite: string, name: string, dir: string): Promise<{ tas
   if (!(await isDirectory(hiddenDir))) {
     problems.push(problem('', 'missing folder: a task needs hidden/ (the tests copied in at scoring)', hiddenDir));
   } else {
-    const named: Array<[string, string]> = file.tests.scripts.map((p, i) => [`tests.scripts.${i}`, p]);
+    const named: Array<[string, string]> = (runner?.hiddenFiles(file.tests) ?? []).map((f) => [`tests.${f.field}`, f.path]);
     if (file.tests.cases !== null) named.unshift(['tests.cases', file.tests.cases]);
     for (const [field, relative] of named) {
       const fault = await hiddenFileFault(hiddenDir, relative);
@@ -194,9 +212,9 @@ async function readJson(file: string, whenMissing: string): Promise<JsonRead> {
 }
 
 /** One problem per zod issue; an unknown key is reported as its own dotted field. */
-function issuesToProblems(suite: string, file: string, error: z.ZodError): TaskLoadProblem[] {
+function issuesToProblems(suite: string, file: string, error: z.ZodError, under: readonly string[] = []): TaskLoadProblem[] {
   return error.issues.flatMap((issue) => {
-    const base = issue.path.map((part) => String(part)).join('.');
+    const base = [...under, ...issue.path.map((part) => String(part))].join('.');
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => ({ suite, path: file, field: base ? `${base}.${key}` : key, message: 'unknown field' }));
     }

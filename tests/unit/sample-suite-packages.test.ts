@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { pythonTestsOf } from '../../src/scoring/python-tests.js';
 import { loadCatalog } from '../../src/tasks/load-catalog.js';
 import type { LoadedTask } from '../../src/tasks/types.js';
 
@@ -73,7 +74,7 @@ async function runHiddenTests(task: LoadedTask, workspace: string): Promise<Map<
   await cp(path.join(task.hiddenDir, 'tests'), path.join(work, 'tests'), { recursive: true });
   await writeFile(path.join(work, 'pytest.ini'), '[pytest]\n');
   const report = path.join(work, 'report.xml');
-  const scripts = task.file.tests.scripts.map((s) => path.join(work, s));
+  const scripts = pythonTestsOf(task.file.tests).scripts.map((s) => path.join(work, s));
   const result = await run(
     PYTHON,
     ['-B', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '-c', path.join(work, 'pytest.ini'), '--rootdir', work, '--junitxml', report, ...scripts],
@@ -107,7 +108,7 @@ async function runCases(task: LoadedTask, workspace: string): Promise<CaseResult
 
 async function expectedTestNames(task: LoadedTask): Promise<string[]> {
   const names: string[] = [];
-  for (const script of task.file.tests.scripts) {
+  for (const script of pythonTestsOf(task.file.tests).scripts) {
     const text = await readFile(path.join(task.hiddenDir, script), 'utf8');
     names.push(...[...text.matchAll(/^def (test_\w+)\(/gm)].map((m) => m[1]!));
   }
@@ -126,7 +127,7 @@ describe('the committed sample suite', () => {
     for (const task of tasks) {
       expect(task.file.language).toBe('python');
       expect(task.file.tests.cases).toBe('cases.json');
-      expect(task.file.tests.scripts).toEqual([`tests/test_${task.file.source.symbol}.py`]);
+      expect(pythonTestsOf(task.file.tests).scripts).toEqual([`tests/test_${task.file.source.symbol}.py`]);
     }
   });
 

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../src/errors.js';
+import { pythonTestRunner } from '../../src/scoring/python-tests.js';
 import { formatTaskLoadProblem, loadCatalog } from '../../src/tasks/load-catalog.js';
 import type { TaskLoadProblem } from '../../src/tasks/types.js';
 
@@ -154,7 +155,7 @@ describe('loadCatalog', () => {
     await writeTask('mixed', 'escaping-path', { json: escaping });
     await writeTask('mixed', 'bad-scrub', { json: { ...validTask('mixed/bad-scrub'), runtime: { image: 'python', scrub: ['/usr/lib/python3/dist-packages/lib', '/usr'] } } });
 
-    const catalog = await loadCatalog(root);
+    const catalog = await loadCatalog(root, { runners: [pythonTestRunner] });
 
     expect([...catalog.tasks.keys()]).toEqual(['mixed/ok']);
     expect(catalog.problems.every((p) => p.suite === 'mixed')).toBe(true);
@@ -195,6 +196,54 @@ describe('loadCatalog', () => {
     expect(missingFolder.message).toContain('not-there');
 
     expect(catalog.problems).toHaveLength(names.length - 1);
+  });
+
+  it('reads a version-1 task as version 2 with the python runner, equal to the same task written as version 2', async () => {
+    await writeSuite('versions', ['v1', 'v2']);
+    await writeTask('versions', 'v1');
+    const v2 = validTask('versions/v2');
+    v2['schemaVersion'] = 2;
+    v2['tests'] = { runner: 'python', cases: 'cases.json', scripts: ['tests/test_f.py'], timeoutMs: 60000, caseTimeoutMs: 5000 };
+    await writeTask('versions', 'v2', { json: v2 });
+
+    const catalog = await loadCatalog(root, { runners: [pythonTestRunner] });
+
+    expect(catalog.problems).toEqual([]);
+    const [one, two] = [catalog.get('versions/v1'), catalog.get('versions/v2')];
+    expect(one?.file.schemaVersion).toBe(2);
+    expect(one?.file.tests).toEqual({ runner: 'python', cases: 'cases.json', scripts: ['tests/test_f.py'], timeoutMs: 60000, caseTimeoutMs: 5000 });
+    expect({ ...one?.file, id: '' }).toEqual({ ...two?.file, id: '' });
+  });
+
+  it('validates tests with its runner\'s schema and skips a task whose runner no plugin provides, naming tests.runner', async () => {
+    const v2 = (id: string, tests: Record<string, unknown>): Record<string, unknown> => ({ ...validTask(id), schemaVersion: 2, tests });
+    await writeSuite('runners', ['ok', 'node', 'no-scripts', 'extra', 'empty', 'v1-javascript']);
+    await writeTask('runners', 'ok', { json: v2('runners/ok', { runner: 'python', cases: 'cases.json', scripts: [] }) });
+    await writeTask('runners', 'node', { json: v2('runners/node', { runner: 'node', cases: 'cases.json', files: ['a.test.js'] }) });
+    await writeTask('runners', 'no-scripts', { json: v2('runners/no-scripts', { runner: 'python', cases: 'cases.json', scripts: 'tests/test_f.py' }) });
+    await writeTask('runners', 'extra', { json: v2('runners/extra', { runner: 'python', cases: 'cases.json', scripts: [], files: [] }) });
+    await writeTask('runners', 'empty', { json: v2('runners/empty', { runner: 'python', cases: null, scripts: [] }) });
+    await writeTask('runners', 'v1-javascript', { json: { ...validTask('runners/v1-javascript'), language: 'javascript' } });
+
+    const catalog = await loadCatalog(root, { runners: [pythonTestRunner], languages: ['python'] });
+
+    expect(catalog.list().map((t) => t.id)).toEqual(['runners/ok']);
+    expect(catalog.get('runners/ok')?.file.tests).toEqual({ runner: 'python', cases: 'cases.json', scripts: [], timeoutMs: 120_000, caseTimeoutMs: 10_000 });
+    expect(problemFor(catalog.problems, path.join('node', 'task.json'))).toMatchObject({ field: 'tests.runner', message: 'no language plugin here provides the runner "node" (there are: python)' });
+    expect(problemFor(catalog.problems, path.join('no-scripts', 'task.json')).field).toBe('tests.scripts');
+    expect(problemFor(catalog.problems, path.join('extra', 'task.json'))).toMatchObject({ field: 'tests.files', message: 'unknown field' });
+    expect(problemFor(catalog.problems, path.join('empty', 'task.json'))).toMatchObject({ field: 'tests', message: 'a task needs cases or scripts' });
+    expect(problemFor(catalog.problems, path.join('v1-javascript', 'task.json')).field).toBe('language');
+  });
+
+  it('refuses a schemaVersion it does not know, naming the field', async () => {
+    await writeSuite('future', ['t']);
+    await writeTask('future', 't', { json: { ...validTask('future/t'), schemaVersion: 3 } });
+
+    const catalog = await loadCatalog(root);
+
+    expect(catalog.tasks.size).toBe(0);
+    expect(catalog.problems).toContainEqual({ suite: 'future', path: path.join(root, 'future', 't', 'task.json'), field: 'schemaVersion', message: 'expected 2 (or 1, read as 2)' });
   });
 
   it('skips a malformed suite and still loads the other suites', async () => {

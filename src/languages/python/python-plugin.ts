@@ -2,6 +2,7 @@ import { maskPythonBody } from '../../pipeline/adapters/python/mask-body.js';
 import { importRootOf } from '../../pipeline/adapters/python/parse-module-names.js';
 import { createPythonAdapter } from '../../pipeline/adapters/python/python-adapter.js';
 import { createPythonScorer } from '../../scoring/python-scorer.js';
+import { pythonTestRunner } from '../../scoring/python-tests.js';
 import type { LanguagePlugin } from '../language.js';
 
 /** Python: tree-sitter units, the Python record harness and judge (pytest for test scripts), the `python` image. */
@@ -11,6 +12,7 @@ export function createPythonPlugin(): LanguagePlugin {
     ...adapter,
     taskLanguages: ['python'],
     image: 'python',
+    testRunners: [pythonTestRunner],
     createScorer: ({ provider, logger }) => createPythonScorer({ provider, logger }),
     unbuildable: (unit) => {
       const root = importRootOf(unit);

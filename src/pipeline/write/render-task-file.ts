@@ -27,7 +27,7 @@ export function repoLabel(origin: string, cwd: string = process.cwd()): string {
   return abs.split(/[\\/]/).filter(Boolean).at(-1) ?? 'repository';
 }
 
-/** task.json (src/tasks/task-schema.ts, schemaVersion 1) for a constructed Python task. */
+/** task.json (src/tasks/task-schema.ts, schemaVersion 2) for a constructed Python task: recorded cases, no scripts. */
 export function renderTaskFile(input: {
   suite: string;
   name: string;
@@ -48,7 +48,7 @@ export function renderTaskFile(input: {
     prompt: input.prompt,
     runtime: { image: 'python', ...(input.scrub?.length ? { scrub: [...input.scrub] } : {}) },
     workdir: '/workspace',
-    tests: { cases: 'cases.json', scripts: [], ...DEFAULT_TASK_TEST_LIMITS },
+    tests: { runner: 'python', cases: 'cases.json', scripts: [], ...DEFAULT_TASK_TEST_LIMITS },
     protectedPaths: [],
     limits: {},
     rewardMode: 'fraction',
