@@ -10,7 +10,7 @@ import { createDockerSandboxProvider } from '../sandbox/docker/docker-sandbox-pr
 import { runRollouts } from '../rollouts/run-rollouts.js';
 import { HIDDEN_DIR_IN_SANDBOX, JUDGE_PATH_IN_SANDBOX } from '../scoring/python-scorer.js';
 import { pythonTestsOf } from '../scoring/python-tests.js';
-import { listWorkspaceFiles } from '../tasks/list-workspace-files.js';
+import { listFolderFiles, listWorkspaceFiles } from '../tasks/list-workspace-files.js';
 import { loadCatalog } from '../tasks/load-catalog.js';
 import type { LoadedTask } from '../tasks/types.js';
 import { dockerWithIsolation } from './docker-with-isolation.js';
@@ -172,7 +172,7 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
   log(`raw: kept-alive shell round trip × ${fast} ...`);
   const shell = await measureRawShellRoundTrip(docker, taskImage, fast);
   log(`raw: test run (copy in + judge) × ${Math.min(samples, 8)} ...`);
-  const hidden = await listWorkspaceFiles({ ...task, workspaceDir: task.hiddenDir });
+  const hidden = await listFolderFiles(task.hiddenDir);
   const testRun = await measureRawTestRun(docker, {
     image: languageImage,
     workdir: task.file.workdir,

@@ -18,7 +18,9 @@ import { findLibraryCopies } from './audit/library-copies.js';
 import type { ImageFileReader } from './audit/image-files.js';
 import { DEFAULT_GATE_OPTIONS, runGates, type GateOptions, type GateReport } from './gate/run-gates.js';
 import { maskWorkspace, type MaskedWorkspace } from './mask/mask-workspace.js';
+import { storeSuiteOnce } from './package/store-suite-once.js';
 import { createSuiteStaging, reclaimStaleStaging, writeFileAtomic, writeFileTree } from './package/suite-staging.js';
+import { stagedWorkspace, writeTaskPackage } from './package/write-task-package.js';
 import { countDrops, sortDrops, summariseLlmFallbacks, type AcceptedTask, type BuildTimings, type FunnelReport, type LlmFallback } from './report/funnel-report.js';
 import type { Candidate, Drop, DropStage, Recording, RepoSnapshot, Unit } from './types.js';
 import { withCoMaskedNote } from './write/render-prompt.js';
@@ -369,13 +371,13 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
         const taskDir = join(staging.dir, name);
         const prompt = withCoMaskedNote(written.prompt, coMasked);
         const taskFile = renderTaskFile({ suite, name, unit, snapshot, scrub, title: written.title, prompt, gates: null });
-        await writePackage(taskDir, taskFile, written, masked, null);
+        await writeTaskPackage(taskDir, taskFile, written, masked, null);
         const task: LoadedTask = {
           id: `${suite}/${name}`,
           suite,
           name,
           dir: taskDir,
-          workspaceDir: join(taskDir, 'workspace'),
+          workspace: stagedWorkspace(taskDir),
           hiddenDir: join(taskDir, 'hidden'),
           solutionDir: join(taskDir, 'solution'),
           file: taskFileSchema.parse(taskFile),
@@ -388,7 +390,7 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
           return drop('gate', gates.failure?.code ?? 'gate-failed', gates.failure?.reason ?? 'a gate failed');
         }
         const summary = gatesSummary(written, gates, leak);
-        await writePackage(taskDir, renderTaskFile({ suite, name, unit, snapshot, scrub, title: written.title, prompt, gates: summary }), written, masked, {
+        await writeTaskPackage(taskDir, renderTaskFile({ suite, name, unit, snapshot, scrub, title: written.title, prompt, gates: summary }), written, masked, {
           schemaVersion: 1,
           task: `${suite}/${name}`,
           unit: unit.id,
@@ -456,6 +458,7 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
           ['funnel.json', Buffer.from(stableJson(report))],
         ]),
       );
+      await storeSuiteOnce(staging.dir, accepted.map((t) => t.name));
       await staging.commit();
       // Beside the suite, after it: the funnel of the suite on disk (with the timings of its build).
       await writeFileAtomic(funnelFile, Buffer.from(stableJson({ ...report, timings })));
@@ -468,16 +471,6 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
   } finally {
     if (ownWorkRoot) await rm(workRoot, { recursive: true, force: true });
   }
-}
-
-async function writePackage(taskDir: string, taskFile: Record<string, unknown>, written: WrittenTask, masked: MaskedWorkspace, report: Record<string, unknown> | null): Promise<void> {
-  const files = new Map<string, Buffer>();
-  files.set('task.json', Buffer.from(stableJson(taskFile)));
-  for (const [p, c] of masked.workspace) files.set(`workspace/${p}`, c);
-  for (const [p, c] of written.hidden) files.set(`hidden/${p}`, c);
-  for (const [p, c] of masked.solution) files.set(`solution/${p}`, c);
-  if (report) files.set('report.json', Buffer.from(stableJson(report)));
-  await writeFileTree(taskDir, files);
 }
 
 function gatesSummary(written: WrittenTask, gates: GateReport, leak: LeakAuditResult): GatesSummary {

@@ -152,3 +152,27 @@ export const suiteFileSchema = z
   .strict();
 
 export type SuiteFile = z.infer<typeof suiteFileSchema>;
+
+/** `overlay.json`'s version. */
+export const OVERLAY_SCHEMA_VERSION = 1;
+
+const relativePosixPath = z.string().refine(
+  (p) => p !== '' && !p.startsWith('/') && !p.includes('\\') && !p.includes('\0') && p.split('/').every((s) => s !== '' && s !== '.' && s !== '..'),
+  'expected a relative POSIX path without "." or ".." segments',
+);
+
+/**
+ * `overlay.json` beside task.json: the task's workspace is the suite folder `base` minus `deleted`
+ * plus the files under the task's `overlay/` (docs/task-format.md, "Stored once").
+ */
+export const overlayFileSchema = z
+  .object({
+    schemaVersion: z.literal(OVERLAY_SCHEMA_VERSION),
+    /** A folder of the suite (`_base`). */
+    base: z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9._-]*$/, 'expected a folder name of the suite'),
+    /** Base paths the task's workspace does not have; a folder takes everything under it. Sorted, each once. */
+    deleted: z.array(relativePosixPath).default([]),
+  })
+  .strict();
+
+export type OverlayFile = z.infer<typeof overlayFileSchema>;
