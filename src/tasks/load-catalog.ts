@@ -195,7 +195,7 @@ async function loadWorkspace(suiteDir: string, dir: string, report: (field: stri
     report('', `holds both workspace/ and ${TASK_LAYOUT.overlayFile}: keep one way of storing the workspace`, workspaceDir);
     return null;
   }
-  const json = await readJson(overlayFile, 'unreachable');
+  const json = await readJson(overlayFile, `a task stored over the suite's base needs ${TASK_LAYOUT.overlayFile}`);
   if (!json.ok) {
     report(json.field, json.message, overlayFile);
     return null;
