@@ -5,9 +5,11 @@ One task per target function. For each task it writes:
 
 - `task.json`: the package index (schema: src/tasks/task-schema.ts), with a prompt made from the
   target's signature, docstring and a few recorded examples;
-- `workspace/`: the whole library with only the target's body replaced by
-  `raise NotImplementedError` (signature and docstring kept) and the library's own tests of the
-  target removed;
+- its workspace, stored once for the suite (docs/task-format.md, "Stored once"): the suite's
+  `_base/` is the library as it is; the task's `overlay/` holds the target's module with only the
+  target's body replaced by `raise NotImplementedError` (signature and docstring kept) and the
+  library's test files with their tests of the target removed, and `overlay.json` lists the test
+  files left with no test (`deleted`);
 - `hidden/cases.json`: hand-chosen inputs whose outputs are RECORDED by running the original code
   and encoding the result with src/scoring/python/codec.py (each case run twice, kept only when
   both runs agree);
@@ -51,6 +53,8 @@ LIBRARY_REPO = "examples/textkit"
 CODEC_DIR = REPO_ROOT / "src" / "scoring" / "python"
 DEFAULT_OUT = REPO_ROOT / "environments" / "sample"
 SUITE = "sample"
+BASE_DIR = "_base"
+OVERLAY_DIR = "overlay"
 
 sys.path.insert(0, str(CODEC_DIR))
 import codec  # noqa: E402
@@ -910,15 +914,21 @@ def build_task(task, out_dir, files):
     cases = record_cases(task)
     if not 12 <= len(cases) <= 30:
         raise SystemExit("%s: %d cases kept, expected 12 to 30" % (name, len(cases)))
+    # The workspace is the suite's base (the library as it is) with this task's changes over it.
+    deleted = []
     for rel, data in files:
+        changed = data
         if rel == path:
-            data = mask_function(original, symbol).encode("utf-8")
+            changed = mask_function(original, symbol).encode("utf-8")
         elif rel.startswith("tests/") and rel.endswith(".py"):
             stripped = strip_tests_of(data.decode("utf-8"), symbol)
             if stripped is None:
+                deleted.append(rel)
                 continue
-            data = stripped.encode("utf-8")
-        write_bytes(task_dir / "workspace" / rel, data)
+            changed = stripped.encode("utf-8")
+        if changed != data:
+            write_bytes(task_dir / OVERLAY_DIR / rel, changed)
+    write_json(task_dir / "overlay.json", {"schemaVersion": 1, "base": BASE_DIR, "deleted": deleted})
     write_bytes(task_dir / "solution" / path, original.encode("utf-8"))
     script = "tests/test_%s.py" % symbol
     write_bytes(task_dir / "hidden" / script, task["test"].lstrip("\n").encode("utf-8"))
@@ -950,6 +960,8 @@ def build(out_dir, verify):
     out_dir.mkdir(parents=True)
     sys.path.insert(0, str(LIBRARY_DIR))
     files = library_files()
+    for rel, data in files:
+        write_bytes(out_dir / BASE_DIR / rel, data)
     counts = {}
     for task in TASKS:
         counts[task["name"]] = build_task(task, out_dir, files)
@@ -1018,6 +1030,17 @@ def run_cases_subprocess(workspace, cases_file):
     return json.loads(out.stdout)["results"]
 
 
+def compose_workspace(task_dir, dest):
+    """The task's workspace as the loader composes it: the suite's base, minus `deleted`, plus overlay/."""
+    overlay = json.loads((task_dir / "overlay.json").read_text("utf-8"))
+    shutil.copytree(task_dir.parent / overlay["base"], dest)
+    for rel in overlay["deleted"]:
+        target = dest / rel
+        shutil.rmtree(target) if target.is_dir() else target.unlink()
+    if (task_dir / OVERLAY_DIR).is_dir():
+        shutil.copytree(task_dir / OVERLAY_DIR, dest, dirs_exist_ok=True)
+
+
 def verify_task(task_dir):
     name = task_dir.name
     problems = []
@@ -1025,8 +1048,8 @@ def verify_task(task_dir):
         tmp = Path(tmp)
         masked = tmp / "masked"
         solved = tmp / "solved"
-        shutil.copytree(task_dir / "workspace", masked)
-        shutil.copytree(task_dir / "workspace", solved)
+        compose_workspace(task_dir, masked)
+        compose_workspace(task_dir, solved)
         shutil.copytree(task_dir / "solution", solved, dirs_exist_ok=True)
         hidden = tmp / "hidden"
         shutil.copytree(task_dir / "hidden" / "tests", hidden)

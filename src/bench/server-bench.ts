@@ -10,8 +10,9 @@ import { workspaceImageForTask } from '../episodes/workspace-image-for-task.js';
 import { createDockerSandboxProvider } from '../sandbox/docker/docker-sandbox-provider.js';
 import { runRollouts } from '../rollouts/run-rollouts.js';
 import { JUDGE_PATH_IN_SANDBOX } from '../languages/python/python-scorer.js';
+import { pythonTestsOf } from '../languages/python/python-tests.js';
 import { HIDDEN_DIR_IN_SANDBOX } from '../scoring/sandbox-scorer.js';
-import { listWorkspaceFiles } from '../tasks/list-workspace-files.js';
+import { listFolderFiles, listWorkspaceFiles } from '../tasks/list-workspace-files.js';
 import { loadCatalog } from '../tasks/load-catalog.js';
 import type { LoadedTask } from '../tasks/types.js';
 import { dockerWithIsolation } from './docker-with-isolation.js';
@@ -174,7 +175,7 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
   log(`raw: kept-alive shell round trip × ${fast} ...`);
   const shell = await measureRawShellRoundTrip(docker, taskImage, fast);
   log(`raw: test run (copy in + judge) × ${Math.min(samples, 8)} ...`);
-  const hidden = await listWorkspaceFiles({ ...task, workspaceDir: task.hiddenDir });
+  const hidden = await listFolderFiles(task.hiddenDir);
   const testRun = await measureRawTestRun(docker, {
     image: languageImage,
     workdir: task.file.workdir,
@@ -186,7 +187,7 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
       workspace: task.file.workdir,
       hiddenDir: HIDDEN_DIR_IN_SANDBOX,
       cases: task.file.tests.cases,
-      scripts: task.file.tests.scripts,
+      scripts: pythonTestsOf(task.file.tests).scripts,
       caseTimeoutMs: task.file.tests.caseTimeoutMs,
       pytestTimeoutMs: task.file.tests.timeoutMs,
       budgetMs: task.file.tests.timeoutMs,

@@ -96,7 +96,7 @@ export async function prepareScrubbedImages(
 export async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { logger, say } = options;
   const languages = options.languages ?? createLanguages();
-  const catalog = await loadCatalog(options.environmentsDir, { logger, includeRetired: options.includeRetired ?? false, languages: languages.taskLanguages() });
+  const catalog = await loadCatalog(options.environmentsDir, { logger, includeRetired: options.includeRetired ?? false, languages: languages.taskLanguages(), runners: languages.list().flatMap((p) => p.testRunners) });
   for (const problem of catalog.problems) say(`skipped task: ${formatTaskLoadProblem(problem)}`);
   if (catalog.tasks.size === 0) {
     throw new CliError(

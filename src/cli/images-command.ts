@@ -33,7 +33,7 @@ export function createImagesCommand(): Command {
       if (options.environments !== undefined || options.suite !== undefined) {
         const environments = options.environments ?? 'environments';
         const plugins = createLanguages();
-        const catalog = await loadCatalog(environments, { logger, languages: plugins.taskLanguages() });
+        const catalog = await loadCatalog(environments, { logger, languages: plugins.taskLanguages(), runners: plugins.list().flatMap((p) => p.testRunners) });
         for (const problem of catalog.problems) say(`skipped task: ${formatTaskLoadProblem(problem)}`);
         const tasks = catalog.list(options.suite !== undefined ? { suite: options.suite } : {});
         if (tasks.length === 0) {

@@ -5,6 +5,7 @@ import type { InputProposal } from './construction-types.js';
 import type { FileEntry, SandboxProvider } from '../sandbox/types.js';
 import type { Scorer } from '../scoring/types.js';
 import type { LanguageAdapter } from './language-adapter.js';
+import type { TestRunner } from '../tasks/test-runner.js';
 
 /**
  * One language as a plugin: what construction and scoring need to know about it, so that the
@@ -21,6 +22,11 @@ export interface LanguagePlugin extends LanguageAdapter {
   readonly taskLanguages: readonly string[];
   /** The runtime image its tasks run on (`sandbox-images/<image>/`). */
   readonly image: ImageLanguage;
+  /**
+   * The task.json `tests.runner` values its scorer judges, each with the schema of its `tests`; the
+   * catalog loader validates a task's `tests` with it and skips a task whose runner no plugin has.
+   */
+  readonly testRunners: readonly TestRunner[];
   /** The scorer of its tasks: a fresh sandbox of the task's image, its judge, the reward. */
   createScorer(deps: { provider: SandboxProvider; logger: Logger }): Scorer;
   /**

@@ -3,6 +3,7 @@ import { readdir, readFile, lstat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import type { Logger } from '../logging.js';
 import type { FileEntry, Sandbox, SandboxProvider, SandboxResources } from '../sandbox/types.js';
+import { listWorkspaceFiles } from '../tasks/list-workspace-files.js';
 import type { LoadedTask } from '../tasks/types.js';
 import { filterReadout, normaliseWorkspacePath, summariseDropped, type ReadoutFilterLimits } from './readout-filter.js';
 import type { Scorer, ScoreRequest, ScoreResult, TestOutcome, TestStatus } from './types.js';
@@ -26,6 +27,8 @@ export interface JudgeCommand {
   /**
    * The config fields that come from the task's tests (what to judge and its limits), beside the
    * generic ones the scorer adds: workspace, hiddenDir, budgetMs, uid, gid, dropPrivileges, nonce.
+   * Throws for a task whose tests are another runner's (scored as INFRA_ERROR: a task handed to
+   * the wrong scorer is never the agent's doing).
    */
   config(task: LoadedTask): Record<string, unknown>;
 }
@@ -105,12 +108,13 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
   const logger = options.logger.child({ component: 'scorer' });
   const originals = new Map<string, Promise<FileEntry[]>>();
 
-  const loadTree = (dir: string): Promise<FileEntry[]> => {
-    let tree = originals.get(dir);
+  /** Each package folder read once per scorer (keyed by what it is), a failed read tried again next time. */
+  const loadOnce = (key: string, read: () => Promise<FileEntry[]>): Promise<FileEntry[]> => {
+    let tree = originals.get(key);
     if (!tree) {
-      tree = readTree(dir);
-      originals.set(dir, tree);
-      tree.catch(() => originals.delete(dir));
+      tree = read();
+      originals.set(key, tree);
+      tree.catch(() => originals.delete(key));
     }
     return tree;
   };
@@ -131,8 +135,9 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
     let workspaceTree: FileEntry[];
     let hiddenTree: FileEntry[];
     try {
-      workspaceTree = buildFinalTree(await loadTree(task.workspaceDir), filtered.kept, request.workspace, task.file.protectedPaths);
-      hiddenTree = (await loadTree(task.hiddenDir)).map((e) => ({
+      const original = await loadOnce(`workspace:${task.dir}`, () => readWorkspace(task));
+      workspaceTree = buildFinalTree(original, filtered.kept, request.workspace, task.file.protectedPaths);
+      hiddenTree = (await loadOnce(`hidden:${task.hiddenDir}`, () => readTree(task.hiddenDir))).map((e) => ({
         ...e,
         uid: 0,
         gid: 0,
@@ -143,6 +148,13 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
       return infra(`cannot read the task package: ${messageOf(err)}`);
     }
 
+    let judgeConfig: Record<string, unknown>;
+    try {
+      judgeConfig = judge.config(task);
+    } catch (err) {
+      log.error({ err }, "task.json tests is not for this language's judge");
+      return infra(messageOf(err));
+    }
     const timeoutMs = task.file.tests.timeoutMs;
     const signalOption = request.signal ? { signal: request.signal } : {};
 
@@ -173,7 +185,7 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
 
         const nonce = randomBytes(12).toString('hex');
         const config = {
-          ...judge.config(task),
+          ...judgeConfig,
           workspace: task.file.workdir,
           hiddenDir: HIDDEN_DIR_IN_SANDBOX,
           budgetMs: Math.max(1000, timeoutMs - sinceAttempt()),
@@ -373,6 +385,14 @@ export function scoringTree(workdir: string, workspace: readonly FileEntry[], hi
   for (const e of workspace) out.push({ ...e, path: `${work}/${e.path}` });
   for (const e of hidden) out.push({ ...e, path: `${secret}/${e.path}` });
   return out;
+}
+
+/** The task's composed workspace (plain files and folders; links are refused, as in `readTree`). */
+async function readWorkspace(task: LoadedTask): Promise<FileEntry[]> {
+  const entries = await listWorkspaceFiles(task);
+  const odd = entries.find((e) => e.type !== 'file' && e.type !== 'directory');
+  if (odd) throw new Error(`${task.dir}: workspace path ${odd.path}: task packages may hold only plain files and folders`);
+  return entries.map((e) => ({ ...e, mode: e.mode & 0o777 }));
 }
 
 /** Reads a folder of the task package into entries (plain files and folders; links are refused). */

@@ -1,10 +1,12 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { NotFoundError } from '../errors.js';
 import type { Logger } from '../logging.js';
-import { suiteFileSchema, taskFileSchema, type TaskFile } from './task-schema.js';
-import type { LoadedTask, TaskCatalog, TaskLoadProblem } from './types.js';
+import { TASK_LAYOUT } from './package-layout.js';
+import { overlayFileSchema, suiteFileSchema, taskFileSchema, type TaskFile } from './task-schema.js';
+import type { TestRunner } from './test-runner.js';
+import type { LoadedTask, TaskCatalog, TaskLoadProblem, TaskWorkspace } from './types.js';
 
 export interface LoadCatalogOptions {
   /** Gets one warning per problem and a summary line (component `tasks`). Default: no logging. */
@@ -16,12 +18,20 @@ export interface LoadCatalogOptions {
    * other is skipped with a problem naming the ones there are. Default: every language loads.
    */
   languages?: readonly string[];
+  /**
+   * The runners of task.json `tests.runner` this process can judge (the language plugins'
+   * `testRunners`): each task's `tests` is validated with its runner's schema, and a task whose
+   * runner is not here is skipped with a problem naming the ones there are. Default: every runner
+   * loads, its own fields unchecked (the scorer still checks them).
+   */
+  runners?: readonly TestRunner[];
 }
 
 /**
  * Loads every suite under `environmentsDir`: each non-hidden subfolder is a suite with a
- * `suite.json`, whose `tasks` name task folders holding `task.json`, `workspace/` and `hidden/`
- * (with the files named in `tests.cases` and `tests.scripts`).
+ * `suite.json`, whose `tasks` name task folders holding `task.json`, the task's workspace (a whole
+ * `workspace/` folder, or `overlay.json` and `overlay/` over the suite's base) and `hidden/` (with
+ * the files named in `tests.cases` and in the runner's own fields of `tests`).
  *
  * A malformed suite or task is skipped and reported in `problems` (file path, dotted field, message;
  * a task with several faults gives several problems); everything else still loads. Suites load in
@@ -46,7 +56,7 @@ export async function loadCatalog(environmentsDir: string, options: LoadCatalogO
   for (const suite of suiteDirs) {
     const suiteDir = path.join(root, suite);
     if (!(await isDirectory(suiteDir))) continue;
-    const loaded = await loadSuite(suite, suiteDir, options.includeRetired ?? false);
+    const loaded = await loadSuite(suite, suiteDir, options.includeRetired ?? false, options.runners);
     for (const task of loaded.tasks) {
       if (!options.languages || options.languages.includes(task.file.language)) tasks.push(task);
       else {
@@ -74,7 +84,7 @@ interface Loaded {
   problems: TaskLoadProblem[];
 }
 
-async function loadSuite(suite: string, suiteDir: string, includeRetired: boolean): Promise<Loaded> {
+async function loadSuite(suite: string, suiteDir: string, includeRetired: boolean, runners: readonly TestRunner[] | undefined): Promise<Loaded> {
   const suiteFile = path.join(suiteDir, 'suite.json');
   const problem = (field: string, message: string, file = suiteFile): TaskLoadProblem => ({ suite, path: file, field, message });
 
@@ -98,7 +108,7 @@ async function loadSuite(suite: string, suiteDir: string, includeRetired: boolea
       problems.push(problem(field, `"${name}" is listed twice`));
     } else {
       seen.add(name);
-      pending.push(loadListedTask(suite, name, path.join(suiteDir, name), () => problem(field, `task folder ${path.join(suiteDir, name)} does not exist`)));
+      pending.push(loadListedTask(suite, suiteDir, name, runners, () => problem(field, `task folder ${path.join(suiteDir, name)} does not exist`)));
     }
   });
   const loaded = await Promise.all(pending);
@@ -108,13 +118,14 @@ async function loadSuite(suite: string, suiteDir: string, includeRetired: boolea
   };
 }
 
-async function loadListedTask(suite: string, name: string, taskDir: string, missing: () => TaskLoadProblem): Promise<Loaded> {
+async function loadListedTask(suite: string, suiteDir: string, name: string, runners: readonly TestRunner[] | undefined, missing: () => TaskLoadProblem): Promise<Loaded> {
+  const taskDir = path.join(suiteDir, name);
   if (!(await isDirectory(taskDir))) return { tasks: [], problems: [missing()] };
-  const result = await loadTask(suite, name, taskDir);
+  const result = await loadTask(suite, suiteDir, name, taskDir, runners);
   return 'problems' in result ? { tasks: [], problems: result.problems } : { tasks: [result.task], problems: [] };
 }
 
-async function loadTask(suite: string, name: string, dir: string): Promise<{ task: LoadedTask } | { problems: TaskLoadProblem[] }> {
+async function loadTask(suite: string, suiteDir: string, name: string, dir: string, runners: readonly TestRunner[] | undefined): Promise<{ task: LoadedTask } | { problems: TaskLoadProblem[] }> {
   const taskFile = path.join(dir, 'task.json');
   const problem = (field: string, message: string, file = taskFile): TaskLoadProblem => ({ suite, path: file, field, message });
 
@@ -122,29 +133,36 @@ async function loadTask(suite: string, name: string, dir: string): Promise<{ tas
   if (!json.ok) return { problems: [problem(json.field, json.message)] };
   const parsed = taskFileSchema.safeParse(json.value);
   if (!parsed.success) return { problems: issuesToProblems(suite, taskFile, parsed.error) };
-  const file: TaskFile = parsed.data;
+  let file: TaskFile = parsed.data;
+  const runner = runners?.find((r) => r.name === file.tests.runner);
+  if (runners && !runner) {
+    const known = runners.map((r) => r.name).sort().join(', ') || 'none';
+    return { problems: [problem('tests.runner', `no language plugin here provides the runner "${file.tests.runner}" (there are: ${known})`)] };
+  }
+  if (runner) {
+    const tests = runner.testsSchema.safeParse(file.tests);
+    if (!tests.success) return { problems: issuesToProblems(suite, taskFile, tests.error, ['tests']) };
+    file = { ...file, tests: tests.data };
+  }
 
   const problems: TaskLoadProblem[] = [];
   const expectedId = `${suite}/${name}`;
   if (file.id !== expectedId) {
     problems.push(problem('id', `expected "${expectedId}" (<suite>/<folder>), found "${file.id}"`));
   }
-  const workspaceDir = path.join(dir, 'workspace');
   const hiddenDir = path.join(dir, 'hidden');
-  if (!(await isDirectory(workspaceDir))) {
-    problems.push(problem('', 'missing folder: a task needs workspace/ (the masked codebase the agent starts from)', workspaceDir));
-  }
+  const workspace = await loadWorkspace(suiteDir, dir, (field, message, file) => problems.push(problem(field, message, file)));
   if (!(await isDirectory(hiddenDir))) {
     problems.push(problem('', 'missing folder: a task needs hidden/ (the tests copied in at scoring)', hiddenDir));
   } else {
-    const named: Array<[string, string]> = file.tests.scripts.map((p, i) => [`tests.scripts.${i}`, p]);
+    const named: Array<[string, string]> = (runner?.hiddenFiles(file.tests) ?? []).map((f) => [`tests.${f.field}`, f.path]);
     if (file.tests.cases !== null) named.unshift(['tests.cases', file.tests.cases]);
     for (const [field, relative] of named) {
       const fault = await hiddenFileFault(hiddenDir, relative);
       if (fault) problems.push(problem(field, fault));
     }
   }
-  if (problems.length > 0) return { problems };
+  if (problems.length > 0 || !workspace) return { problems };
 
   return {
     task: {
@@ -152,12 +170,68 @@ async function loadTask(suite: string, name: string, dir: string): Promise<{ tas
       suite,
       name,
       dir,
-      workspaceDir,
+      workspace,
       hiddenDir,
       solutionDir: path.join(dir, 'solution'),
       file,
     },
   };
+}
+
+/**
+ * Where the task's workspace is stored, or null after reporting why it is unusable: `overlay.json`
+ * (its base a folder of the suite, each deleted path in the base) or else a whole `workspace/`.
+ */
+async function loadWorkspace(suiteDir: string, dir: string, report: (field: string, message: string, file: string) => void): Promise<TaskWorkspace | null> {
+  const workspaceDir = path.join(dir, TASK_LAYOUT.workspaceDir);
+  const overlayFile = path.join(dir, TASK_LAYOUT.overlayFile);
+  const hasFolder = await isDirectory(workspaceDir);
+  if (!(await exists(overlayFile))) {
+    if (hasFolder) return { layout: 'folder', dir: workspaceDir };
+    report('', `missing folder: a task needs workspace/ (the masked codebase the agent starts from), or ${TASK_LAYOUT.overlayFile} over the suite's base`, workspaceDir);
+    return null;
+  }
+  if (hasFolder) {
+    report('', `holds both workspace/ and ${TASK_LAYOUT.overlayFile}: keep one way of storing the workspace`, workspaceDir);
+    return null;
+  }
+  const json = await readJson(overlayFile, `a task stored over the suite's base needs ${TASK_LAYOUT.overlayFile}`);
+  if (!json.ok) {
+    report(json.field, json.message, overlayFile);
+    return null;
+  }
+  const parsed = overlayFileSchema.safeParse(json.value);
+  if (!parsed.success) {
+    for (const p of issuesToProblems('', overlayFile, parsed.error)) report(p.field, p.message, overlayFile);
+    return null;
+  }
+  const baseDir = path.join(suiteDir, parsed.data.base);
+  if (!(await isDirectory(baseDir))) {
+    report('base', `the suite's base folder ${baseDir} does not exist`, overlayFile);
+    return null;
+  }
+  let faults = 0;
+  for (const [index, relative] of parsed.data.deleted.entries()) {
+    if (!(await exists(path.join(baseDir, ...relative.split('/'))))) {
+      report(`deleted.${index}`, `"${relative}" is not in the base ${baseDir}`, overlayFile);
+      faults += 1;
+    }
+  }
+  const overlayDir = path.join(dir, TASK_LAYOUT.overlayDir);
+  if ((await exists(overlayDir)) && !(await isDirectory(overlayDir))) {
+    report('', 'is not a folder: overlay/ holds the files of the task that differ from the base', overlayDir);
+    faults += 1;
+  }
+  return faults > 0 ? null : { layout: 'overlay', baseDir, overlayDir, deleted: parsed.data.deleted };
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await lstat(file);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Why a path named in task.json's `tests` is unusable, or null when it is a file inside hidden/. */
@@ -194,9 +268,9 @@ async function readJson(file: string, whenMissing: string): Promise<JsonRead> {
 }
 
 /** One problem per zod issue; an unknown key is reported as its own dotted field. */
-function issuesToProblems(suite: string, file: string, error: z.ZodError): TaskLoadProblem[] {
+function issuesToProblems(suite: string, file: string, error: z.ZodError, under: readonly string[] = []): TaskLoadProblem[] {
   return error.issues.flatMap((issue) => {
-    const base = issue.path.map((part) => String(part)).join('.');
+    const base = [...under, ...issue.path.map((part) => String(part))].join('.');
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => ({ suite, path: file, field: base ? `${base}.${key}` : key, message: 'unknown field' }));
     }

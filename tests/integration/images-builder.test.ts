@@ -116,6 +116,8 @@ describe('ensureImages (real engine)', () => {
     const suite = JSON.parse(readFileSync(join(root, 'environments/parsekit/suite.json'), 'utf8'));
     const name = suite.tasks[0] as string;
     cpSync(join(root, 'environments/parsekit', name), join(envs, 'parsekit', name), { recursive: true });
+    // the task's workspace is the suite's base with the task's overlay over it
+    cpSync(join(root, 'environments/parsekit/_base'), join(envs, 'parsekit/_base'), { recursive: true });
     writeFileSync(join(envs, 'parsekit/suite.json'), JSON.stringify({ ...suite, tasks: [name] }));
     const taskFile = join(envs, 'parsekit', name, 'task.json');
     const task = JSON.parse(readFileSync(taskFile, 'utf8'));

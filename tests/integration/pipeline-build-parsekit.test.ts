@@ -107,7 +107,7 @@ describe('codemidas build on examples/parsekit (docker)', () => {
     for (const drop of first.report.funnel.drops) expect(drop.reason.length, JSON.stringify(drop)).toBeGreaterThan(0);
     for (const task of catalog.tasks.values()) {
       expect(task.file.gates).toMatchObject({ referencePasses: '4/4', maskedFails: '2/2', leakAudit: 'clean' });
-      expect(task.file.tests.scripts).toEqual([]);
+      expect(task.file.tests).toMatchObject({ runner: 'python', scripts: [] });
     }
   });
 

@@ -6,12 +6,15 @@
  * `codemidas.server=<SERVER_ID>`; afterAll removes any left, even when a test failed.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
+import type { FileEntry } from '../../src/sandbox/types.js';
 import { HIDDEN_DIR_IN_SANDBOX } from '../../src/scoring/sandbox-scorer.js';
+import { listWorkspaceFiles } from '../../src/tasks/list-workspace-files.js';
+import { loadCatalog } from '../../src/tasks/load-catalog.js';
 import { startDockerServer, type DockerServer } from '../fixtures/docker-server.js';
 import type { EnvironmentClient } from '../unit/server-client.js';
 
@@ -19,6 +22,15 @@ const SERVER_ID = `itest-redteam-${process.pid}-${Date.now()}`;
 const TASK = 'sample/slugify';
 const root = projectRoot();
 const TASK_DIR = join(root, 'environments/sample/slugify');
+/** The task's masked workspace as episodes get it (the suite's base with the task's overlay). */
+const MASKED: FileEntry[] = await listWorkspaceFiles((await loadCatalog(join(root, 'environments'))).get('sample/slugify')!);
+
+function writeEntries(dir: string, entries: readonly FileEntry[]): void {
+  for (const e of entries) {
+    if (e.type === 'directory') mkdirSync(join(dir, e.path), { recursive: true });
+    else if (e.type === 'file') writeFileSync(join(dir, e.path), e.content ?? Buffer.alloc(0));
+  }
+}
 const SOLUTION = readFileSync(join(TASK_DIR, 'solution/textkit/slug.py'), 'utf8');
 
 /**
@@ -32,12 +44,12 @@ function plantedGitArchive(): string {
     const git = (...args: string[]): void => {
       execFileSync('git', ['-c', 'user.name=agent', '-c', 'user.email=agent@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd: work, stdio: 'ignore' });
     };
-    cpSync(join(TASK_DIR, 'workspace'), work, { recursive: true });
+    writeEntries(work, MASKED);
     cpSync(join(TASK_DIR, 'solution'), work, { recursive: true });
     git('init', '-q');
     git('add', '-A');
     git('commit', '-q', '-m', 'original implementation');
-    cpSync(join(TASK_DIR, 'workspace'), work, { recursive: true });
+    writeEntries(work, MASKED);
     git('commit', '-q', '-am', 'mask slugify');
     return execFileSync('tar', ['-C', work, '-cz', '.git']).toString('base64');
   } finally {

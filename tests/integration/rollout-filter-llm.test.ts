@@ -61,6 +61,7 @@ beforeAll(async () => {
   environments = join(work, 'environments');
   const suiteDir = join(environments, 'sample');
   for (const name of TASKS) await cp(join(root, 'environments', 'sample', name), join(suiteDir, name), { recursive: true });
+  await cp(join(root, 'environments', 'sample', '_base'), join(suiteDir, '_base'), { recursive: true });
   const suite = JSON.parse(await readFile(join(root, 'environments', 'sample', 'suite.json'), 'utf8'));
   await writeFile(join(suiteDir, 'suite.json'), JSON.stringify({ ...suite, tasks: TASKS }, null, 2));
   for (const name of TASKS) {

@@ -178,7 +178,7 @@ export function makeTask(name = 'add', overrides: Record<string, unknown> = {}):
     tests: { cases: 'cases.json', scripts: [] },
     ...overrides,
   });
-  return { id: file.id, suite: 'sample', name, dir: '/nowhere', workspaceDir: '/nowhere/workspace', hiddenDir: '/nowhere/hidden', solutionDir: '/nowhere/solution', file };
+  return { id: file.id, suite: 'sample', name, dir: '/nowhere', workspace: { layout: 'folder', dir: '/nowhere/workspace' }, hiddenDir: '/nowhere/hidden', solutionDir: '/nowhere/solution', file };
 }
 
 export function makeCatalog(tasks: LoadedTask[] = [makeTask()]): TaskCatalog {

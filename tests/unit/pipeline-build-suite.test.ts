@@ -11,6 +11,7 @@ import { createSuiteStaging, hostTag, reclaimStaleStaging, writeFileAtomic } fro
 import type { Recording, RepoSnapshot, Unit } from '../../src/pipeline/types.js';
 import { createMemorySandboxProvider } from '../../src/sandbox/memory/memory-sandbox-provider.js';
 import type { Scorer } from '../../src/scoring/types.js';
+import { listWorkspaceFiles } from '../../src/tasks/list-workspace-files.js';
 import { loadCatalog } from '../../src/tasks/load-catalog.js';
 
 const SOURCE = [
@@ -183,10 +184,15 @@ describe('buildSuite with fake stages and scorer', () => {
     expect([...catalog.tasks.keys()]).toEqual(['mini/clamp']);
     const task = catalog.get('mini/clamp');
     expect(task?.file.gates).toMatchObject({ referencePasses: '4/4', maskedFails: '2/2', leakAudit: 'clean', cases: 3 });
-    const ws = await readFile(join(out, 'mini/clamp/workspace/mini/core.py'), 'utf8');
+    // Stored once: the base holds the module as the repository has it, the task's overlay its masked copy.
+    await expect(stat(join(out, 'mini/clamp/workspace'))).rejects.toThrow();
+    expect(await readFile(join(out, 'mini/_base/mini/core.py'), 'utf8')).toBe(SOURCE);
+    const ws = await readFile(join(out, 'mini/clamp/overlay/mini/core.py'), 'utf8');
     expect(ws).toContain('    """Clamps x into [low, high]."""\n    raise NotImplementedError\n');
     expect(await readFile(join(out, 'mini/clamp/solution/mini/core.py'), 'utf8')).toBe(SOURCE);
-    await expect(stat(join(out, 'mini/clamp/workspace/tests/test_core.py'))).rejects.toThrow();
+    const composed = new Map((await listWorkspaceFiles(task!)).map((e) => [e.path, e.content?.toString('utf8')]));
+    expect(composed.get('mini/core.py')).toBe(ws);
+    expect(composed.has('tests/test_core.py')).toBe(false);
     const report = JSON.parse(await readFile(join(out, 'mini/clamp/report.json'), 'utf8'));
     expect(report.gates.reference.runs).toHaveLength(4);
     expect(report.gates.masked.runs).toHaveLength(2);
@@ -353,7 +359,7 @@ describe('buildSuite with fake stages and scorer', () => {
     expect(report.mask.coMasked).toEqual([{ unit: 'mini.core:has_b', file: 'mini/core.py', bodyLines: [11, 14] }]);
     expect(report.gates.leakAudit).toMatchObject({ clean: true, hits: [] });
     expect(report.gates.reference.passed).toBe(true);
-    expect(await readFile(join(out, 'mini/has-a/workspace/mini/core.py'), 'utf8')).not.toContain('seen.add');
+    expect(await readFile(join(out, 'mini/has-a/overlay/mini/core.py'), 'utf8')).not.toContain('seen.add');
     // the reference restores has_a only: the gate proved its tests do not need has_b
     const solution = await readFile(join(out, 'mini/has-a/solution/mini/core.py'), 'utf8');
     expect(solution).toContain("return 'a' in seen");

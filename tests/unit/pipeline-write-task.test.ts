@@ -87,7 +87,8 @@ describe('writeTask', () => {
     const w = await written(cases);
     const json = renderTaskFile({ suite: 'geo', language: python, name: 'box-scale', unit, snapshot: { origin: join(process.cwd(), 'examples/geo'), revision: 'working-tree' }, title: w.title, prompt: w.prompt, gates: null });
     const parsed = taskFileSchema.parse(JSON.parse(stableJson(json)));
-    expect(parsed.tests).toEqual({ cases: 'cases.json', scripts: [], timeoutMs: 120_000, caseTimeoutMs: 10_000 });
+    expect(json['schemaVersion']).toBe(2);
+    expect(parsed.tests).toEqual({ runner: 'python', cases: 'cases.json', scripts: [], timeoutMs: 120_000, caseTimeoutMs: 10_000 });
     expect(parsed.source).toEqual({ repo: 'examples/geo', revision: 'working-tree', path: 'geo/shapes.py', symbol: 'Box.scale' });
     expect(repoLabel('/somewhere/else/lib', '/work')).toBe('lib');
     expect(repoLabel('https://github.com/a/b.git')).toBe('https://github.com/a/b.git');

@@ -5,11 +5,13 @@
  * host's /usr/bin/python3 (with pytest) on copies in a temporary folder, never in the suite itself.
  */
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { pythonTestsOf } from '../../src/languages/python/python-tests.js';
+import { listWorkspaceFiles } from '../../src/tasks/list-workspace-files.js';
 import { loadCatalog } from '../../src/tasks/load-catalog.js';
 import type { LoadedTask } from '../../src/tasks/types.js';
 
@@ -60,7 +62,10 @@ async function filesUnder(dir: string): Promise<string[]> {
 /** A fresh copy of the task's workspace, optionally with the solution laid over it. */
 async function workspaceCopy(task: LoadedTask, withSolution: boolean): Promise<string> {
   const dir = await mkdtemp(path.join(scratch, `${task.name}-${withSolution ? 'solved' : 'masked'}-`));
-  await cp(task.workspaceDir, dir, { recursive: true });
+  for (const e of await listWorkspaceFiles(task)) {
+    if (e.type === 'directory') await mkdir(path.join(dir, e.path), { recursive: true });
+    else if (e.type === 'file') await writeFile(path.join(dir, e.path), e.content ?? Buffer.alloc(0));
+  }
   if (withSolution) await cp(task.solutionDir, dir, { recursive: true });
   return dir;
 }
@@ -73,7 +78,7 @@ async function runHiddenTests(task: LoadedTask, workspace: string): Promise<Map<
   await cp(path.join(task.hiddenDir, 'tests'), path.join(work, 'tests'), { recursive: true });
   await writeFile(path.join(work, 'pytest.ini'), '[pytest]\n');
   const report = path.join(work, 'report.xml');
-  const scripts = task.file.tests.scripts.map((s) => path.join(work, s));
+  const scripts = pythonTestsOf(task.file.tests).scripts.map((s) => path.join(work, s));
   const result = await run(
     PYTHON,
     ['-B', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '-c', path.join(work, 'pytest.ini'), '--rootdir', work, '--junitxml', report, ...scripts],
@@ -107,7 +112,7 @@ async function runCases(task: LoadedTask, workspace: string): Promise<CaseResult
 
 async function expectedTestNames(task: LoadedTask): Promise<string[]> {
   const names: string[] = [];
-  for (const script of task.file.tests.scripts) {
+  for (const script of pythonTestsOf(task.file.tests).scripts) {
     const text = await readFile(path.join(task.hiddenDir, script), 'utf8');
     names.push(...[...text.matchAll(/^def (test_\w+)\(/gm)].map((m) => m[1]!));
   }
@@ -126,7 +131,7 @@ describe('the committed sample suite', () => {
     for (const task of tasks) {
       expect(task.file.language).toBe('python');
       expect(task.file.tests.cases).toBe('cases.json');
-      expect(task.file.tests.scripts).toEqual([`tests/test_${task.file.source.symbol}.py`]);
+      expect(pythonTestsOf(task.file.tests).scripts).toEqual([`tests/test_${task.file.source.symbol}.py`]);
     }
   });
 
@@ -151,7 +156,7 @@ describe('the committed sample suite', () => {
 describe.each(tasks.map((task) => [task.id, task] as const))('%s', (_id, task) => {
   it('masks only the target: its module differs from the solution and raises NotImplementedError', async () => {
     const relative = task.file.source.path;
-    const masked = await readFile(path.join(task.workspaceDir, relative), 'utf8');
+    const masked = (await listWorkspaceFiles(task)).find((e) => e.path === relative)?.content?.toString('utf8');
     const original = await readFile(path.join(task.solutionDir, relative), 'utf8');
     expect(masked).not.toBe(original);
     expect(masked).toContain('raise NotImplementedError');

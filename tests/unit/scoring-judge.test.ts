@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src/sandbox/types.js';
+import { pythonTestsOf } from '../../src/languages/python/python-tests.js';
 import type { TestOutcome } from '../../src/scoring/types.js';
 import { loadFixtureTask, loadRewardHacks, maskedReadout, overlay, runJudgeProcess, solvedReadout, type RewardHack } from '../fixtures/scoring-fixtures.js';
 
@@ -53,7 +54,7 @@ async function runJudge(workspace: FileEntry[], overrides: Record<string, unknow
     workspace: ws,
     hiddenDir,
     cases: task.file.tests.cases,
-    scripts: task.file.tests.scripts,
+    scripts: pythonTestsOf(task.file.tests).scripts,
     caseTimeoutMs: 3000,
     pytestTimeoutMs: 30_000,
     budgetMs: 60_000,

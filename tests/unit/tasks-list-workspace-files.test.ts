@@ -24,7 +24,7 @@ describe('listWorkspaceFiles', () => {
     await chmod(path.join(workspaceDir, 'run.sh'), 0o755);
     await chmod(path.join(workspaceDir, 'pkg', 'mod.py'), 0o640);
 
-    const entries = await listWorkspaceFiles({ workspaceDir });
+    const entries = await listWorkspaceFiles({ workspace: { layout: 'folder', dir: workspaceDir } });
 
     expect(entries.map((e) => [e.path, e.type])).toEqual([
       ['empty', 'directory'],
@@ -48,7 +48,7 @@ describe('listWorkspaceFiles', () => {
     try {
       await symlink(outside, path.join(workspaceDir, 'leak'));
 
-      const entries = await listWorkspaceFiles({ workspaceDir });
+      const entries = await listWorkspaceFiles({ workspace: { layout: 'folder', dir: workspaceDir } });
 
       expect(entries).toHaveLength(1);
       expect(entries[0]).toMatchObject({ path: 'leak', type: 'symlink', linkTarget: outside });
@@ -64,13 +64,13 @@ describe('listWorkspaceFiles', () => {
     await writeFile(path.join(workspaceDir, 'pkg', 'old.pyc'), 'bytecode');
     await writeFile(path.join(workspaceDir, 'pkg', 'mod.py'), 'x = 1\n');
 
-    const entries = await listWorkspaceFiles({ workspaceDir });
+    const entries = await listWorkspaceFiles({ workspace: { layout: 'folder', dir: workspaceDir } });
 
     expect(entries.map((e) => e.path)).toEqual(['pkg', 'pkg/mod.py']);
   });
 
   it('stops when the signal is aborted', async () => {
     await writeFile(path.join(workspaceDir, 'a.py'), 'x = 1\n');
-    await expect(listWorkspaceFiles({ workspaceDir }, { signal: AbortSignal.abort() })).rejects.toThrow();
+    await expect(listWorkspaceFiles({ workspace: { layout: 'folder', dir: workspaceDir } }, { signal: AbortSignal.abort() })).rejects.toThrow();
   });
 });

@@ -1,10 +1,13 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../src/errors.js';
+import { storeSuiteOnce } from '../../src/pipeline/package/store-suite-once.js';
+import { pythonTestRunner } from '../../src/languages/python/python-tests.js';
+import { listWorkspaceFiles } from '../../src/tasks/list-workspace-files.js';
 import { formatTaskLoadProblem, loadCatalog } from '../../src/tasks/load-catalog.js';
 import type { TaskLoadProblem } from '../../src/tasks/types.js';
 
@@ -85,7 +88,7 @@ describe('loadCatalog', () => {
       suite: 'good',
       name: 'alpha',
       dir: alpha,
-      workspaceDir: path.join(alpha, 'workspace'),
+      workspace: { layout: 'folder', dir: path.join(alpha, 'workspace') },
       hiddenDir: path.join(alpha, 'hidden'),
       solutionDir: path.join(alpha, 'solution'),
     });
@@ -154,7 +157,7 @@ describe('loadCatalog', () => {
     await writeTask('mixed', 'escaping-path', { json: escaping });
     await writeTask('mixed', 'bad-scrub', { json: { ...validTask('mixed/bad-scrub'), runtime: { image: 'python', scrub: ['/usr/lib/python3/dist-packages/lib', '/usr'] } } });
 
-    const catalog = await loadCatalog(root);
+    const catalog = await loadCatalog(root, { runners: [pythonTestRunner] });
 
     expect([...catalog.tasks.keys()]).toEqual(['mixed/ok']);
     expect(catalog.problems.every((p) => p.suite === 'mixed')).toBe(true);
@@ -195,6 +198,159 @@ describe('loadCatalog', () => {
     expect(missingFolder.message).toContain('not-there');
 
     expect(catalog.problems).toHaveLength(names.length - 1);
+  });
+
+  it('reads a version-1 task as version 2 with the python runner, equal to the same task written as version 2', async () => {
+    await writeSuite('versions', ['v1', 'v2']);
+    await writeTask('versions', 'v1');
+    const v2 = validTask('versions/v2');
+    v2['schemaVersion'] = 2;
+    v2['tests'] = { runner: 'python', cases: 'cases.json', scripts: ['tests/test_f.py'], timeoutMs: 60000, caseTimeoutMs: 5000 };
+    await writeTask('versions', 'v2', { json: v2 });
+
+    const catalog = await loadCatalog(root, { runners: [pythonTestRunner] });
+
+    expect(catalog.problems).toEqual([]);
+    const [one, two] = [catalog.get('versions/v1'), catalog.get('versions/v2')];
+    expect(one?.file.schemaVersion).toBe(2);
+    expect(one?.file.tests).toEqual({ runner: 'python', cases: 'cases.json', scripts: ['tests/test_f.py'], timeoutMs: 60000, caseTimeoutMs: 5000 });
+    expect({ ...one?.file, id: '' }).toEqual({ ...two?.file, id: '' });
+  });
+
+  it('validates tests with its runner\'s schema and skips a task whose runner no plugin provides, naming tests.runner', async () => {
+    const v2 = (id: string, tests: Record<string, unknown>): Record<string, unknown> => ({ ...validTask(id), schemaVersion: 2, tests });
+    await writeSuite('runners', ['ok', 'node', 'no-scripts', 'extra', 'empty', 'v1-javascript']);
+    await writeTask('runners', 'ok', { json: v2('runners/ok', { runner: 'python', cases: 'cases.json', scripts: [] }) });
+    await writeTask('runners', 'node', { json: v2('runners/node', { runner: 'node', cases: 'cases.json', files: ['a.test.js'] }) });
+    await writeTask('runners', 'no-scripts', { json: v2('runners/no-scripts', { runner: 'python', cases: 'cases.json', scripts: 'tests/test_f.py' }) });
+    await writeTask('runners', 'extra', { json: v2('runners/extra', { runner: 'python', cases: 'cases.json', scripts: [], files: [] }) });
+    await writeTask('runners', 'empty', { json: v2('runners/empty', { runner: 'python', cases: null, scripts: [] }) });
+    await writeTask('runners', 'v1-javascript', { json: { ...validTask('runners/v1-javascript'), language: 'javascript' } });
+
+    const catalog = await loadCatalog(root, { runners: [pythonTestRunner], languages: ['python'] });
+
+    expect(catalog.list().map((t) => t.id)).toEqual(['runners/ok']);
+    expect(catalog.get('runners/ok')?.file.tests).toEqual({ runner: 'python', cases: 'cases.json', scripts: [], timeoutMs: 120_000, caseTimeoutMs: 10_000 });
+    expect(problemFor(catalog.problems, path.join('node', 'task.json'))).toMatchObject({ field: 'tests.runner', message: 'no language plugin here provides the runner "node" (there are: python)' });
+    expect(problemFor(catalog.problems, path.join('no-scripts', 'task.json')).field).toBe('tests.scripts');
+    expect(problemFor(catalog.problems, path.join('extra', 'task.json'))).toMatchObject({ field: 'tests.files', message: 'unknown field' });
+    expect(problemFor(catalog.problems, path.join('empty', 'task.json'))).toMatchObject({ field: 'tests', message: 'a task needs cases or scripts' });
+    expect(problemFor(catalog.problems, path.join('v1-javascript', 'task.json')).field).toBe('language');
+  });
+
+  it('refuses a schemaVersion it does not know, naming the field', async () => {
+    await writeSuite('future', ['t']);
+    await writeTask('future', 't', { json: { ...validTask('future/t'), schemaVersion: 3 } });
+
+    const catalog = await loadCatalog(root);
+
+    expect(catalog.tasks.size).toBe(0);
+    expect(catalog.problems).toContainEqual({ suite: 'future', path: path.join(root, 'future', 't', 'task.json'), field: 'schemaVersion', message: 'expected 2 (or 1, read as 2)' });
+  });
+
+  describe('a suite stored once (base and overlays)', () => {
+    /** Three tasks over one library: each masks its own module and trims or deletes a test file. */
+    async function writeWholeSuite(suite: string): Promise<void> {
+      const names = ['one', 'two', 'three'];
+      await writeSuite(suite, names);
+      for (const [i, name] of names.entries()) {
+        const dir = await writeTask(suite, name, { workspace: false });
+        const ws = path.join(dir, 'workspace');
+        await mkdir(path.join(ws, 'lib'), { recursive: true });
+        await mkdir(path.join(ws, 'tests'), { recursive: true });
+        await mkdir(path.join(ws, 'docs', 'img'), { recursive: true });
+        for (const [j, module] of ['a', 'b', 'c'].entries()) {
+          await writeFile(path.join(ws, 'lib', `${module}.py`), i === j ? 'def f():\n    raise NotImplementedError\n' : `def f():\n    return ${j}\n`);
+        }
+        await writeFile(path.join(ws, 'README.md'), '# lib\n');
+        await writeFile(path.join(ws, 'docs', 'img', 'logo.txt'), 'logo\n');
+        if (i !== 0) await writeFile(path.join(ws, 'tests', 'test_a.py'), 'def test_a():\n    pass\n');
+        await writeFile(path.join(ws, 'tests', 'test_b.py'), i === 1 ? '# trimmed\n' : 'def test_b():\n    pass\n');
+        if (i === 2) await rm(path.join(ws, 'docs'), { recursive: true });
+        await mkdir(path.join(dir, 'solution', 'lib'), { recursive: true });
+        await writeFile(path.join(dir, 'solution', 'lib', `${['a', 'b', 'c'][i]}.py`), `def f():\n    return ${i}\n`);
+      }
+    }
+
+    it('gives each task the same workspace entries as the whole-folder layout it was made from', async () => {
+      await writeWholeSuite('whole');
+      await cp(path.join(root, 'whole'), path.join(root, 'once'), { recursive: true });
+      await writeFile(path.join(root, 'once', 'suite.json'), JSON.stringify({ schemaVersion: 1, name: 'once', description: 'test', tasks: ['one', 'two', 'three'] }));
+      for (const name of ['one', 'two', 'three']) {
+        await writeFile(path.join(root, 'once', name, 'task.json'), JSON.stringify(validTask(`once/${name}`)));
+      }
+      await storeSuiteOnce(path.join(root, 'once'), ['one', 'two', 'three']);
+
+      const catalog = await loadCatalog(root);
+
+      expect(catalog.problems).toEqual([]);
+      for (const name of ['one', 'two', 'three']) {
+        const whole = catalog.get(`whole/${name}`);
+        const once = catalog.get(`once/${name}`);
+        expect(whole?.workspace.layout).toBe('folder');
+        expect(once?.workspace.layout).toBe('overlay');
+        expect(await listWorkspaceFiles(once!)).toEqual(await listWorkspaceFiles(whole!));
+      }
+      // The base is the library as the tasks share it; each overlay holds only its task's change.
+      const base = await readdir(path.join(root, 'once', '_base'), { recursive: true });
+      expect(base.sort()).toEqual(['README.md', 'docs', 'docs/img', 'docs/img/logo.txt', 'lib', 'lib/a.py', 'lib/b.py', 'lib/c.py', 'tests', 'tests/test_a.py', 'tests/test_b.py']);
+      expect(await readFile(path.join(root, 'once', '_base', 'lib', 'a.py'), 'utf8')).toBe('def f():\n    return 0\n');
+      expect((await readdir(path.join(root, 'once', 'one', 'overlay'), { recursive: true })).sort()).toEqual(['lib', 'lib/a.py']);
+      expect((await readdir(path.join(root, 'once', 'two', 'overlay'), { recursive: true })).sort()).toEqual(['lib', 'lib/b.py', 'tests', 'tests/test_b.py']);
+      expect(JSON.parse(await readFile(path.join(root, 'once', 'one', 'overlay.json'), 'utf8'))).toEqual({ schemaVersion: 1, base: '_base', deleted: ['tests/test_a.py'] });
+      expect(JSON.parse(await readFile(path.join(root, 'once', 'three', 'overlay.json'), 'utf8'))).toEqual({ schemaVersion: 1, base: '_base', deleted: ['docs'] });
+    });
+
+    it('stores the same suite to the same bytes, and storing it again changes nothing', async () => {
+      await writeWholeSuite('twice');
+      await cp(path.join(root, 'twice'), path.join(root, 'copy'), { recursive: true });
+      await storeSuiteOnce(path.join(root, 'twice'), ['one', 'two', 'three']);
+      await storeSuiteOnce(path.join(root, 'copy'), ['one', 'two', 'three']);
+      const snapshot = async (dir: string): Promise<Record<string, string>> => {
+        const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+        const out: Record<string, string> = {};
+        for (const f of files) out[path.relative(dir, path.join(f.parentPath, f.name))] = await readFile(path.join(f.parentPath, f.name), 'utf8');
+        return out;
+      };
+      const first = await snapshot(path.join(root, 'twice'));
+      expect(await snapshot(path.join(root, 'copy'))).toEqual(first);
+      await storeSuiteOnce(path.join(root, 'twice'), ['one', 'two', 'three']);
+      expect(await snapshot(path.join(root, 'twice'))).toEqual(first);
+    });
+
+    it('skips a task whose overlay deletes a path the base lacks, or names a missing base, naming the file and field; the rest loads', async () => {
+      await writeWholeSuite('bad');
+      await storeSuiteOnce(path.join(root, 'bad'), ['one', 'two', 'three']);
+      const overlayOf = (name: string): string => path.join(root, 'bad', name, 'overlay.json');
+      await writeFile(overlayOf('one'), JSON.stringify({ schemaVersion: 1, base: '_base', deleted: ['tests/test_a.py', 'no/such.py'] }));
+      await writeFile(overlayOf('two'), JSON.stringify({ schemaVersion: 1, base: '_gone', deleted: [] }));
+      await writeFile(overlayOf('three'), JSON.stringify({ schemaVersion: 1, base: '_base', deleted: ['../task.json'] }));
+
+      const catalog = await loadCatalog(root);
+
+      expect(catalog.tasks.size).toBe(0);
+      expect(problemFor(catalog.problems, path.join('one', 'overlay.json'))).toMatchObject({ field: 'deleted.1', message: `"no/such.py" is not in the base ${path.join(root, 'bad', '_base')}` });
+      expect(problemFor(catalog.problems, path.join('two', 'overlay.json'))).toMatchObject({ field: 'base', message: `the suite's base folder ${path.join(root, 'bad', '_gone')} does not exist` });
+      expect(problemFor(catalog.problems, path.join('three', 'overlay.json')).field).toBe('deleted.0');
+
+      await rm(path.join(root, 'bad', '_base'), { recursive: true });
+      await writeSuite('fine', ['ok']);
+      await writeTask('fine', 'ok');
+      const again = await loadCatalog(root);
+      expect([...again.tasks.keys()]).toEqual(['fine/ok']);
+      expect(problemFor(again.problems, path.join('one', 'overlay.json')).field).toBe('base');
+    });
+
+    it('refuses a task holding both a workspace/ folder and an overlay.json', async () => {
+      await writeSuite('both', ['t']);
+      const dir = await writeTask('both', 't');
+      await mkdir(path.join(root, 'both', '_base'));
+      await writeFile(path.join(dir, 'overlay.json'), JSON.stringify({ schemaVersion: 1, base: '_base', deleted: [] }));
+
+      const catalog = await loadCatalog(root);
+
+      expect(problemFor(catalog.problems, path.join('t', 'workspace')).message).toMatch(/both workspace\/ and overlay.json/);
+    });
   });
 
   it('skips a malformed suite and still loads the other suites', async () => {

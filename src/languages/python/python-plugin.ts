@@ -1,4 +1,5 @@
 import { createPythonScorer } from './python-scorer.js';
+import { pythonTestRunner } from './python-tests.js';
 import { compareStrings } from '../../pipeline/write/stable-json.js';
 import type { Unit } from '../construction-types.js';
 import type { LanguagePlugin, RepoTests, TaskWriter } from '../language.js';
@@ -50,6 +51,7 @@ export function createPythonPlugin(): LanguagePlugin {
     displayName: 'Python',
     codeFence: 'python',
     image: 'python',
+    testRunners: [pythonTestRunner],
     createScorer: ({ provider, logger }) => createPythonScorer({ provider, logger }),
     unbuildable: (unit) => {
       const root = importRootOf(unit);

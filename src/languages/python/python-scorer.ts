@@ -3,6 +3,7 @@ import type { SandboxProvider } from '../../sandbox/types.js';
 import { createSandboxScorer, type JudgeCommand, type SandboxScorerLimits } from '../../scoring/sandbox-scorer.js';
 import type { Scorer } from '../../scoring/types.js';
 import type { LoadedTask } from '../../tasks/types.js';
+import { pythonTestsOf } from './python-tests.js';
 
 /** Where the Python image puts every file of `src/scoring/python/`. */
 export const JUDGE_PATH_IN_SANDBOX = '/opt/codemidas/scoring/judge.py';
@@ -14,12 +15,10 @@ export const JUDGE_PATH_IN_SANDBOX = '/opt/codemidas/scoring/judge.py';
 export const pythonJudge: JudgeCommand = Object.freeze({
   // -S: the judge needs only the standard library, not site's start-up work (~5 ms).
   argv: Object.freeze(['python3', '-I', '-S', JUDGE_PATH_IN_SANDBOX]),
-  config: (task: LoadedTask) => ({
-    cases: task.file.tests.cases,
-    scripts: task.file.tests.scripts,
-    caseTimeoutMs: task.file.tests.caseTimeoutMs,
-    pytestTimeoutMs: task.file.tests.timeoutMs,
-  }),
+  config: (task: LoadedTask) => {
+    const tests = pythonTestsOf(task.file.tests);
+    return { cases: tests.cases, scripts: tests.scripts, caseTimeoutMs: tests.caseTimeoutMs, pytestTimeoutMs: tests.timeoutMs };
+  },
 });
 
 /** The scorer of Python tasks: the generic sandbox scorer with Python's judge. */

@@ -8,7 +8,7 @@ import type { LeakAuditor, LeakAuditResult } from '../audit/audit-leaks.js';
 import { coMaskSiblings } from '../audit/co-mask-siblings.js';
 import { runGates, type GateReport } from '../gate/run-gates.js';
 import { maskWorkspace, type MaskedWorkspace } from '../mask/mask-workspace.js';
-import { writeFileTree } from '../package/suite-staging.js';
+import { stagedWorkspace, writeTaskPackage } from '../package/write-task-package.js';
 import type { AcceptedTask } from '../report/funnel-report.js';
 import type { DropStage, Recording, Unit } from '../types.js';
 import { renderTaskFile, type GatesSummary } from '../write/render-task-file.js';
@@ -111,13 +111,13 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   const taskFileWith = (gates: GatesSummary | null): Record<string, unknown> =>
     renderTaskFile({ suite, language, name, unit, snapshot, scrub: ctx.scrub, title: written.title, prompt, gates });
   const taskFile = taskFileWith(null);
-  await writePackage(taskDir, taskFile, written, masked, null);
+  await writeTaskPackage(taskDir, taskFile, written, masked, null);
   const task: LoadedTask = {
     id: `${suite}/${name}`,
     suite,
     name,
     dir: taskDir,
-    workspaceDir: join(taskDir, 'workspace'),
+    workspace: stagedWorkspace(taskDir),
     hiddenDir: join(taskDir, 'hidden'),
     solutionDir: join(taskDir, 'solution'),
     file: taskFileSchema.parse(taskFile),
@@ -129,7 +129,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
     await rm(taskDir, { recursive: true, force: true });
     return drop('gate', gates.failure?.code ?? 'gate-failed', gates.failure?.reason ?? 'a gate failed');
   }
-  await writePackage(taskDir, taskFileWith(gatesSummary(written, gates, leak)), written, masked, {
+  await writeTaskPackage(taskDir, taskFileWith(gatesSummary(written, gates, leak)), written, masked, {
     schemaVersion: 1,
     task: `${suite}/${name}`,
     unit: unit.id,
@@ -144,16 +144,6 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
     },
   });
   return { unit, name, written: true, drop: null, accepted: { name, unitId: unit.id, cases: written.cases.length, mutationScore: recording.mutation.score } };
-}
-
-async function writePackage(taskDir: string, taskFile: Record<string, unknown>, written: WrittenTask, masked: MaskedWorkspace, report: Record<string, unknown> | null): Promise<void> {
-  const files = new Map<string, Buffer>();
-  files.set('task.json', Buffer.from(stableJson(taskFile)));
-  for (const [p, c] of masked.workspace) files.set(`workspace/${p}`, c);
-  for (const [p, c] of written.hidden) files.set(`hidden/${p}`, c);
-  for (const [p, c] of masked.solution) files.set(`solution/${p}`, c);
-  if (report) files.set('report.json', Buffer.from(stableJson(report)));
-  await writeFileTree(taskDir, files);
 }
 
 function gatesSummary(written: WrittenTask, gates: GateReport, leak: LeakAuditResult): GatesSummary {

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createLeakAuditor } from '../audit/audit-leaks.js';
+import { storeSuiteOnce } from '../package/store-suite-once.js';
 import { createSuiteStaging, writeFileAtomic, writeFileTree } from '../package/suite-staging.js';
 import type { Recording, Unit } from '../types.js';
 import { stableJson } from '../write/stable-json.js';
@@ -65,6 +66,7 @@ export async function gateAndPackage(run: BuildRun, explored: Explored, recorded
         ['funnel.json', Buffer.from(stableJson(report))],
       ]),
     );
+    await storeSuiteOnce(staging.dir, accepted.map((t) => t.name));
     await staging.commit();
     // Beside the suite, after it: the funnel of the suite on disk (with the timings of its build).
     await writeFileAtomic(run.funnelFile, Buffer.from(stableJson({ ...report, timings })));

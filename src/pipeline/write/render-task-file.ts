@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { TASK_SCHEMA_VERSION } from '../../tasks/task-schema.js';
+import type { TestRunner } from '../../tasks/test-runner.js';
 import type { RepoSnapshot, Unit } from '../types.js';
 
 /** Limits written into every constructed task's `tests`. */
@@ -27,11 +28,18 @@ export function repoLabel(origin: string, cwd: string = process.cwd()): string {
   return abs.split(/[\\/]/).filter(Boolean).at(-1) ?? 'repository';
 }
 
-/** task.json (src/tasks/task-schema.ts) for a constructed task. */
+/** The runner a constructed task is judged by: its language's first. */
+function testRunnerOf(language: { language: string; testRunners: readonly Pick<TestRunner, 'casesOnly'>[] }): Pick<TestRunner, 'casesOnly'> {
+  const runner = language.testRunners[0];
+  if (runner === undefined) throw new Error(`the ${language.language} plugin provides no test runner`);
+  return runner;
+}
+
+/** task.json (src/tasks/task-schema.ts) for a constructed task: its tests are the recorded cases. */
 export function renderTaskFile(input: {
   suite: string;
-  /** The task's language and runtime image (its plugin's `language` and `image`). */
-  language: { language: string; image: string };
+  /** The task's language, runtime image and test runner (its plugin's `language`, `image` and first `testRunners`). */
+  language: { language: string; image: string; testRunners: readonly Pick<TestRunner, 'casesOnly'>[] };
   name: string;
   unit: Unit;
   snapshot: Pick<RepoSnapshot, 'origin' | 'revision'>;
@@ -50,7 +58,7 @@ export function renderTaskFile(input: {
     prompt: input.prompt,
     runtime: { image: input.language.image, ...(input.scrub?.length ? { scrub: [...input.scrub] } : {}) },
     workdir: '/workspace',
-    tests: { cases: 'cases.json', scripts: [], ...DEFAULT_TASK_TEST_LIMITS },
+    tests: testRunnerOf(input.language).casesOnly('cases.json', DEFAULT_TASK_TEST_LIMITS),
     protectedPaths: [],
     limits: {},
     rewardMode: 'fraction',
