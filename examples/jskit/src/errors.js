@@ -1,6 +1,6 @@
 /**
  * Thrown when a text does not follow the expected grammar. `offset` is the 0-based position in
- * the text where the problem was found.
+ * the text where the problem was found and `reason` the message without the offset.
  */
 export class ParseError extends Error {
   /**
@@ -10,6 +10,7 @@ export class ParseError extends Error {
   constructor(message, offset) {
     super(`${message} (at offset ${offset})`);
     this.name = 'ParseError';
+    this.reason = message;
     this.offset = offset;
   }
 }

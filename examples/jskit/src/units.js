@@ -4,23 +4,12 @@ import { ParseError } from './errors.js';
 // unit -> [dimension, factor, offset]: value in the base unit = value * factor + offset.
 // Base units: metre, kilogram, litre, kelvin.
 const UNITS = {
-  mm: ['length', 0.001, 0],
-  cm: ['length', 0.01, 0],
-  m: ['length', 1, 0],
-  km: ['length', 1000, 0],
-  in: ['length', 0.0254, 0],
-  ft: ['length', 0.3048, 0],
-  mi: ['length', 1609.344, 0],
-  g: ['mass', 0.001, 0],
-  kg: ['mass', 1, 0],
-  t: ['mass', 1000, 0],
-  oz: ['mass', 0.028349523125, 0],
-  lb: ['mass', 0.45359237, 0],
-  ml: ['volume', 0.001, 0],
-  l: ['volume', 1, 0],
-  K: ['temperature', 1, 0],
-  C: ['temperature', 1, 273.15],
-  F: ['temperature', 5 / 9, 273.15 - 160 / 9],
+  mm: ['length', 0.001, 0], cm: ['length', 0.01, 0], m: ['length', 1, 0], km: ['length', 1000, 0],
+  in: ['length', 0.0254, 0], ft: ['length', 0.3048, 0], mi: ['length', 1609.344, 0],
+  g: ['mass', 0.001, 0], kg: ['mass', 1, 0], t: ['mass', 1000, 0],
+  oz: ['mass', 0.028349523125, 0], lb: ['mass', 0.45359237, 0],
+  ml: ['volume', 0.001, 0], l: ['volume', 1, 0],
+  K: ['temperature', 1, 0], C: ['temperature', 1, 273.15], F: ['temperature', 5 / 9, 273.15 - 160 / 9],
 };
 
 function lookUp(unit) {
