@@ -111,7 +111,7 @@ export class Ledger {
    *
    * @param {number} [depth] how many name segments to keep (all when omitted)
    * @returns {Map<string, number>} account name to total in cents
-   * @example Ledger.fromText('a:x 1\na:y 2\nb 3').totals(1) // => Map { 'a' => 300, 'b' => 300 }
+   * @example Ledger.fromText('a:x 1\na:y 2\nb 3').totals(1) // => new Map([['a', 300], ['b', 300]])
    */
   totals(depth) {
     if (depth !== undefined && (!Number.isInteger(depth) || depth < 1)) throw new RangeError('depth must be an integer of at least 1');
