@@ -53,10 +53,10 @@ export function splitFields(line, { delimiter = ',', quote = '"' } = {}) {
 /**
  * Joins values into one delimited line, the inverse of `splitFields`. `null` and `undefined`
  * become empty fields; numbers, bigints and booleans are written with String(). A field is quoted
- * (inner quotes doubled) when it contains the delimiter, a double quote, a line break, starts or
- * ends with a space, or is empty while being the only field (so that it survives a round trip
- * as distinct from no field at all). Throws TypeError for any other kind of value (objects,
- * symbols, functions) and RangeError for a delimiter that is not one character or is '"'.
+ * (inner quotes doubled) when it contains the delimiter, a double quote or a line break, starts
+ * or ends with a space, or is the only field and empty (written `""`). Throws TypeError for any
+ * other kind of value (objects, symbols, functions) and RangeError for a delimiter that is not
+ * one character or is '"'.
  *
  * @param {Array<string|number|bigint|boolean|null|undefined>} values the fields
  * @param {string} [delimiter=','] the delimiter
