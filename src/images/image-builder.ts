@@ -58,9 +58,13 @@ const HASH_LENGTH = 12;
  * `name@version` a line, `#` comments; fetched with `npm pack`, which checks each tarball against
  * the registry's integrity, into the context's `npm/` folder). The version pins are in the hash.
  */
-function languageInputs(root: string, language: ImageLanguage): { dockerfile: string; relay: string; scoring: string[]; npmPackages: string[] } {
+function languageInputs(
+  root: string,
+  language: ImageLanguage,
+): { dockerfile: string; relay: string; scoring: string[]; npmPackages: string[]; sources: ImageSources[] } {
   const scoringDir = join(root, 'src', 'scoring', 'python');
   return {
+    sources: readImageSources(root, join(root, 'sandbox-images', language, 'sources.txt')),
     npmPackages: readNpmPackages(join(root, 'sandbox-images', language, 'npm-packages.txt')),
     dockerfile: join(root, 'sandbox-images', language, 'Dockerfile'),
     relay: join(root, 'src', 'sandbox', 'relay', 'relay.py'),
@@ -111,6 +115,7 @@ export function imageTags(root: string = findProjectRoot()): ImageTags {
     for (const file of inputs.scoring) parts.push(relative(root, file), readFileSync(file));
     // added only when there are some, so the tags of images without npm packages stay as they were
     if (inputs.npmPackages.length > 0) parts.push('npm-packages', ...inputs.npmPackages);
+    for (const source of inputs.sources) for (const file of source.files) parts.push(`opt/${source.to}/${file}`, readFileSync(join(source.from, file)));
     return `codemidas/${language}:${shortHash(parts)}`;
   };
   return { base, python: tagFor('python'), node: tagFor('node') };
@@ -207,6 +212,13 @@ export async function languageBuildContext(root: string, language: ImageLanguage
   return packTar((pack) => {
     if (tarballs.length > 0) pack.entry({ name: 'npm', type: 'directory', mode: 0o755, uid: 0, gid: 0 });
     for (const tarball of tarballs) pack.entry({ name: `npm/${tarball.name}`, type: 'file', mode: 0o644, uid: 0, gid: 0, size: tarball.content.length }, tarball.content);
+    for (const source of inputs.sources) {
+      for (const dir of foldersOf(`opt/${source.to}`, source.files)) pack.entry({ name: dir, type: 'directory', mode: 0o755, uid: 0, gid: 0 });
+      for (const file of source.files) {
+        const content = readFileSync(join(source.from, file));
+        pack.entry({ name: `opt/${source.to}/${file}`, type: 'file', mode: 0o644, uid: 0, gid: 0, size: content.length }, content);
+      }
+    }
     const file = (name: string, content: Buffer): void => {
       pack.entry({ name, type: 'file', mode: 0o644, uid: 0, gid: 0, size: content.length }, content);
     };
@@ -228,6 +240,53 @@ export async function languageBuildContext(root: string, language: ImageLanguage
       file(`scoring/${rel}`, readFileSync(path));
     }
   });
+}
+
+/** A folder of this checkout copied into a language image, below `/opt/codemidas/<to>/` (the Dockerfile's `COPY opt/ /opt/codemidas/`). */
+interface ImageSources {
+  /** Absolute folder in the checkout. */
+  from: string;
+  /** Folder below /opt/codemidas. */
+  to: string;
+  /** Its regular files, relative, sorted. */
+  files: string[];
+}
+
+/**
+ * The `sources.txt` of a language image: `<folder of the checkout> <folder below /opt/codemidas>`
+ * a line, `#` comments (the JavaScript judge's runtime files for the node image); none when absent.
+ */
+function readImageSources(root: string, path: string): ImageSources[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return [];
+  }
+  return text
+    .split('\n')
+    .map((line) => line.replace(/#.*/, '').trim())
+    .filter((line) => line !== '')
+    .map((line) => {
+      const [from, to, extra] = line.split(/\s+/);
+      if (from === undefined || to === undefined || extra !== undefined || !/^[a-z0-9][a-z0-9._/-]*$/.test(to) || to.split('/').includes('..')) {
+        throw new Error(`${path}: expected '<folder of the checkout> <folder below /opt/codemidas>', got '${line}'`);
+      }
+      const dir = join(root, from);
+      return { from: dir, to, files: listFiles(dir) };
+    });
+}
+
+/** Every folder from `top` down to the folders holding `files` (relative to `top`), parents first. */
+function foldersOf(top: string, files: readonly string[]): string[] {
+  const out = new Set<string>();
+  const parts = top.split('/');
+  for (let i = 1; i <= parts.length; i++) out.add(parts.slice(0, i).join('/'));
+  for (const file of files) {
+    const segments = file.split('/').slice(0, -1);
+    for (let i = 1; i <= segments.length; i++) out.add(`${top}/${segments.slice(0, i).join('/')}`);
+  }
+  return [...out].sort();
 }
 
 /** `name@version` lines of an npm-packages.txt; none when the file is absent. */
