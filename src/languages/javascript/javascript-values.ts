@@ -185,12 +185,14 @@ export function classNamesIn(value: unknown, into: Set<string> = new Set()): Set
 }
 
 /** A stand-in class named `name`: `util.inspect` shows its instances as `Name { ... }`, as it shows the real class's. */
-function standIn(name: string, classes: Map<string, { prototype: object }>): { prototype: object } {
-  let ctor = classes.get(name);
+function standIn(name: string, classes: Map<string, { prototype: object }>, base: object | null = null): { prototype: object } {
+  const key = base === null ? name : `error:${name}`;
+  let ctor = classes.get(key);
   if (ctor === undefined) {
     // a computed key names the function, as `class Name {}` would be named
     ctor = { [name]: function () {} }[name] as { prototype: object };
-    classes.set(name, ctor);
+    if (base !== null) Object.setPrototypeOf(ctor.prototype, base);
+    classes.set(key, ctor);
   }
   return ctor;
 }
@@ -254,7 +256,7 @@ function liveValue(value: unknown, classes: Map<string, { prototype: object }>):
       const { class: name, props } = (v ?? {}) as { class?: unknown; props?: unknown };
       const className = String(name);
       const builtin = (globalThis as Record<string, unknown>)[className];
-      const proto = BUILTIN_ERRORS.has(className) && typeof builtin === 'function' ? (builtin as { prototype: object }).prototype : standIn(className, classes).prototype;
+      const proto = BUILTIN_ERRORS.has(className) && typeof builtin === 'function' ? (builtin as { prototype: object }).prototype : standIn(className, classes, Error.prototype).prototype;
       const out = Object.create(proto) as object;
       Object.defineProperty(out, 'message', { value: String(tagged.message ?? ''), writable: true, configurable: true, enumerable: false });
       for (const [k, x] of pairsOf(props)) define(out, k, live(x));
