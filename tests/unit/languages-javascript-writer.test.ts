@@ -256,3 +256,17 @@ describe('JavaScript readable test', () => {
     expect(content).toContain("import assert from 'node:assert/strict';");
   });
 });
+
+describe('JavaScript prompt example lines', () => {
+  it('are the REPL lines inside code fences only, and the prompt names the classes the examples build', () => {
+    expect(exampleLines('> a quote\n```js\n> f(1)\n1\n```\n> another')).toEqual(['> f(1)']);
+    const unit = { ...unitOf('mid') };
+    const point = { t: 'instance', v: { class: 'Point', props: [['x', { t: 'number', v: '1' }], ['y', { t: 'number', v: '1' }]] } };
+    const c: RecordedCase = {
+      id: 'c', module: 'src/values', target: 'mid', init: null, args: [point, point], kwargs: {}, expect: { returns: point }, argsAfter: null, source: 'repo-test',
+    };
+    const prompt = renderPrompt({ unit, cases: [c], libraryName: 'x' });
+    expect(prompt).toContain('with `mid` imported as above, and `Point` imported from the same module:');
+    expect(exampleLines(prompt)).toEqual(['> mid(Object.assign(Object.create(Point.prototype), { x: 1, y: 1 }), Object.assign(Object.create(Point.prototype), { x: 1, y: 1 }))']);
+  });
+});

@@ -168,9 +168,16 @@ export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
   return picked.sort((a, b) => order(a) - order(b));
 }
 
-/** The example lines of a prompt: the REPL's `> ` lines, trimmed. */
+/** The example lines of a prompt: the REPL's `> ` lines inside code fences, trimmed (a Markdown quote outside a fence is not one). */
 export function exampleLines(text: string): string[] {
-  return text.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('> '));
+  const out: string[] = [];
+  let fenced = false;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('```')) fenced = !fenced;
+    else if (fenced && line.startsWith('> ')) out.push(line);
+  }
+  return out;
 }
 
 /** The JSDoc as text: `/**`, `*\/` and each line's leading `*` removed, common indentation dropped. */
@@ -191,6 +198,16 @@ export function taskTitle(unit: Unit): string {
   const firstLine = doc.split('\n')[0]?.trim() ?? '';
   const sentence = firstLine.startsWith('@') ? '' : (/^.*?[.!?](?=\s|$)/.exec(firstLine)?.[0] ?? firstLine).replace(/\.$/, '');
   return sentence ? sentence.slice(0, 120) : `Implement ${unit.qualname}`;
+}
+
+/** The sentence before the examples: they run in a Node REPL with the module imported, and the classes they build imported too. */
+function examplesIntro(unit: Unit, examples: readonly RecordedCase[]): string {
+  const first = localPath(unit, unit.qualname)[0];
+  const classes = new Set<string>();
+  for (const c of examples) for (const value of [...c.args, ...(c.init?.args ?? [])]) classNamesIn(value, classes);
+  const more = [...classes].filter((name) => name !== first).sort();
+  const also = more.length ? `, and ${more.map((n) => `\`${n}\``).join(', ')} imported from the same module` : '';
+  return `As a Node REPL shows them, with \`${first}\` imported as above${also}:`;
 }
 
 /** What the unit is, in the prompt's words. */
@@ -231,7 +248,7 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
   if (doc) out.push('## Behaviour', '', doc, '');
   const examples = pickExamples(input.cases);
   if (examples.length) {
-    out.push('## Examples', '', 'As a Node REPL shows them (the module imported as above):', '', '```js', examples.map((c) => exampleBlock(unit, c)).join('\n'), '```', '');
+    out.push('## Examples', '', examplesIntro(unit, examples), '', '```js', examples.map((c) => exampleBlock(unit, c)).join('\n'), '```', '');
   }
   const settles = awaits(unit) ? ' A returned promise is judged by the value it settles with, or the class of the value it rejects with.' : '';
   out.push(
