@@ -270,3 +270,39 @@ describe('JavaScript prompt example lines', () => {
     expect(exampleLines(prompt)).toEqual(['> mid(Object.assign(Object.create(Point.prototype), { x: 1, y: 1 }), Object.assign(Object.create(Point.prototype), { x: 1, y: 1 }))']);
   });
 });
+
+describe('JavaScript readable test of a TypeScript module', () => {
+  it('passes with a TypeScript loader on the original, fails on the masked copy', async () => {
+    const ts = join(FIXTURES, 'ts-pkg');
+    const unit = (await parseJavaScriptUnits(fixtureSnapshot('ts-pkg'))).units.find((u) => u.qualname === 'summarize');
+    if (unit === undefined) throw new Error('no summarize unit');
+    const inputs = [[[3, 1.23456, 2]], [[]], [[5], 0]];
+    const result = await recordJavaScriptTwice(
+      {
+        root: ts, module: unit.module, target: unit.qualname, init: null, timeoutMs: 5000,
+        inputs: inputs.map((args) => ({ args: args.map((a) => codec.encode(a)) })), typescriptPath: join(import.meta.dirname, '../../node_modules/typescript'),
+      },
+      { nodePath: TEST_NODE },
+    );
+    expect(result.kept).toHaveLength(3);
+    const cases: RecordedCase[] = result.kept.map((k) => ({
+      id: `summarize-${k.index}`, module: unit.module, target: unit.qualname, init: null, args: inputs[k.index]?.map((a) => codec.encode(a)) ?? [], kwargs: {},
+      expect: k.expect, argsAfter: k.argsAfter, source: 'repo-test',
+    }));
+    const prompt = renderPrompt({ unit, cases, libraryName: 'x' });
+    expect(prompt).toContain('```ts\nexport function summarize(values: readonly number[], digits: number = 2): Summary\n```');
+    expect(exampleLines(prompt)).toEqual(['> summarize([3, 1.23456, 2])', '> summarize([5], 0)', '> summarize([])']);
+    const { path, content } = renderReadableTest({ taskId: 't', taskName: 'summarize', cases, unit });
+    const loader = import.meta.resolve('tsx');
+    for (const masked of [false, true]) {
+      const root = makeTempDir('codemidas-readable-ts-');
+      cpSync(ts, root, { recursive: true });
+      if (masked) writeFileSync(join(root, unit.file), maskJavaScriptBody(readFileSync(join(root, unit.file), 'utf8'), unit));
+      const file = join(root, 'hidden', path);
+      mkdirSync(join(file, '..'), { recursive: true });
+      writeFileSync(file, content);
+      const run = spawnSync(TEST_NODE, ['--import', loader, '--test', file], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+      expect(run.status === 0, `${masked ? 'masked' : 'original'}\n${run.stdout}${run.stderr}`).toBe(!masked);
+    }
+  }, 120_000);
+});
