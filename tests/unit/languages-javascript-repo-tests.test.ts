@@ -140,3 +140,14 @@ describe('Counter', () => {
     expect(result.source).toBe("const t = test('x', () => clamp(1));\ntest('z', () => add(1));\n");
   });
 });
+
+describe('removeTestsOf and the names a test file gives the target', () => {
+  it('follows import aliases, default imports and require bindings from the target module', () => {
+    const esm = "import slug from '../index.js';\nimport { padLeft as pad } from '../src/text';\nimport { pad as other } from '../src/other.js';\n\ntest('a', () => slug('x'));\ntest('b', () => pad('x', 2));\ntest('c', () => other('x'));\n";
+    expect(removeJavaScriptTestsOf(esm, unit('default', 'index.js', 'export default function slugify(text)')).removed).toEqual(['a']);
+    expect(removeJavaScriptTestsOf(esm, unit('padLeft', 'src/text.js')).removed).toEqual(['b']);
+    const cjs = "const m = require('../lib/math');\nconst { clamp: c } = require('../lib/math.js');\n\nit('a', () => c(1, 0, 2));\nit('b', () => m.add(1, 2));\n";
+    expect(removeJavaScriptTestsOf(cjs, unit('clamp', 'lib/math.js')).removed).toEqual(['a']);
+    expect(removeJavaScriptTestsOf(cjs, unit('default', 'lib/math.js')).removed).toEqual(['b']);
+  });
+});

@@ -54,9 +54,65 @@ function statementOf(call: Node): Node | null {
   return null;
 }
 
-function namesTarget(node: Node, name: string): boolean {
-  if (NAME_TYPES.has(node.type) && node.text === name) return true;
-  return namedChildrenOf(node).some((child) => namesTarget(child, name));
+function namesTarget(node: Node, names: ReadonlySet<string>): boolean {
+  if (NAME_TYPES.has(node.type) && names.has(node.text)) return true;
+  return namedChildrenOf(node).some((child) => namesTarget(child, names));
+}
+
+/** The quoted text of a string node, without its quotes. */
+function stringText(node: Node | null | undefined): string | null {
+  return node !== null && node !== undefined && node.type === 'string' ? node.text.slice(1, -1) : null;
+}
+
+/** True when an import specifier names the unit's file by its last part (`../src/text.js`, `../src/text`; a folder for its `index`). */
+function specifierNamesFile(spec: string, unit: Unit): boolean {
+  const stem = (path: string): string => (path.split('/').at(-1) ?? path).replace(/\.(?:[mc]?[jt]s|[jt]sx)$/, '');
+  const folders = unit.file.split('/').slice(0, -1);
+  const wanted = new Set([stem(unit.file)]);
+  if (stem(unit.file) === 'index' && folders.length > 0) wanted.add(folders.at(-1) ?? '');
+  return (spec.startsWith('.') || spec.startsWith('/')) && wanted.has(stem(spec));
+}
+
+/**
+ * The names a test file calls the target by: its own name, and the local names the file binds to it
+ * from the unit's module (`import { padLeft as pad }`, `import slug from '../index.js'`,
+ * `const slug = require('../index')`, `const { clamp: c } = require(...)`).
+ */
+function localNamesOf(root: Node, unit: Unit, name: string): Set<string> {
+  const first = unit.qualname.split('.')[0] ?? unit.qualname;
+  const names = new Set([name]);
+  const visit = (node: Node): void => {
+    if (node.type === 'import_statement' && specifierNamesFile(stringText(node.childForFieldName('source')) ?? '', unit)) {
+      const clause = namedChildrenOf(node).find((c) => c.type === 'import_clause');
+      for (const part of clause === undefined ? [] : namedChildrenOf(clause)) {
+        if (part.type === 'identifier' && first === 'default') names.add(part.text);
+        if (part.type !== 'named_imports') continue;
+        for (const spec of namedChildrenOf(part)) {
+          const imported = spec.childForFieldName('name')?.text;
+          const alias = spec.childForFieldName('alias')?.text;
+          if (imported === first && alias !== undefined) names.add(alias);
+        }
+      }
+    }
+    if (node.type === 'variable_declarator') {
+      const value = node.childForFieldName('value');
+      const required = value?.type === 'call_expression' && value.childForFieldName('function')?.text === 'require'
+        ? stringText(namedChildrenOf(value.childForFieldName('arguments') ?? value)[0]) : null;
+      const bound = node.childForFieldName('name');
+      if (required !== null && specifierNamesFile(required, unit) && bound !== null) {
+        if (bound.type === 'identifier' && first === 'default') names.add(bound.text);
+        for (const pair of bound.type === 'object_pattern' ? namedChildrenOf(bound) : []) {
+          if (pair.type === 'pair_pattern' && pair.childForFieldName('key')?.text === first) {
+            const local = pair.childForFieldName('value');
+            if (local?.type === 'identifier') names.add(local.text);
+          }
+        }
+      }
+    }
+    for (const child of namedChildrenOf(node)) visit(child);
+  };
+  visit(root);
+  return names;
 }
 
 /** The test's title for people: its first argument's text (quotes removed), else its line. */
@@ -137,7 +193,8 @@ function parses(source: string, grammar: JavaScriptGrammar): boolean {
 /**
  * `source` (a test file) without its tests of `unit`: each `test(...)`/`it(...)` call (with any of
  * `.only`, `.skip`, `.each(table)`, ...) that is a statement of its own and whose arguments name the
- * target (the last part of its qualname; a default export by its local name) is removed, and so is
+ * target (the last part of its qualname; a default export by its local name; any name the file
+ * imports or requires the target under from its module, `import { f as g }`) is removed, and so is
  * every `describe(...)` block whose tests were all removed. `source` null: tests were removed and
  * none is left. A file that no grammar parses, or where no test names the target, comes back
  * unchanged with nothing removed; when the thinned file would not parse, the whole file goes
@@ -150,9 +207,10 @@ export function removeJavaScriptTestsOf(source: string, unit: Unit): { source: s
   const parsed = parseAny(source);
   if (parsed === null) return { source, removed: [] };
   try {
+    const names = localNamesOf(parsed.tree.rootNode, unit, name);
     const calls = testCalls(parsed.tree.rootNode);
     const tests = calls.filter((c) => c.kind === 'test');
-    const removedTests = tests.filter((t) => !tests.some((o) => o !== t && inside(t.statement, o.statement) && namesTarget(o.call, name)) && namesTarget(t.call, name));
+    const removedTests = tests.filter((t) => !tests.some((o) => o !== t && inside(t.statement, o.statement) && namesTarget(o.call, names)) && namesTarget(t.call, names));
     if (removedTests.length === 0) return { source, removed: [] };
     const gone = (t: TestCall): boolean => removedTests.some((r) => inside(t.statement, r.statement));
     const left = tests.filter((t) => !gone(t));
