@@ -1,0 +1,344 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../../project-root.js';
+import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
+import type { RecordedCase, Unit } from '../construction-types.js';
+import type { TaskWriter } from '../language.js';
+import { type ClassRef, classNamesIn, hasUnshowableValue, inspectTagged, javascriptString, taggedToJavaScript } from './javascript-values.js';
+
+/** At most this many recorded examples appear in a prompt; the hidden tests hold the rest. */
+export const MAX_PROMPT_EXAMPLES = 3;
+
+/** What a masked body throws (mask-javascript-body.ts), as the prompt names it. */
+const MASKED_THROW = "`Error('not implemented')`";
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const RESERVED = new Set([
+  'await', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends',
+  'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'let', 'new', 'null', 'return', 'static', 'super', 'switch',
+  'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield',
+]);
+
+/** How a module is loaded: an ES module (`import`), CommonJS (`require`), or not known from the unit alone. */
+export type ImportStyle = 'esm' | 'cjs' | 'unknown';
+
+/**
+ * How the unit's module is imported, from what the unit itself shows (the contract's `Unit` does not
+ * carry the module format the parser found): `.mjs/.mts` ES module, `.cjs/.cts` CommonJS,
+ * TypeScript sources ES syntax, a signature starting with `export` ES module, one assigning to
+ * `exports`/`module.exports` CommonJS; else unknown (the prompt then shows both forms).
+ */
+export function importStyleOf(unit: Unit): ImportStyle {
+  if (/\.m[jt]s$/.test(unit.file)) return 'esm';
+  if (/\.c[jt]s$/.test(unit.file)) return 'cjs';
+  if (/\.tsx?$/.test(unit.file)) return 'esm';
+  const signature = unit.signature.trimStart();
+  if (/^export\b/.test(signature)) return 'esm';
+  if (/^(?:module\.)?exports\b/.test(signature)) return 'cjs';
+  return 'unknown';
+}
+
+/** A local name for the module's default export: the default function's own name, else the file's base name in camelCase. */
+export function defaultExportName(unit: Unit): string {
+  if (unit.qualname === 'default') {
+    const own = /^export\s+default\s+(?:async\s+)?(?:function\s*\*?|class)\s*([A-Za-z_$][\w$]*)/.exec(unit.signature.trim());
+    if (own?.[1] !== undefined) return own[1];
+  }
+  const base = (unit.file.split('/').at(-1) ?? unit.file).replace(/\..*$/, '');
+  const camel = base.replace(/[^A-Za-z0-9_$]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase());
+  const name = /^[0-9]/.test(camel) ? `_${camel}` : camel;
+  return name === '' || RESERVED.has(name) ? 'mod' : name;
+}
+
+/** The names the example calls start from: the export path with `default` replaced by its local name. */
+function localPath(unit: Unit, target: string): string[] {
+  const parts = target.split('.');
+  return parts[0] === 'default' ? [defaultExportName(unit), ...parts.slice(1)] : parts;
+}
+
+/** The import statements of the unit's module, as the prompt shows them. */
+export function importStatements(unit: Unit): { esm: string; cjs: string } {
+  const first = unit.qualname.split('.')[0] ?? unit.qualname;
+  const spec = javascriptString(`./${unit.file}`);
+  if (first === 'default') {
+    const local = defaultExportName(unit);
+    return { esm: `import ${local} from ${spec}`, cjs: `const ${local} = require(${spec})` };
+  }
+  return { esm: `import { ${first} } from ${spec}`, cjs: `const { ${first} } = require(${spec})` };
+}
+
+function isAccessor(unit: Unit, kind: 'get' | 'set'): boolean {
+  return unit.decorators.includes(kind);
+}
+
+function awaits(unit: Unit): boolean {
+  return unit.isAsync || /^Promise\s*</.test(unit.returnAnnotation?.trim() ?? '');
+}
+
+/** A name for argument `i` of an example that shows effects on its arguments: the parameter's, else `argN`. */
+function argumentName(unit: Unit, i: number, taken: ReadonlySet<string>): string {
+  const param = unit.params[i]?.name;
+  const name = param !== undefined && IDENTIFIER.test(param) && !RESERVED.has(param) && !taken.has(param) ? param : `arg${i + 1}`;
+  return name;
+}
+
+/** The arguments the case changes (argsAfter differs from args), by index. */
+function changedArguments(c: RecordedCase): number[] {
+  if (c.argsAfter === null) return [];
+  return c.args.flatMap((arg, i) => (JSON.stringify(arg) !== JSON.stringify(c.argsAfter?.[i]) ? [i] : []));
+}
+
+/** The call of a case as an expression, arguments given as `args` (texts). */
+function callExpression(unit: Unit, c: RecordedCase, args: readonly string[]): string {
+  const path = localPath(unit, c.target || unit.qualname);
+  const member = path.at(-1) ?? '';
+  const owner = path.slice(0, -1).join('.');
+  const holder = c.init !== null ? `new ${owner}(${c.init.args.map((v) => taggedToJavaScript(v)).join(', ')})` : owner;
+  if (holder !== '' && isAccessor(unit, 'get') && args.length === 0) return `${holder}.${member}`;
+  if (holder !== '' && isAccessor(unit, 'set')) return `void (${holder}.${member} = ${args[0] ?? 'undefined'})`;
+  const call = `${holder === '' ? member : `${holder}.${member}`}(${args.join(', ')})`;
+  return awaits(unit) ? `await ${call}` : call;
+}
+
+/** The example call of a case as the prompt shows it (arguments as evaluable expressions). */
+export function exampleCall(unit: Unit, c: RecordedCase): string {
+  return callExpression(unit, c, c.args.map((v) => taggedToJavaScript(v)));
+}
+
+/** What the REPL prints for a thrown value of the recorded class (the message elided: it is never compared). */
+function uncaught(raises: string): string {
+  if (raises === 'null') return 'Uncaught null';
+  if (raises.startsWith('typeof:')) return `Uncaught ... (a thrown ${raises.slice('typeof:'.length)}, not an Error)`;
+  return `Uncaught ${raises}: ...`;
+}
+
+/**
+ * One case as a Node REPL session shows it: `> <call>` then what the REPL prints (`util.inspect` of
+ * the value), or `Uncaught RangeError: ...` for a throw. An argument the call changes is bound first
+ * (`> var list = [...]`, which prints `undefined`) and shown again after the call.
+ */
+export function exampleBlock(unit: Unit, c: RecordedCase): string {
+  const changed = changedArguments(c);
+  const lines: string[] = [];
+  const taken = new Set(localPath(unit, c.target || unit.qualname).slice(0, 1));
+  const names = new Map<number, string>();
+  for (const i of changed) {
+    const name = argumentName(unit, i, taken);
+    taken.add(name);
+    names.set(i, name);
+    // `var`, not `const`: the REPL lets a later example declare the same name again
+    lines.push(`> var ${name} = ${taggedToJavaScript(c.args[i])}`, 'undefined');
+  }
+  lines.push(`> ${callExpression(unit, c, c.args.map((a, i) => names.get(i) ?? taggedToJavaScript(a)))}`);
+  lines.push('raises' in c.expect ? uncaught(c.expect.raises) : inspectTagged(c.expect.returns));
+  for (const i of changed) lines.push(`> ${names.get(i) ?? ''}`, inspectTagged(c.argsAfter?.[i]));
+  return lines.join('\n');
+}
+
+/** The size by which examples are ranked (shorter first). */
+function sizeOf(c: RecordedCase): number {
+  return JSON.stringify([c.init, c.args, c.expect, changedArguments(c).length > 0 ? c.argsAfter : null]).length;
+}
+
+/** True when a REPL could not print the case as recorded (a returned or changed error prints its stack). */
+function showable(c: RecordedCase): boolean {
+  return !hasUnshowableValue('returns' in c.expect ? c.expect.returns : null) && !changedArguments(c).some((i) => hasUnshowableValue(c.argsAfter?.[i]));
+}
+
+/**
+ * Up to `MAX_PROMPT_EXAMPLES` cases shown to the agent: JSDoc examples first (the author chose
+ * them), then the shortest others; at most one that throws; results a REPL cannot print as
+ * recorded (errors) left out. Cases that return come before the one that throws, each group in the
+ * cases' order.
+ */
+export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
+  const ranked = [...cases].sort((a, b) => Number(b.source === 'doctest') - Number(a.source === 'doctest') || sizeOf(a) - sizeOf(b));
+  const picked: RecordedCase[] = [];
+  let raises = 0;
+  for (const c of ranked) {
+    if (picked.length === MAX_PROMPT_EXAMPLES) break;
+    if (sizeOf(c) > 400 || !showable(c)) continue;
+    if ('raises' in c.expect) {
+      if (raises === 1) continue;
+      raises += 1;
+    }
+    picked.push(c);
+  }
+  const order = (c: RecordedCase): number => Number('raises' in c.expect) * cases.length + cases.indexOf(c);
+  return picked.sort((a, b) => order(a) - order(b));
+}
+
+/** The example lines of a prompt: the REPL's `> ` lines inside code fences, trimmed (a Markdown quote outside a fence is not one). */
+export function exampleLines(text: string): string[] {
+  const out: string[] = [];
+  let fenced = false;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('```')) fenced = !fenced;
+    else if (fenced && line.startsWith('> ')) out.push(line);
+  }
+  return out;
+}
+
+/** The JSDoc as text: `/**`, `*\/` and each line's leading `*` removed, common indentation dropped. */
+export function cleanJsDoc(doc: string): string {
+  const text = doc.replace(/\r\n/g, '\n');
+  // the parser hands the JSDoc over already cleaned; a raw comment still has its stars
+  const raw = /^\s*\/\*/.test(text);
+  const body = raw ? text.replace(/^\s*\/\*\*?/, '').replace(/\*\/\s*$/, '') : text;
+  const lines = raw ? body.split('\n').map((l) => l.replace(/^\s*\* ?/, '')) : body.split('\n');
+  const rest = lines.slice(1).filter((l) => l.trim() !== '');
+  const indent = rest.length ? Math.min(...rest.map((l) => l.length - l.trimStart().length)) : 0;
+  return [lines[0]?.trim() ?? '', ...lines.slice(1).map((l) => l.slice(indent).trimEnd())].join('\n').trim();
+}
+
+/** The task's title: the JSDoc's first sentence (up to 120 characters), else `Implement <qualname>`. */
+export function taskTitle(unit: Unit): string {
+  const doc = unit.docstring ? cleanJsDoc(unit.docstring) : '';
+  const firstLine = doc.split('\n')[0]?.trim() ?? '';
+  const sentence = firstLine.startsWith('@') ? '' : (/^.*?[.!?](?=\s|$)/.exec(firstLine)?.[0] ?? firstLine).replace(/\.$/, '');
+  return sentence ? sentence.slice(0, 120) : `Implement ${unit.qualname}`;
+}
+
+/** The sentence before the examples: they run in a Node REPL with the module imported, and the classes they build imported too. */
+function examplesIntro(unit: Unit, examples: readonly RecordedCase[]): string {
+  const first = localPath(unit, unit.qualname)[0];
+  const classes = new Set<string>();
+  for (const c of examples) for (const value of [...c.args, ...(c.init?.args ?? [])]) classNamesIn(value, classes);
+  const more = [...classes].filter((name) => name !== first).sort();
+  const also = more.length ? `, and ${more.map((n) => `\`${n}\``).join(', ')} imported from the same module` : '';
+  return `As a Node REPL shows them, with \`${first}\` imported as above${also}:`;
+}
+
+/** What the unit is, in the prompt's words. */
+function describeUnit(unit: Unit): string {
+  const parts = unit.qualname.split('.');
+  const name = parts.at(-1) ?? unit.qualname;
+  if (parts.length === 1) return name === 'default' ? `default-exported function \`${defaultExportName(unit)}\`` : `function \`${name}\``;
+  const kind = isAccessor(unit, 'get') ? 'getter' : isAccessor(unit, 'set') ? 'setter' : unit.decorators.includes('static') ? 'static method' : 'method';
+  const owner = parts.slice(0, -1).join('.');
+  if (owner === 'default') return `${kind} \`${name}\` of the default-exported object (\`${defaultExportName(unit)}\`)`;
+  return `${kind} \`${owner}.${name}\``;
+}
+
+function importSentence(unit: Unit): string {
+  const { esm, cjs } = importStatements(unit);
+  const style = importStyleOf(unit);
+  if (style === 'esm') return `imported as \`${esm}\``;
+  if (style === 'cjs') return `imported as \`${cjs}\``;
+  return `imported as \`${esm}\` from an ES module or \`${cjs}\` from CommonJS`;
+}
+
+/**
+ * The deterministic prompt (Markdown): what to implement and where it sits, how it is imported, the
+ * signature, the JSDoc, a few recorded examples as a Node REPL shows them, and what is compared.
+ * An LLM `SpecWriter` may rewrite it.
+ */
+export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]; libraryName: string }): string {
+  const { unit } = input;
+  const fence = /\.[mc]?tsx?$/.test(unit.file) ? 'ts' : 'js';
+  const out: string[] = [];
+  out.push(`# Implement \`${unit.qualname}\` in \`${unit.file}\``, '');
+  out.push(
+    `The workspace holds ${input.libraryName}. The ${describeUnit(unit)} in \`${unit.file}\` (${importSentence(unit)}) has lost its body: it now throws ${MASKED_THROW}. Implement it so that it behaves as described below. Keep its signature and leave the rest of the code as it is.`,
+    '',
+  );
+  out.push('## Signature', '', `\`\`\`${fence}`, unit.signature.trim(), '```', '');
+  const doc = unit.docstring ? cleanJsDoc(unit.docstring) : '';
+  if (doc) out.push('## Behaviour', '', doc, '');
+  const examples = pickExamples(input.cases);
+  if (examples.length) {
+    out.push('## Examples', '', examplesIntro(unit, examples), '', '```js', examples.map((c) => exampleBlock(unit, c)).join('\n'), '```', '');
+  }
+  const settles = awaits(unit) ? ' A returned promise is judged by the value it settles with, or the class of the value it rejects with.' : '';
+  out.push(
+    `${hiddenCasesSentence(input.cases.length)}, many more than these examples. Results are compared with their exact types and values (\`1\` is not \`1n\`, \`-0\` is not \`0\`, \`undefined\` is not \`null\`, an array's holes and the order of an object's keys count), a thrown value by its class and never its message, and effects on the arguments where the original has them.${settles}`,
+    '',
+  );
+  return out.join('\n');
+}
+
+/**
+ * The prompt with a closing note naming the units masked besides the target (their code would give
+ * the body back), so the agent does not take their `Error('not implemented')` for a fault to fix.
+ * The prompt as it was when there are none.
+ */
+export function withCoMaskedNote(prompt: string, coMasked: readonly Unit[]): string {
+  if (coMasked.length === 0) return prompt;
+  const named = coMasked.map((u) => `\`${u.qualname}\` (\`${u.file}\`)`).join(', ');
+  return `${prompt.trimEnd()}\n\nAlso removed from this workspace, because their code would give this one back: ${named}. They throw ${MASKED_THROW} too; the hidden tests do not need them.\n`;
+}
+
+/** The real .mjs template the readable test starts from. */
+export function readableTemplatePath(root: string = projectRoot()): string {
+  return join(root, 'src', 'languages', 'javascript', 'templates', 'readable.test.mjs');
+}
+
+let cachedTemplate: string | undefined;
+
+/** The names the template binds at its top level (a class of the same name is reached through `exportedClass`). */
+const TEMPLATE_NAMES = new Set([
+  'assert', 'fs', 'createRequire', 'path', 'test', 'pathToFileURL', 'MODULE', 'TARGET', 'ROOT', 'EXTENSIONS', 'moduleFile', 'isCommonJs', 'FILE',
+  'COMMONJS', 'EXPORTS', 'at', 'exportedClass', 'accessorOf', 'call', 'thrownClass', 'thrown', 'Object', 'Reflect', 'Error', 'Buffer', 'Map', 'Set',
+  'Date', 'Promise', 'Array', 'Symbol', 'String', 'Number', 'Boolean', 'BigInt', 'RegExp', 'DataView', 'ArrayBuffer', 'JSON', 'Math',
+]);
+
+function template(): string {
+  cachedTemplate ??= readFileSync(readableTemplatePath(), 'utf8');
+  return cachedTemplate;
+}
+
+/** One node:test test for one case: the call (commented as the prompt would show it), the result or the thrown class, the arguments after. */
+function testOfCase(unit: Unit, c: RecordedCase, classRef: ClassRef): string {
+  const js = (v: unknown): string => taggedToJavaScript(v, classRef);
+  const lines = [`test(${javascriptString(`${c.id}: ${exampleCall(unit, c)}`.slice(0, 200))}, async () => {`];
+  lines.push(`  const args = [${c.args.map(js).join(', ')}];`);
+  const init = c.init === null ? 'null' : `[${c.init.args.map(js).join(', ')}]`;
+  if ('raises' in c.expect) {
+    lines.push(`  await assert.rejects(call(${init}, args), thrown(${javascriptString(c.expect.raises)}));`);
+  } else {
+    lines.push(`  const { value } = await call(${init}, args);`);
+    lines.push(`  assert.deepStrictEqual(value, ${js(c.expect.returns)});`);
+  }
+  if (c.argsAfter !== null) lines.push(`  assert.deepStrictEqual(args, [${c.argsAfter.map(js).join(', ')}]);`);
+  lines.push('});');
+  return lines.join('\n');
+}
+
+/**
+ * `hidden/readable/<taskName>.test.mjs`: the cases as node:test tests for people, with evaluable
+ * literals (`taggedToJavaScript`), `assert.deepStrictEqual` (which already tells `-0` from `0`,
+ * finds `NaN` equal to itself and checks prototypes and holes) and `assert.rejects` by thrown
+ * class. The module is loaded as the package loads it (import() or require). Scoring never runs it.
+ */
+export function renderReadableTest(input: { taskId: string; taskName: string; cases: readonly RecordedCase[]; unit: Unit }): { path: string; content: string } {
+  const { unit, cases } = input;
+  const first = cases[0];
+  const classes = new Set<string>();
+  for (const c of cases) {
+    for (const value of [...c.args, ...(c.init?.args ?? []), ...(c.argsAfter ?? []), 'returns' in c.expect ? c.expect.returns : null]) classNamesIn(value, classes);
+  }
+  // a class is bound to its own name unless that name is taken (by the template, or not an identifier)
+  const bound = [...classes].sort().filter((name) => IDENTIFIER.test(name) && !RESERVED.has(name) && !TEMPLATE_NAMES.has(name));
+  const classRef: ClassRef = (name) => (bound.includes(name) ? name : `exportedClass(${javascriptString(name)})`);
+  const classLines = bound.map((name) => `const ${name} = exportedClass(${javascriptString(name)});`);
+  const content = template()
+    .replace('__CODEMIDAS_TASK_ID__', input.taskId)
+    .replace("'__CODEMIDAS_MODULE__'", javascriptString(first?.module ?? unit.module))
+    .replace("'__CODEMIDAS_TARGET__'", javascriptString(first?.target ?? unit.qualname))
+    .replace('// __CODEMIDAS_CLASSES__', classLines.length ? `// classes the cases build instances of\n${classLines.join('\n')}` : '// (the cases build no class instances)')
+    .replace('// __CODEMIDAS_CASES__', `// ---- cases (${cases.length}) ----\n\n${cases.map((c) => testOfCase(unit, c, classRef)).join('\n\n')}`)
+    .replace(/\n*$/, '\n');
+  return { path: `readable/${input.taskName}.test.mjs`, content };
+}
+
+/** The write stage's JavaScript/TypeScript rendering (the contract's `TaskWriter`). */
+export const javascriptWriter: TaskWriter = Object.freeze({
+  renderPrompt,
+  pickExamples,
+  exampleBlock,
+  exampleLines,
+  title: taskTitle,
+  withCoMaskedNote,
+  readableTest: renderReadableTest,
+});
