@@ -10,7 +10,10 @@
 //   "inputs": [{"args": [TAGGED, ...]}, ...], // codec-encoded arguments
 //   "timeoutMs": 5000,                        // per call, for a promise that does not settle
 //   "typescriptPath": "/abs/node_modules/typescript" // optional; for .ts sources
+//   "mutant": {"file": "/abs/src/text.js", "source": "..."} // optional (mutate-driver.mjs): this
+//                                             // JavaScript is run in place of that file's own
 // }
+// An input may carry its own "init" ({"args": [...]} or null), which then replaces config.init.
 //
 // Prints ONE JSON document on stdout: {"results": [OUTCOME, ...]} in input order, or
 // {"error": "..."} when the module cannot be loaded, where OUTCOME is one of
@@ -25,6 +28,7 @@
 import { encode, thrownClassName, UnrecordableValueError } from './codec.mjs';
 import { readStdin } from './io.mjs';
 import { buildInputs, callTarget, isPromise, loadModule, resolveModuleFile } from './load.mjs';
+import { installMutant } from './mutant.mjs';
 import { enableTypeScript } from './typescript.mjs';
 
 const writeOut = process.stdout.write.bind(process.stdout);
@@ -65,7 +69,7 @@ async function runOne(loaded, config, input) {
   let args;
   let init;
   try {
-    ({ args, init } = buildInputs(loaded, input.args, config.init));
+    ({ args, init } = buildInputs(loaded, input.args, input.init !== undefined ? input.init : config.init));
   } catch (error) {
     return { error: `cannot build the inputs: ${messageOf(error)}` };
   }
@@ -92,6 +96,10 @@ async function main() {
   let loaded;
   try {
     const file = resolveModuleFile(config.root, config.module);
+    if (config.mutant) {
+      if (/\.(?:[mc]?ts|tsx)$/.test(config.mutant.file)) enableTypeScript(config.typescriptPath);
+      installMutant(config.mutant);
+    }
     loaded = await loadModule(file, { enableTypeScript: () => enableTypeScript(config.typescriptPath) });
   } catch (error) {
     writeOut(`${JSON.stringify({ error: `cannot load ${config.module}: ${thrownClassName(error)}: ${messageOf(error)}` })}\n`);

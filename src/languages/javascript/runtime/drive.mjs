@@ -1,0 +1,192 @@
+// What record-driver.mjs and mutate-driver.mjs share: running record.mjs in child processes (a
+// run that does not finish in time is killed with its process group), recording inputs twice, the
+// recorded case's shape and id, and a seeded random source.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { same } from './codec.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const RECORD_SCRIPT = path.join(HERE, 'record.mjs');
+export const INSPECT_SCRIPT = path.join(HERE, 'inspect.mjs');
+
+/** Allowance for a child's start (node, the module, TypeScript) beyond the calls themselves. */
+export const STARTUP_MS = 10_000;
+
+/**
+ * Runs `script` with `request` as JSON on stdin and resolves with the JSON document it prints,
+ * `{ timeout: true }` when it ran past `deadlineMs`, or `{ error }` when it printed nothing usable.
+ */
+export function runChild(script, request, deadlineMs, cwd) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [script], {
+      cwd,
+      stdio: ['pipe', 'pipe', 'ignore'],
+      detached: true, // its own process group: a kill reaches what the module started
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LANG: 'C.UTF-8' },
+    });
+    const chunks = [];
+    let timedOut = false;
+    const kill = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, deadlineMs);
+    child.stdout.on('data', (c) => chunks.push(c));
+    child.stdin.on('error', () => undefined); // a module that exits at load closes stdin early
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve({ error: `cannot start node: ${error.message}` });
+    });
+    child.on('close', () => {
+      clearTimeout(timer);
+      kill(); // anything the module left running in its group
+      if (timedOut) return resolve({ timeout: true });
+      const text = Buffer.concat(chunks).toString('utf8').trim();
+      try {
+        resolve(JSON.parse(text));
+      } catch {
+        resolve({ error: `the harness printed no result${text === '' ? '' : `: ${text.slice(0, 200)}`}` });
+      }
+    });
+    child.stdin.end(JSON.stringify(request));
+  });
+}
+
+/**
+ * One record.mjs process over `inputs` ({args, init}); outcomes in input order. A run past its
+ * deadline (a call that never returns) is retried one input at a time when `oneByOne`, so that only
+ * the hanging inputs are lost; else every outcome is `{timeout: true}`.
+ */
+export async function recordOnce(base, inputs, callTimeoutMs, options = {}) {
+  if (inputs.length === 0) return [];
+  const deadline = options.deadlineMs ?? STARTUP_MS + callTimeoutMs * inputs.length;
+  const document = await runChild(RECORD_SCRIPT, { ...base, inputs, timeoutMs: callTimeoutMs }, deadline, base.root);
+  if (document.timeout) {
+    if (!options.oneByOne || inputs.length === 1) return inputs.map(() => ({ timeout: true }));
+    const out = [];
+    for (const input of inputs) out.push((await recordOnce(base, [input], callTimeoutMs, { ...options, deadlineMs: STARTUP_MS + callTimeoutMs }))[0]);
+    return out;
+  }
+  const results = document.results ?? inputs.map(() => ({ error: document.error ?? 'no results' }));
+  return inputs.map((_, i) => results[i] ?? { error: 'no result' });
+}
+
+/** The reason an outcome cannot be kept, or null for a return or a throw. */
+export function unkeptReason(outcome) {
+  if ('timeout' in outcome) return 'timeout';
+  if ('unrecordable' in outcome) return `unrecordable:${outcome.unrecordable}`;
+  if ('error' in outcome) return 'error';
+  return null;
+}
+
+/** True when two outcomes (return or throw, with the arguments after the call) are the same behaviour. */
+export function sameOutcome(a, b) {
+  if (unkeptReason(a) !== null || unkeptReason(b) !== null) return false;
+  const argsSame = same({ t: 'array', v: a.argsAfter ?? [] }, { t: 'array', v: b.argsAfter ?? [] });
+  if (!argsSame) return false;
+  if ('returns' in a && 'returns' in b) return same(a.returns, b.returns);
+  return 'raises' in a && 'raises' in b && a.raises === b.raises;
+}
+
+/**
+ * Records `inputs` in two separate processes at once; each input's verdict: `{outcome}` when both
+ * agree, else `{reason}` (`non-deterministic`, `timeout`, `error`, `unrecordable:<why>`).
+ */
+export async function recordTwice(base, inputs, callTimeoutMs) {
+  const [first, second] = await Promise.all([
+    recordOnce(base, inputs, callTimeoutMs, { oneByOne: true }),
+    recordOnce(base, inputs, callTimeoutMs, { oneByOne: true }),
+  ]);
+  return inputs.map((_, i) => {
+    const a = first[i];
+    const b = second[i];
+    const reason = unkeptReason(a) ?? unkeptReason(b);
+    if (reason !== null) return { reason, detail: a.error ?? b.error ?? a.message ?? b.message ?? '' };
+    return sameOutcome(a, b) ? { outcome: a } : { reason: 'non-deterministic' };
+  });
+}
+
+/** A stable text of one input (init and arguments), for ids and de-duplication. */
+export function inputKey(input) {
+  return JSON.stringify([input.init ?? null, input.args]);
+}
+
+/** A case id: the target as a slug and a hash of the input, as the Python harness names them. */
+export function caseId(target, input) {
+  const slug = String(target).replace(/[._]/g, '-').toLowerCase();
+  return `${slug}-${createHash('sha256').update(inputKey(input)).digest('hex').slice(0, 10)}`;
+}
+
+/** A recorded case (harness-result-schema.ts) from an input and the outcome it gave. */
+export function makeCase(target, input, outcome, source) {
+  const argsAfter = outcome.argsAfter && !same({ t: 'array', v: outcome.argsAfter }, { t: 'array', v: input.args }) ? outcome.argsAfter : null;
+  return {
+    id: caseId(target.target, input),
+    module: target.module,
+    target: target.target,
+    init: input.init ? { args: input.init.args, kwargs: {} } : null,
+    args: input.args,
+    kwargs: {},
+    expect: 'returns' in outcome ? { returns: outcome.returns } : { raises: outcome.raises },
+    argsAfter,
+    source,
+  };
+}
+
+/** The outcome a recorded case expects, in record.mjs's form. */
+export function expectedOutcome(recorded) {
+  const argsAfter = recorded.argsAfter ?? recorded.args;
+  return 'returns' in recorded.expect ? { returns: recorded.expect.returns, argsAfter } : { raises: recorded.expect.raises, argsAfter };
+}
+
+/** mulberry32: a small seeded generator of numbers in [0, 1). */
+export function seededRandom(seed) {
+  let a = (Number(seed) >>> 0) || 1;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A seeded shuffle of a copy of `items`. */
+export function shuffled(items, random) {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** Runs `task` over `items` with at most `limit` at a time; results in item order. */
+export async function pool(items, limit, task) {
+  const out = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await task(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
+}
+
+/** Reads the config (stdin), runs `main`, and prints its one JSON document; the module's own stdout goes to stderr. */
+export async function runDriver(main) {
+  const { readStdin } = await import('./io.mjs');
+  const config = JSON.parse(await readStdin());
+  const result = await main(config);
+  process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
+}
