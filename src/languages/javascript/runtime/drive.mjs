@@ -147,6 +147,13 @@ export function expectedOutcome(recorded) {
   return 'returns' in recorded.expect ? { returns: recorded.expect.returns, argsAfter } : { raises: recorded.expect.raises, argsAfter };
 }
 
+/** FNV-1a of a text: a seed per target that does not depend on the other targets. */
+export function hashText(text) {
+  let h = 2166136261;
+  for (const c of String(text)) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+  return h >>> 0;
+}
+
 /** mulberry32: a small seeded generator of numbers in [0, 1). */
 export function seededRandom(seed) {
   let a = (Number(seed) >>> 0) || 1;

@@ -17,7 +17,8 @@
 // Prints ONE JSON document, recordResultSchema (src/pipeline/record/harness-result-schema.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { INSPECT_SCRIPT, STARTUP_MS, inputKey, makeCase, recordTwice, runChild, runDriver, seededRandom } from './drive.mjs';
+import { fileURLToPath } from 'node:url';
+import { INSPECT_SCRIPT, STARTUP_MS, hashText, inputKey, makeCase, recordTwice, runChild, runDriver, seededRandom } from './drive.mjs';
 import { callSiteInputs, constructorInputs, docExampleInputs, generatedInputs, sourceFiles } from './inputs.mjs';
 
 /** The lines of the unit in its file (its numbers are boundaries worth trying). */
@@ -53,7 +54,7 @@ function initsFor(config, target, shape, files) {
 
 /** Every input of a target in source order, de-duplicated. */
 function inputsFor(config, target, shape, files) {
-  const random = seededRandom((Number(config.seed) || 0) ^ hash(target.unitId));
+  const random = seededRandom((Number(config.seed) || 0) ^ hashText(target.unitId));
   const name = String(target.target).split('.').pop();
   const body = unitText(config.repoRoot, target);
   const lists = [
@@ -80,12 +81,6 @@ function inputsFor(config, target, shape, files) {
   }
   for (const p of target.proposed ?? []) push('llm', { args: p.args ?? [], init: p.init ? { args: p.init.args ?? [] } : inits[0] });
   return out;
-}
-
-function hash(text) {
-  let h = 2166136261;
-  for (const c of String(text)) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
-  return h >>> 0;
 }
 
 function summary(rejected) {
@@ -147,4 +142,4 @@ export async function record(config) {
   return { targets, traces: [] };
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) await runDriver(record);
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await runDriver(record);
