@@ -14,6 +14,16 @@ export const INSPECT_SCRIPT = path.join(HERE, 'inspect.mjs');
 /** Allowance for a child's start (node, the module, TypeScript) beyond the calls themselves. */
 export const STARTUP_MS = 10_000;
 
+/** Kills a detached child's whole process group (what the module started too); a gone group is fine. */
+export function killGroup(child) {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
 /**
  * Runs `script` with `request` as JSON on stdin and resolves with the JSON document it prints,
  * `{ timeout: true }` when it ran past `deadlineMs`, or `{ error }` when it printed nothing usable.
@@ -28,16 +38,9 @@ export function runChild(script, request, deadlineMs, cwd) {
     });
     const chunks = [];
     let timedOut = false;
-    const kill = () => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    };
     const timer = setTimeout(() => {
       timedOut = true;
-      kill();
+      killGroup(child);
     }, deadlineMs);
     child.stdout.on('data', (c) => chunks.push(c));
     child.stdin.on('error', () => undefined); // a module that exits at load closes stdin early
@@ -47,7 +50,7 @@ export function runChild(script, request, deadlineMs, cwd) {
     });
     child.on('close', () => {
       clearTimeout(timer);
-      kill(); // anything the module left running in its group
+      killGroup(child); // anything the module left running in its group
       if (timedOut) return resolve({ timeout: true });
       const text = Buffer.concat(chunks).toString('utf8').trim();
       try {
