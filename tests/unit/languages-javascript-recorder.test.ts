@@ -40,11 +40,11 @@ interface Fixture {
 }
 
 /** A fixture package's candidates (every function and method unit) and the generic config fields. */
-async function fixture(name: string): Promise<Fixture> {
+async function fixture(name: string, callTimeoutMs = 2000): Promise<Fixture> {
   const snapshot = fixtureSnapshot(name);
   const { units } = await parseJavaScriptUnits(snapshot);
   const candidates = units.filter((u) => u.kind !== 'class').map((unit) => ({ unit, reasons: [] }));
-  const common = { ...recorder.config(candidates, snapshot.dir), repoRoot: snapshot.dir, seed: 7, workDir: makeTempDir('cm-jsrec-'), callTimeoutMs: 2000 };
+  const common = { ...recorder.config(candidates, snapshot.dir), repoRoot: snapshot.dir, seed: 7, workDir: makeTempDir('cm-jsrec-'), callTimeoutMs };
   return { dir: snapshot.dir, candidates, common };
 }
 
@@ -165,12 +165,22 @@ describe('record-driver.mjs', () => {
   });
 
   it('records CommonJS modules, and drops a module that throws at load instead of crashing', async () => {
-    const cjs = await record(await fixture('rec-cjs'));
+    const cjs = await record(await fixture('rec-cjs'), { only: ['titleCase', 'vowels', 'never'] });
     expect(target(cjs.targets, 'lib/broken:never').drop).toMatchObject({ code: 'import-error', reason: expect.stringContaining('this module cannot be loaded') });
     const title = target(cjs.targets, 'lib/words:titleCase');
     expect(title.drop).toBeNull();
     expect(title.cases.find((c) => JSON.stringify(c.args) === JSON.stringify([{ t: 'str', v: 'Hello World' }]))?.expect).toEqual({ returns: { t: 'str', v: 'Hello World' } });
     expect(target(cjs.targets, 'lib/words:vowels').cases.length).toBeGreaterThan(3);
+  }, 60_000);
+
+  it('stops a call that never returns, records it as a timeout, and goes on with the next inputs', async () => {
+    const started = Date.now();
+    const loops = await record(await fixture('rec-cjs', 300), { only: ['halve'] });
+    const halve = target(loops.targets, 'lib/loops:halve');
+    expect(halve.rejected.timeout).toBeGreaterThan(0);
+    expect(halve.cases.map((c) => [c.args, c.expect])).toContainEqual([[num(10)], { returns: num(5) }]);
+    expect(halve.cases.every((c) => Number((c.args[0] as { v: string }).v) % 2 === 0)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(30_000);
   }, 60_000);
 
   it('records TypeScript sources, with values from the annotations', async () => {
@@ -217,6 +227,16 @@ describe('mutate-driver.mjs', () => {
     expect(results.has(JSON.stringify({ returns: { t: 'str', v: 'huge' } }))).toBe(true);
     for (const c of bucket.newCases) expect(c).toMatchObject({ source: 'mutant-search', module: 'src/calc', target: 'bucket' });
   }, 120_000);
+
+  it('kills a mutant that makes a call loop forever', async () => {
+    const f = await fixture('rec-cjs', 300);
+    const mutated = await mutate(f, await record(f, { only: ['sumTo'] }), { search: false });
+    const sumTo = target(mutated.targets, 'lib/loops:sumTo');
+    expect(sumTo.error).toBeNull();
+    // i++ -> i-- never ends; `let i = 1` -> `let i = 0` is the one equivalent mutant
+    expect(sumTo.mutation.survivors).toEqual(['line 6: 1 -> 0']);
+    expect(sumTo.mutation.score).toBeGreaterThan(0.8);
+  }, 60_000);
 
   it('mutates TypeScript and CommonJS modules in place (their imports still resolve)', async () => {
     const ts = await fixture('rec-ts');

@@ -24,62 +24,110 @@ export function killGroup(child) {
   }
 }
 
+/** Beyond record.mjs's own limit on a call, before the caller decides the call hangs. */
+export const CALL_MARGIN_MS = 1500;
+
 /**
- * Runs `script` with `request` as JSON on stdin and resolves with the JSON document it prints,
- * `{ timeout: true }` when it ran past `deadlineMs`, or `{ error }` when it printed nothing usable.
+ * Runs `script` with `request` as JSON on stdin and resolves with `{document}` (the JSON document
+ * it printed, or `{error}` when it printed nothing usable), or `{timeout: true}` when it ran past
+ * `deadlineMs`. With `watch` ({nonce, perInputMs}), the deadline starts again at each progress line
+ * of record.mjs (so it is the start-up allowance, then one call's), and the answer also holds
+ * `results` (index → outcome, as reported so far) and `started` (the last input begun, or null).
  */
-export function runChild(script, request, deadlineMs, cwd) {
+export function runChild(script, request, { cwd, deadlineMs, watch = null }) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [script], {
       cwd,
-      stdio: ['pipe', 'pipe', 'ignore'],
+      stdio: ['pipe', 'pipe', watch === null ? 'ignore' : 'pipe'],
       detached: true, // its own process group: a kill reaches what the module started
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LANG: 'C.UTF-8' },
     });
     const chunks = [];
+    const results = new Map();
+    let started = null;
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child);
-    }, deadlineMs);
+    let timer = null;
+    const arm = (ms) => {
+      if (timer !== null) clearTimeout(timer);
+      timer = setTimeout(() => {
+        timedOut = true;
+        killGroup(child);
+      }, ms);
+    };
+    arm(deadlineMs);
+    if (watch !== null) {
+      let pending = '';
+      child.stderr.on('data', (c) => {
+        const lines = (pending + c.toString('utf8')).split('\n');
+        pending = lines.pop();
+        for (const line of lines) {
+          const at = line.indexOf(`${watch.nonce} `);
+          if (at < 0) continue;
+          const m = /^(start|result) (\d+)(?: (.*))?$/.exec(line.slice(at + watch.nonce.length + 1));
+          if (m === null) continue;
+          if (m[1] === 'start') {
+            started = Number(m[2]);
+            arm(watch.perInputMs);
+          } else {
+            try {
+              results.set(Number(m[2]), JSON.parse(m[3]));
+            } catch {
+              // a cut line: the final document, or a rerun, says it again
+            }
+          }
+        }
+      });
+    }
     child.stdout.on('data', (c) => chunks.push(c));
     child.stdin.on('error', () => undefined); // a module that exits at load closes stdin early
     child.on('error', (error) => {
       clearTimeout(timer);
-      resolve({ error: `cannot start node: ${error.message}` });
+      resolve({ document: { error: `cannot start node: ${error.message}` }, results, started });
     });
     child.on('close', () => {
       clearTimeout(timer);
       killGroup(child); // anything the module left running in its group
-      if (timedOut) return resolve({ timeout: true });
+      if (timedOut) return resolve({ timeout: true, results, started });
       const text = Buffer.concat(chunks).toString('utf8').trim();
+      let document;
       try {
-        resolve(JSON.parse(text));
+        document = JSON.parse(text);
       } catch {
-        resolve({ error: `the harness printed no result${text === '' ? '' : `: ${text.slice(0, 200)}`}` });
+        document = { error: `the harness printed no result${text === '' ? '' : `: ${text.slice(0, 200)}`}` };
       }
+      resolve({ document, results, started });
     });
     child.stdin.end(JSON.stringify(request));
   });
 }
 
 /**
- * One record.mjs process over `inputs` ({args, init}); outcomes in input order. A run past its
- * deadline (a call that never returns) is retried one input at a time when `oneByOne`, so that only
- * the hanging inputs are lost; else every outcome is `{timeout: true}`.
+ * One record.mjs process over `inputs` ({args, init}); outcomes in input order. A call that never
+ * returns (a synchronous loop) is stopped at its own deadline (callTimeoutMs + CALL_MARGIN_MS), its
+ * input gets `{timeout: true}`, and with `goOn` a new process takes the inputs after it; without,
+ * the rest are `{timeout: true}` too (a mutant that hangs is killed: no need to go on).
  */
 export async function recordOnce(base, inputs, callTimeoutMs, options = {}) {
-  if (inputs.length === 0) return [];
-  const deadline = options.deadlineMs ?? STARTUP_MS + callTimeoutMs * inputs.length;
-  const document = await runChild(RECORD_SCRIPT, { ...base, inputs, timeoutMs: callTimeoutMs }, deadline, base.root);
-  if (document.timeout) {
-    if (!options.oneByOne || inputs.length === 1) return inputs.map(() => ({ timeout: true }));
-    const out = [];
-    for (const input of inputs) out.push((await recordOnce(base, [input], callTimeoutMs, { ...options, deadlineMs: STARTUP_MS + callTimeoutMs }))[0]);
-    return out;
+  const out = new Array(inputs.length);
+  const nonce = `CODEMIDAS-PROGRESS-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const watch = { nonce, perInputMs: callTimeoutMs + CALL_MARGIN_MS };
+  let from = 0;
+  while (from < inputs.length) {
+    const rest = inputs.slice(from);
+    const run = await runChild(RECORD_SCRIPT, { ...base, inputs: rest, timeoutMs: callTimeoutMs, progress: nonce }, { cwd: base.root, deadlineMs: STARTUP_MS, watch });
+    if (!run.timeout) {
+      const results = run.document.results ?? rest.map(() => ({ error: run.document.error ?? 'no results' }));
+      rest.forEach((_, i) => (out[from + i] = results[i] ?? { error: 'no result' }));
+      break;
+    }
+    for (const [i, outcome] of run.results) out[from + i] = outcome;
+    const hung = run.started ?? -1; // -1: the module itself did not load in time
+    const stop = hung < 0 || !options.goOn ? rest.length : hung + 1;
+    for (let i = Math.max(0, hung); i < stop; i++) out[from + i] ??= { timeout: true };
+    from += stop;
   }
-  const results = document.results ?? inputs.map(() => ({ error: document.error ?? 'no results' }));
-  return inputs.map((_, i) => results[i] ?? { error: 'no result' });
+  for (let i = 0; i < out.length; i++) out[i] ??= { error: 'no result' };
+  return out;
 }
 
 /** The reason an outcome cannot be kept, or null for a return or a throw. */
@@ -105,8 +153,8 @@ export function sameOutcome(a, b) {
  */
 export async function recordTwice(base, inputs, callTimeoutMs) {
   const [first, second] = await Promise.all([
-    recordOnce(base, inputs, callTimeoutMs, { oneByOne: true }),
-    recordOnce(base, inputs, callTimeoutMs, { oneByOne: true }),
+    recordOnce(base, inputs, callTimeoutMs, { goOn: true }),
+    recordOnce(base, inputs, callTimeoutMs, { goOn: true }),
   ]);
   return inputs.map((_, i) => {
     const a = first[i];

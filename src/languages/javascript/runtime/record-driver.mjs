@@ -91,8 +91,9 @@ async function recordTarget(config, target, files) {
   const result = { unitId: target.unitId, cases: [], sources: {}, rejected: {}, drop: null };
   const callTimeoutMs = config.callTimeoutMs ?? 2000;
   const base = { root: config.repoRoot, module: target.module, target: target.target, init: null, typescriptPath: config.typescriptPath };
-  const shape = await runChild(INSPECT_SCRIPT, base, STARTUP_MS + callTimeoutMs, config.repoRoot);
-  if (shape.timeout) {
+  const inspected = await runChild(INSPECT_SCRIPT, base, { cwd: config.repoRoot, deadlineMs: STARTUP_MS + callTimeoutMs });
+  const shape = inspected.document ?? {};
+  if (inspected.timeout) {
     result.drop = { code: 'import-error', reason: `loading ${target.module} ran past ${STARTUP_MS + callTimeoutMs} ms` };
     return result;
   }

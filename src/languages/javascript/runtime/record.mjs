@@ -13,6 +13,7 @@
 //   "mutant": {"file": "/abs/src/text.js", "source": "..."} // optional (mutate-driver.mjs): this
 //                                             // JavaScript is run in place of that file's own
 // }
+//   "progress": "<nonce>"                     // optional: each input's start and result on stderr
 // An input may carry its own "init" ({"args": [...]} or null), which then replaces config.init.
 //
 // Prints ONE JSON document on stdout: {"results": [OUTCOME, ...]} in input order, or
@@ -25,6 +26,7 @@
 // A call that never returns (a synchronous loop) cannot be stopped from inside: the caller kills
 // the process and records inputs one at a time (record-twice.ts). The module's own output on
 // stdout is sent to stderr, so the one document is all stdout holds.
+import fs from 'node:fs';
 import { encode, thrownClassName, UnrecordableValueError } from './codec.mjs';
 import { readStdin } from './io.mjs';
 import { buildInputs, callTarget, isPromise, loadModule, resolveModuleFile } from './load.mjs';
@@ -34,6 +36,20 @@ import { enableTypeScript } from './typescript.mjs';
 const writeOut = process.stdout.write.bind(process.stdout);
 // the module's console.log goes to stderr: stdout carries the result document only
 process.stdout.write = process.stderr.write.bind(process.stderr);
+
+/**
+ * With config.progress (a nonce), each input's start and result as a line on stderr, written at once
+ * (a call that never returns leaves its start as the last line): the caller kills a run whose call
+ * hangs and goes on after it (drive.mjs).
+ */
+function progress(config, line) {
+  if (typeof config.progress !== 'string') return;
+  try {
+    fs.writeSync(2, `\n${config.progress} ${line}\n`);
+  } catch {
+    // stderr closed: the final document still says everything
+  }
+}
 
 function messageOf(error) {
   try {
@@ -106,7 +122,11 @@ async function main() {
     return;
   }
   const results = [];
-  for (const input of config.inputs ?? []) results.push(await runOne(loaded, config, input));
+  for (const [index, input] of (config.inputs ?? []).entries()) {
+    progress(config, `start ${index}`);
+    results.push(await runOne(loaded, config, input));
+    progress(config, `result ${index} ${JSON.stringify(results[index])}`);
+  }
   writeOut(`${JSON.stringify({ results })}\n`, () => process.exit(0));
 }
 
