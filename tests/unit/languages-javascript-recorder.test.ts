@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createJavaScriptRecorder, JAVASCRIPT_HARNESS_DIR_IN_SANDBOX, TYPESCRIPT_IN_SANDBOX } from '../../src/languages/javascript/javascript-recorder.js';
 import { parseJavaScriptUnits } from '../../src/languages/javascript/parse-javascript-units.js';
 import { javascriptRuntimeDir } from '../../src/languages/javascript/record-javascript-cases.js';
-import type { Candidate, RecordedCase } from '../../src/languages/construction-types.js';
+import type { Candidate, InputProposal, RecordedCase } from '../../src/languages/construction-types.js';
 import { type MutateResult, mutateResultSchema, type RecordResult, recordResultSchema } from '../../src/pipeline/record/harness-result-schema.js';
 import { fixtureSnapshot, makeTempDir, TEST_NODE } from './languages-javascript-fixtures.js';
 
@@ -48,14 +48,14 @@ async function fixture(name: string, callTimeoutMs = 2000): Promise<Fixture> {
   return { dir: snapshot.dir, candidates, common };
 }
 
-async function record(f: Fixture, options: { maxCases?: number; only?: string[] } = {}): Promise<RecordResult> {
+async function record(f: Fixture, options: { maxCases?: number; only?: string[]; proposals?: InputProposal[] } = {}): Promise<RecordResult> {
   const candidates = options.only ? f.candidates.filter((c) => options.only!.includes(c.unit.qualname)) : f.candidates;
   const config = {
     ...f.common,
     maxCases: options.maxCases ?? 40,
     traceTimeoutMs: 10_000,
     runRepoTests: false,
-    targets: candidates.map((c) => recorder.target(c, new Map(), [])),
+    targets: candidates.map((c) => recorder.target(c, new Map(), options.proposals ?? [])),
   };
   return recordResultSchema.parse(await runDriver('record', config));
 }
@@ -156,6 +156,13 @@ describe('record-driver.mjs', () => {
     const sorted = target(recorded.targets, 'src/calc:sortInPlace').cases.find((c) => c.argsAfter !== null);
     expect(sorted?.argsAfter).toEqual([{ t: 'array', v: [num(1), num(2), num(2), num(3)] }]);
   });
+
+  it('records proposed inputs (codec-encoded) as source llm, after the others', async () => {
+    const proposed = await record(esm, { only: ['bucket'], proposals: [{ args: [num(5000)], kwargs: {}, init: null }, { args: [num(5)], kwargs: {}, init: null }] });
+    const bucket = target(proposed.targets, 'src/calc:bucket');
+    expect(bucket.sources.llm).toEqual({ tried: 1, kept: 1 }); // 5 is a call site's already
+    expect(bucket.cases.at(-1)).toMatchObject({ args: [num(5000)], expect: { returns: { t: 'str', v: 'huge' } }, source: 'llm' });
+  }, 60_000);
 
   it('keeps no case of a function that is not deterministic', () => {
     const jitter = target(recorded.targets, 'src/calc:jitter');
