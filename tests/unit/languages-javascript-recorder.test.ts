@@ -235,6 +235,24 @@ describe('mutate-driver.mjs', () => {
     for (const c of bucket.newCases) expect(c).toMatchObject({ source: 'mutant-search', module: 'src/calc', target: 'bucket' });
   }, 120_000);
 
+  it('rejects what depends on the calls before it, and gives back only the cases that reproduce together', async () => {
+    const f = await fixture('rec-esm');
+    // the second run goes through the inputs in reverse order: only the middle one can agree
+    const recorded = await record(f, { only: ['nextId'] });
+    const nextId = target(recorded.targets, 'src/state:nextId');
+    expect(nextId.cases.length).toBeLessThanOrEqual(1);
+    expect(nextId.rejected['non-deterministic']).toBeGreaterThan(1);
+    // cases that each hold alone but not one after the other in one process (as the judge runs them)
+    const unit = f.candidates.find((c) => c.unit.qualname === 'nextId')!;
+    const str = (v: string): { t: string; v: string } => ({ t: 'str', v });
+    const cases = ['a', 'b'].map((p) => ({ id: `next-id-${p}`, module: 'src/state', target: 'nextId', init: null, args: [str(p)], kwargs: {}, expect: { returns: str(`${p}-1`) }, argsAfter: null, source: 'call-site' }));
+    const config = { ...f.common, search: false, maxNewCases: 20, maxMutants: 150, targets: [{ ...recorder.target(unit, new Map(), []), cases }] };
+    const mutated = target(mutateResultSchema.parse(await runDriver('mutate', config)).targets, 'src/state:nextId');
+    expect(mutated.baselineMismatches).toBe(1);
+    expect(mutated.cases).toEqual(cases.slice(0, 1));
+    expect(mutated.error).toBeNull();
+  }, 60_000);
+
   it('kills a mutant that makes a call loop forever', async () => {
     const f = await fixture('rec-cjs', 300);
     const mutated = await mutate(f, await record(f, { only: ['sumTo'] }), { search: false });

@@ -148,14 +148,16 @@ export function sameOutcome(a, b) {
 }
 
 /**
- * Records `inputs` in two separate processes at once; each input's verdict: `{outcome}` when both
- * agree, else `{reason}` (`non-deterministic`, `timeout`, `error`, `unrecordable:<why>`).
+ * Records `inputs` in two separate processes at once, the second in reverse order (an outcome that
+ * depends on the calls before it in the process then disagrees); each input's verdict: `{outcome}`
+ * when both agree, else `{reason}` (`non-deterministic`, `timeout`, `error`, `unrecordable:<why>`).
  */
 export async function recordTwice(base, inputs, callTimeoutMs) {
-  const [first, second] = await Promise.all([
+  const [first, reversed] = await Promise.all([
     recordOnce(base, inputs, callTimeoutMs, { goOn: true }),
-    recordOnce(base, inputs, callTimeoutMs, { goOn: true }),
+    recordOnce(base, [...inputs].reverse(), callTimeoutMs, { goOn: true }),
   ]);
+  const second = reversed.reverse();
   return inputs.map((_, i) => {
     const a = first[i];
     const b = second[i];

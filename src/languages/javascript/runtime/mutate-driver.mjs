@@ -7,7 +7,8 @@
 //          targets: [{...TARGET (record-driver.mjs), cases: [RECORDED CASE...]}]}
 //
 // Per target: the recorded cases are replayed on the original in one process (a case that does not
-// reproduce there is a baseline mismatch, left out of the comparison); mutants of the function's
+// reproduce there is a baseline mismatch, left out of the comparison and of the `cases` given back
+// when there is any); mutants of the function's
 // body (mutants.mjs; at most maxMutants, a seeded sample beyond) each run the cases in a fresh
 // process with the mutated source in place of the module's file (mutant.mjs), two at a time;
 // a mutant is killed when any case's outcome differs or the process fails or hangs. With `search`,
@@ -66,6 +67,8 @@ async function mutateTarget(config, ts, target, random) {
     result.error = { code: 'no-cases', reason: 'no recorded case reproduces in one process' };
     return result;
   }
+  // the task keeps only cases that reproduce when run together (the judge runs them in one process)
+  if (result.baselineMismatches > 0) result.cases = cases;
 
   const source = fs.readFileSync(file, 'utf8');
   const sourceFile = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, /\.[jt]sx$/.test(file) ? ts.ScriptKind.TSX : /\.[mc]?ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS);
