@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -190,8 +191,11 @@ describe('record-driver.mjs', () => {
     expect(Date.now() - started).toBeLessThan(30_000);
   }, 60_000);
 
-  it('records TypeScript sources, with values from the annotations', async () => {
-    const ts = await record(await fixture('rec-ts'), { only: ['inRange', 'compare'] });
+  it('records TypeScript sources, with values from the annotations, transpiling each file once', async () => {
+    const f = await fixture('rec-ts');
+    const ts = await record(f, { only: ['inRange', 'compare'] });
+    // the processes share what they transpiled (range.ts and sign.ts): later ones need not load typescript
+    expect(readdirSync(join(f.common.workDir as string, 'ts-cache')).filter((n) => n.endsWith('.js')).length).toBe(2);
     const inRange = target(ts.targets, 'src/range:inRange');
     expect(inRange.drop).toBeNull();
     expect(inRange.cases.every((c) => c.args.every((a) => (a as { t: string }).t === 'number'))).toBe(true);

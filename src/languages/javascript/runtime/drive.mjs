@@ -130,6 +130,21 @@ export async function recordOnce(base, inputs, callTimeoutMs, options = {}) {
   return out;
 }
 
+/**
+ * record.mjs's request for one target, inputs aside: the module and export path, TypeScript, and the
+ * transpile cache every process of the run shares (workDir/ts-cache).
+ */
+export function baseRequest(config, target) {
+  return {
+    root: config.repoRoot,
+    module: target.module,
+    target: target.target,
+    init: null,
+    typescriptPath: config.typescriptPath,
+    ...(config.workDir ? { transpileCache: path.join(config.workDir, 'ts-cache') } : {}),
+  };
+}
+
 /** The reason an outcome cannot be kept, or null for a return or a throw. */
 export function unkeptReason(outcome) {
   if ('timeout' in outcome) return 'timeout';

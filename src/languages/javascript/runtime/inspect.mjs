@@ -35,7 +35,7 @@ async function main() {
   const config = JSON.parse(await readStdin());
   let loaded;
   try {
-    loaded = await loadModule(resolveModuleFile(config.root, config.module), { enableTypeScript: () => enableTypeScript(config.typescriptPath) });
+    loaded = await loadModule(resolveModuleFile(config.root, config.module), { enableTypeScript: () => enableTypeScript(config.typescriptPath, config.transpileCache) });
   } catch (error) {
     return finish({ error: `cannot load ${config.module}: ${thrownClassName(error)}: ${String(error?.message ?? error).slice(0, 300)}` });
   }

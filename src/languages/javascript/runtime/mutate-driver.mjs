@@ -20,7 +20,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expectedOutcome, hashText, inputKey, makeCase, pool, recordOnce, recordTwice, runDriver, sameOutcome, seededRandom, shuffled } from './drive.mjs';
+import { baseRequest, expectedOutcome, hashText, inputKey, makeCase, pool, recordOnce, recordTwice, runDriver, sameOutcome, seededRandom, shuffled } from './drive.mjs';
 import { neighbourNumbers, variationsOf } from './inputs.mjs';
 import { applyMutant, findFunction, mutantsOf } from './mutants.mjs';
 import { moduleFormat } from './load.mjs';
@@ -56,7 +56,7 @@ async function mutateTarget(config, ts, target, random) {
   const result = emptyResult(target.unitId);
   const callTimeoutMs = config.callTimeoutMs ?? 2000;
   const file = path.join(config.repoRoot, target.file);
-  const base = { root: config.repoRoot, module: target.module, target: target.target, init: null, typescriptPath: config.typescriptPath };
+  const base = baseRequest(config, target);
   const inputsOf = (cases) => cases.map((c) => ({ args: c.args, init: c.init ? { args: c.init.args } : null }));
 
   // the baseline: the cases replayed together in one process, as every mutant runs them

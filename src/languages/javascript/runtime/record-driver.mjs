@@ -18,7 +18,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { INSPECT_SCRIPT, STARTUP_MS, hashText, inputKey, makeCase, recordTwice, runChild, runDriver, seededRandom } from './drive.mjs';
+import { INSPECT_SCRIPT, STARTUP_MS, baseRequest, hashText, inputKey, makeCase, recordTwice, runChild, runDriver, seededRandom } from './drive.mjs';
 import { callSiteInputs, constructorInputs, docExampleInputs, generatedInputs, sourceFiles } from './inputs.mjs';
 
 /** The lines of the unit in its file (its numbers are boundaries worth trying). */
@@ -90,7 +90,7 @@ function summary(rejected) {
 async function recordTarget(config, target, files) {
   const result = { unitId: target.unitId, cases: [], sources: {}, rejected: {}, drop: null };
   const callTimeoutMs = config.callTimeoutMs ?? 2000;
-  const base = { root: config.repoRoot, module: target.module, target: target.target, init: null, typescriptPath: config.typescriptPath };
+  const base = baseRequest(config, target);
   const inspected = await runChild(INSPECT_SCRIPT, base, { cwd: config.repoRoot, deadlineMs: STARTUP_MS + callTimeoutMs });
   const shape = inspected.document ?? {};
   if (inspected.timeout) {

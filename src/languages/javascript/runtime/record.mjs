@@ -113,10 +113,10 @@ async function main() {
   try {
     const file = resolveModuleFile(config.root, config.module);
     if (config.mutant) {
-      if (/\.(?:[mc]?ts|tsx)$/.test(config.mutant.file)) enableTypeScript(config.typescriptPath);
+      if (/\.(?:[mc]?ts|tsx)$/.test(config.mutant.file)) enableTypeScript(config.typescriptPath, config.transpileCache);
       installMutant(config.mutant);
     }
-    loaded = await loadModule(file, { enableTypeScript: () => enableTypeScript(config.typescriptPath) });
+    loaded = await loadModule(file, { enableTypeScript: () => enableTypeScript(config.typescriptPath, config.transpileCache) });
   } catch (error) {
     writeOut(`${JSON.stringify({ error: `cannot load ${config.module}: ${thrownClassName(error)}: ${messageOf(error)}` })}\n`);
     return;
