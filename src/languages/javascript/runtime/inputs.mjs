@@ -100,6 +100,9 @@ const POOLS = {
   any: [1, 'abc', [1, 2], 0, '', null, true, -1, { a: 1 }, undefined],
 };
 
+/** Values tried after a kind guessed from a parameter's name alone. */
+const GUESS_HEDGE = [1, 100, 'abc', [1, 2]];
+
 /** The kind of values a parameter takes: from its annotation, its default, then its name. */
 export function paramKind(param) {
   const annotation = String(param.annotation ?? '').trim();
@@ -155,7 +158,10 @@ export function paramValues(param, bodyText) {
   if (fallback?.length === 1) values.push(fallback[0]);
   values.push(...unionLiterals(param.annotation));
   for (const v of POOLS[kind]) values.push(encode(v));
-  if (kind === 'number' || kind === 'any') for (const n of neighbourNumbers(bodyText)) values.push(encode(n));
+  // a kind guessed from the name alone may be wrong (`cents` is no list): a few values of other kinds after
+  const guessed = !param.annotation && !param.defaultValue;
+  if (guessed) for (const v of GUESS_HEDGE) values.push(encode(v));
+  if (kind === 'number' || kind === 'any' || guessed) for (const n of neighbourNumbers(bodyText)) values.push(encode(n));
   const seen = new Set();
   return values.filter((v) => {
     const key = JSON.stringify(v);
@@ -256,7 +262,7 @@ export function variationsOf(tagged, boundaries = []) {
       if (items.length > 0) out.push({ t: 'array', v: [...items, items[0]] }, { t: 'array', v: [items[items.length - 1], ...items] });
       for (const [i, item] of items.entries()) {
         if (i >= 3) break;
-        for (const v of variationsOf(item, boundaries).slice(0, 4)) out.push({ t: 'array', v: items.map((x, j) => (j === i ? v : x)) });
+        for (const v of variationsOf(item, boundaries)) out.push({ t: 'array', v: items.map((x, j) => (j === i ? v : x)) });
       }
       break;
     }
