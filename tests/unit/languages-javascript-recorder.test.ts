@@ -224,7 +224,7 @@ describe('mutate-driver.mjs', () => {
   it('searches for cases that kill survivors when the first inputs miss a boundary', async () => {
     const f = await fixture('rec-esm');
     // the two call sites (5 and 50) only: both 'small', so the 99 and 1000 boundaries are missed
-    const recorded = await record(f, { only: ['bucket'], maxCases: 2 });
+    const recorded = await record(f, { only: ['bucket', 'Counter.add'], maxCases: 2 });
     const mutated = await mutate(f, recorded, { search: true });
     const bucket = target(mutated.targets, 'src/calc:bucket');
     expect(bucket.before.score).toBeLessThan(0.5);
@@ -237,6 +237,11 @@ describe('mutate-driver.mjs', () => {
     const results = new Set(bucket.newCases.map((c: RecordedCase) => JSON.stringify(c.expect)));
     expect(results.has(JSON.stringify({ returns: { t: 'str', v: 'huge' } }))).toBe(true);
     for (const c of bucket.newCases) expect(c).toMatchObject({ source: 'mutant-search', module: 'src/calc', target: 'bucket' });
+    // a method: the search varies the arguments and the instance's (the cap of 100 needs a count near it)
+    const add = target(mutated.targets, 'src/calc:Counter.add');
+    expect(add.before.score).toBeLessThan(1);
+    expect(add.mutation.score).toBe(1);
+    expect(add.newCases.every((c) => c.init !== null)).toBe(true);
   }, 120_000);
 
   it('rejects what depends on the calls before it, and gives back only the cases that reproduce together', async () => {

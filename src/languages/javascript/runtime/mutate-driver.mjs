@@ -12,7 +12,8 @@
 // body (mutants.mjs; at most maxMutants, a seeded sample beyond) each run the cases in a fresh
 // process with the mutated source in place of the module's file (mutant.mjs), two at a time;
 // a mutant is killed when any case's outcome differs or the process fails or hangs. With `search`,
-// variations of the recorded inputs are recorded twice on the original, and for each survivor the
+// variations of the recorded inputs (arguments, and a method's constructor arguments; at most
+// SEARCH_POOL, a seeded sample) are recorded twice on the original, and for each survivor the
 // first one that tells the mutant apart becomes a `mutant-search` case (at most maxNewCases).
 // Prints ONE JSON document, mutateResultSchema (src/pipeline/record/harness-result-schema.ts).
 import fs from 'node:fs';
@@ -98,15 +99,20 @@ async function mutateTarget(config, ts, target, random) {
   const boundaries = neighbourNumbers(source.slice(fn.getStart(sourceFile), fn.getEnd()));
   const known = new Set(target.cases.map((c) => inputKey({ args: c.args, init: c.init ? { args: c.init.args } : null })));
   const candidates = [];
+  const add = (input) => {
+    const key = inputKey(input);
+    if (known.has(key)) return;
+    known.add(key);
+    candidates.push(input);
+  };
   for (const c of cases) {
+    const init = c.init ? { args: c.init.args } : null;
     for (const [position, arg] of c.args.entries()) {
-      for (const variant of variationsOf(arg, boundaries)) {
-        const input = { args: c.args.map((a, j) => (j === position ? variant : a)), init: c.init ? { args: c.init.args } : null };
-        const key = inputKey(input);
-        if (known.has(key)) continue;
-        known.add(key);
-        candidates.push(input);
-      }
+      for (const variant of variationsOf(arg, boundaries)) add({ args: c.args.map((a, j) => (j === position ? variant : a)), init });
+    }
+    // a method's instance varied too (its constructor's arguments)
+    for (const [position, arg] of (init?.args ?? []).entries()) {
+      for (const variant of variationsOf(arg, boundaries)) add({ args: c.args, init: { args: init.args.map((a, j) => (j === position ? variant : a)) } });
     }
   }
   const tried = shuffled(candidates, random).slice(0, SEARCH_POOL);
