@@ -42,7 +42,18 @@ function short(text) {
   return line.length > 40 ? `${line.slice(0, 37)}...` : line;
 }
 
-/** Every mutant of the function's body, in source order. */
+const LOGICAL = new Set(['&&', '||', '??']);
+
+/** True when `node` sits under a conditional expression or a logical operator within `fn`: running its block does not mean it ran. */
+function guarded(ts, node, fn) {
+  for (let p = node.parent; p !== undefined && p !== fn; p = p.parent) {
+    if (ts.isConditionalExpression(p)) return true;
+    if (ts.isBinaryExpression(p) && LOGICAL.has(p.operatorToken.getText())) return true;
+  }
+  return false;
+}
+
+/** Every mutant of the function's body, in source order; `guarded` as guarded() says. */
 export function mutantsOf(ts, sourceFile, fn) {
   const text = sourceFile.text;
   const out = [];
@@ -50,7 +61,7 @@ export function mutantsOf(ts, sourceFile, fn) {
   const edit = (node, replacement, what) => {
     const start = node.getStart(sourceFile);
     const end = node.getEnd();
-    out.push({ start, end, text: replacement, description: `line ${lineOf(start)}: ${what ?? `${short(text.slice(start, end))} -> ${short(replacement)}`}` });
+    out.push({ start, end, text: replacement, guarded: guarded(ts, node, fn), description: `line ${lineOf(start)}: ${what ?? `${short(text.slice(start, end))} -> ${short(replacement)}`}` });
   };
   const visit = (node) => {
     if (ts.isTypeNode(node) || ts.isDecorator(node) || ts.isImportDeclaration(node)) return;

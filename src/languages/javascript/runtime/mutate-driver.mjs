@@ -14,7 +14,11 @@
 // a mutant is killed when any case's outcome differs or the process fails or hangs. With `search`,
 // variations of the recorded inputs (arguments, and a method's constructor arguments; at most
 // SEARCH_POOL, a seeded sample) are recorded twice on the original, and for each survivor the
-// first one that tells the mutant apart becomes a `mutant-search` case (at most maxNewCases).
+// first one that tells the mutant apart becomes a `mutant-search` case (at most maxNewCases). A
+// survivor of the whole search whose mutated code ran (V8 block coverage of the original) for 16
+// inputs or more that returned, with two results at least, is likely equivalent: left out of the
+// score, listed last among the survivors as "likely equivalent (not counted): ..." (JavaScript
+// files; not under a conditional expression or a logical operator).
 // Prints ONE JSON document, mutateResultSchema (src/pipeline/record/harness-result-schema.ts).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -32,9 +36,39 @@ const PARALLEL = Math.max(1, Math.min(2, os.cpus().length));
 /** Search inputs recorded per target, at most. */
 const SEARCH_POOL = 160;
 
-function score(total, killedSet, mutants) {
-  const survivors = mutants.filter((_, i) => !killedSet.has(i)).map((m) => m.description);
-  return { total, killed: killedSet.size, score: total ? killedSet.size / total : 1, survivors };
+/** Survivors the score leaves out are listed with this prefix (as the Python harness does). */
+const EQUIVALENT_PREFIX = 'likely equivalent (not counted): ';
+/** Distinct inputs that must run a survivor's mutated code, with two results at least, for it to count as likely equivalent. */
+const EQUIVALENT_MIN_REACHING = 16;
+
+function score(total, killedSet, mutants, equivalent = new Set()) {
+  const counted = total - equivalent.size;
+  const survivors = mutants.flatMap((m, i) => (killedSet.has(i) || equivalent.has(i) ? [] : [m.description]));
+  survivors.push(...[...equivalent].sort((a, b) => a - b).map((i) => EQUIVALENT_PREFIX + mutants[i].description));
+  return { total: counted, killed: killedSet.size, score: counted ? killedSet.size / counted : 1, survivors };
+}
+
+/** The times a position ran: the count of the smallest covered range holding it (0 when none does). */
+function countAt(ranges, position) {
+  let best = null;
+  for (const [start, end, count] of ranges ?? []) {
+    if (start <= position && position < end && (best === null || end - start < best[1] - best[0])) best = [start, end, count];
+  }
+  return best === null ? 0 : best[2];
+}
+
+/**
+ * A survivor of the whole search whose mutated code ran for at least EQUIVALENT_MIN_REACHING of the
+ * inputs seen (recorded cases and search candidates, each with its block coverage of the original)
+ * that returned, with two different results at least, and behaved like the original on all: likely
+ * an equivalent mutant. Not for a mutant under a conditional expression or `&&`/`||`/`??` (reaching
+ * its block does not mean the mutated part ran), nor without coverage (TypeScript).
+ */
+function likelyEquivalent(mutant, outcomes) {
+  if (mutant.guarded) return false;
+  const reaching = outcomes.filter((o) => o && 'returns' in o && o.coverage && countAt(o.coverage, mutant.start) > 0);
+  const results = new Set(reaching.map((o) => JSON.stringify(o.returns)));
+  return reaching.length >= EQUIVALENT_MIN_REACHING && results.size >= 2;
 }
 
 function emptyResult(unitId) {
@@ -60,8 +94,19 @@ async function mutateTarget(config, ts, target, random) {
   const base = baseRequest(config, target);
   const inputsOf = (cases) => cases.map((c) => ({ args: c.args, init: c.init ? { args: c.init.args } : null }));
 
+  const source = fs.readFileSync(file, 'utf8');
+  const sourceFile = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, /\.[jt]sx$/.test(file) ? ts.ScriptKind.TSX : /\.[mc]?ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+  const fn = findFunction(ts, sourceFile, target.startLine ?? 1, target.endLine ?? Number.MAX_SAFE_INTEGER);
+  if (fn === null) {
+    result.error = { code: 'mutation-error', reason: `no function found at lines ${target.startLine}-${target.endLine} of ${target.file}` };
+    return result;
+  }
+  // block coverage of the function per input (JavaScript only: a transpiled file's offsets differ),
+  // for telling likely-equivalent survivors of the search
+  const covered = config.search && !/\.(?:[mc]?ts|tsx)$/.test(file) ? { ...base, coverage: { start: fn.getStart(sourceFile), end: fn.getEnd() } } : base;
+
   // the baseline: the cases replayed together in one process, as every mutant runs them
-  const baseline = await recordOnce(base, inputsOf(target.cases), callTimeoutMs);
+  const baseline = await recordOnce(covered, inputsOf(target.cases), callTimeoutMs);
   const cases = target.cases.filter((c, i) => sameOutcome(baseline[i], expectedOutcome(c)));
   result.baselineMismatches = target.cases.length - cases.length;
   if (cases.length === 0) {
@@ -71,13 +116,6 @@ async function mutateTarget(config, ts, target, random) {
   // the task keeps only cases that reproduce when run together (the judge runs them in one process)
   if (result.baselineMismatches > 0) result.cases = cases;
 
-  const source = fs.readFileSync(file, 'utf8');
-  const sourceFile = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, /\.[jt]sx$/.test(file) ? ts.ScriptKind.TSX : /\.[mc]?ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS);
-  const fn = findFunction(ts, sourceFile, target.startLine ?? 1, target.endLine ?? Number.MAX_SAFE_INTEGER);
-  if (fn === null) {
-    result.error = { code: 'mutation-error', reason: `no function found at lines ${target.startLine}-${target.endLine} of ${target.file}` };
-    return result;
-  }
   let mutants = mutantsOf(ts, sourceFile, fn);
   const maxMutants = config.maxMutants ?? 150;
   if (mutants.length > maxMutants) mutants = shuffled(mutants, random).slice(0, maxMutants).sort((a, b) => a.start - b.start || a.end - b.end);
@@ -121,7 +159,7 @@ async function mutateTarget(config, ts, target, random) {
   const found = tried.map((input, i) => ({ input, outcome: verdicts[i].outcome })).filter((x) => x.outcome !== undefined);
   if (found.length === 0) return result;
   // the pool replayed together on the original, as on each mutant: only what reproduces that way counts
-  const replay = await recordOnce(base, found.map((x) => x.input), callTimeoutMs);
+  const replay = await recordOnce(covered, found.map((x) => x.input), callTimeoutMs);
   const usable = found.filter((x, i) => sameOutcome(replay[i], x.outcome));
   const chosen = new Set();
   const maxNewCases = config.maxNewCases ?? 20;
@@ -142,7 +180,9 @@ async function mutateTarget(config, ts, target, random) {
   }
   result.newCases = [...chosen].sort((a, b) => a - b).map((j) => makeCase(target, usable[j].input, usable[j].outcome, 'mutant-search'));
   result.search.found = result.newCases.length;
-  result.mutation = score(mutants.length, searchKilled, mutants);
+  const seen = [...cases.map((_, i) => baseline[target.cases.indexOf(cases[i])]), ...usable.map((x) => replay[found.indexOf(x)])];
+  const equivalent = new Set(survivors.filter((i) => !searchKilled.has(i) && likelyEquivalent(mutants[i], seen)));
+  result.mutation = score(mutants.length, searchKilled, mutants, equivalent);
   return result;
 }
 

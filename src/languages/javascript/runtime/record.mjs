@@ -14,6 +14,8 @@
 //                                             // JavaScript is run in place of that file's own
 // }
 //   "progress": "<nonce>"                     // optional: each input's start and result on stderr
+//   "coverage": {"start": 120, "end": 480}    // optional: each OUTCOME gets "coverage", the
+//                                             // [start, end, count] block ranges run in that part
 // An input may carry its own "init" ({"args": [...]} or null), which then replaces config.init.
 //
 // Prints ONE JSON document on stdout: {"results": [OUTCOME, ...]} in input order, or
@@ -27,6 +29,7 @@
 // the process and records inputs one at a time (record-twice.ts). The module's own output on
 // stdout is sent to stderr, so the one document is all stdout holds.
 import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { encode, thrownClassName, UnrecordableValueError } from './codec.mjs';
 import { readStdin } from './io.mjs';
 import { buildInputs, callTarget, isPromise, loadModule, resolveModuleFile } from './load.mjs';
@@ -49,6 +52,40 @@ function progress(config, line) {
   } catch {
     // stderr closed: the final document still says everything
   }
+}
+
+/**
+ * With config.coverage ({start, end}: offsets in the module's file), V8's block coverage of that
+ * part of the file per input: `take()` gives the ranges run since the last take as [start, end,
+ * count] (a position's count is that of the smallest range holding it). Null where the inspector
+ * is missing. Offsets are the file's own for JavaScript (not for transpiled TypeScript).
+ */
+async function startCoverage(file, { start, end }) {
+  let session;
+  try {
+    const inspector = await import('node:inspector');
+    session = new inspector.Session();
+    session.connect();
+  } catch {
+    return null;
+  }
+  const post = (method, params = {}) => new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  await post('Profiler.enable');
+  await post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
+  const url = pathToFileURL(file).href;
+  return {
+    async take() {
+      const { result } = await post('Profiler.takePreciseCoverage');
+      const ranges = [];
+      for (const script of result) {
+        if (script.url !== url) continue;
+        for (const fn of script.functions) {
+          for (const r of fn.ranges) if (r.endOffset > start && r.startOffset < end) ranges.push([r.startOffset, r.endOffset, r.count]);
+        }
+      }
+      return ranges;
+    },
+  };
 }
 
 function messageOf(error) {
@@ -110,8 +147,10 @@ async function runOne(loaded, config, input) {
 async function main() {
   const config = JSON.parse(await readStdin());
   let loaded;
+  let coverage = null;
   try {
     const file = resolveModuleFile(config.root, config.module);
+    if (config.coverage) coverage = await startCoverage(file, config.coverage);
     if (config.mutant) {
       if (/\.(?:[mc]?ts|tsx)$/.test(config.mutant.file)) enableTypeScript(config.typescriptPath, config.transpileCache);
       installMutant(config.mutant);
@@ -124,7 +163,10 @@ async function main() {
   const results = [];
   for (const [index, input] of (config.inputs ?? []).entries()) {
     progress(config, `start ${index}`);
-    results.push(await runOne(loaded, config, input));
+    await coverage?.take();
+    const outcome = await runOne(loaded, config, input);
+    if (coverage) outcome.coverage = await coverage.take();
+    results.push(outcome);
     progress(config, `result ${index} ${JSON.stringify(results[index])}`);
   }
   writeOut(`${JSON.stringify({ results })}\n`, () => process.exit(0));
