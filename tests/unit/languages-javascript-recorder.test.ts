@@ -158,11 +158,12 @@ describe('record-driver.mjs', () => {
     expect(sorted?.argsAfter).toEqual([{ t: 'array', v: [num(1), num(2), num(2), num(3)] }]);
   });
 
-  it('records proposed inputs (codec-encoded) as source llm, after the others', async () => {
+  it('records proposed inputs (codec-encoded) as source llm, after call sites and before generated ones', async () => {
     const proposed = await record(esm, { only: ['bucket'], proposals: [{ args: [num(5000)], kwargs: {}, init: null }, { args: [num(5)], kwargs: {}, init: null }] });
     const bucket = target(proposed.targets, 'src/calc:bucket');
     expect(bucket.sources.llm).toEqual({ tried: 1, kept: 1 }); // 5 is a call site's already
-    expect(bucket.cases.at(-1)).toMatchObject({ args: [num(5000)], expect: { returns: { t: 'str', v: 'huge' } }, source: 'llm' });
+    expect(bucket.cases[2]).toMatchObject({ args: [num(5000)], expect: { returns: { t: 'str', v: 'huge' } }, source: 'llm' });
+    expect(bucket.cases[3]?.source).toBe('type-hint');
   }, 60_000);
 
   it('keeps no case of a function that is not deterministic', () => {

@@ -9,8 +9,8 @@
 //    initCallSites: [{argumentTexts}], startLine, endLine, proposed?: [{args, init}]}
 //
 // Per target, inputs in this order: JSDoc examples (`doctest`), call sites' literal arguments
-// (`call-site`), values generated from the parameters (`type-hint`; `constructed` for a method
-// without parameters called on a built instance), proposals (`llm`). A method of a class gets its
+// (`call-site`), proposals (`llm`), values generated from the parameters (`type-hint`;
+// `constructed` for a method without parameters called on a built instance). A method of a class gets its
 // instance from `new Class(...)` calls with literal arguments in the repository, else from a
 // constructor without arguments or generated ones. Every input runs in two separate node
 // processes (record.mjs); a case is kept when both agree, at most maxCases per target.
@@ -52,34 +52,34 @@ function initsFor(config, target, shape, files) {
   return out;
 }
 
-/** Every input of a target in source order, de-duplicated. */
-function inputsFor(config, target, shape, files) {
+/**
+ * Every input of a target in source order (doc examples, call sites, proposals, then generated
+ * ones), de-duplicated, at most `limit`.
+ */
+function inputsFor(config, target, shape, files, limit) {
   const random = seededRandom((Number(config.seed) || 0) ^ hashText(target.unitId));
   const name = String(target.target).split('.').pop();
   const body = unitText(config.repoRoot, target);
-  const lists = [
-    ['doctest', docExampleInputs(target.docstring, name)],
-    ['call-site', callSiteInputs(target.callSites)],
-    ['type-hint', generatedInputs(target.params, body, random)],
-  ];
   const inits = shape.kind === 'instance' ? initsFor(config, target, shape, files) : [null];
+  const crossed = (argLists) => argLists.flatMap((args) => inits.map((init) => ({ args, init })));
+  const lists = [
+    ['doctest', crossed(docExampleInputs(target.docstring, name))],
+    ['call-site', crossed(callSiteInputs(target.callSites))],
+    // proposals come with their own instance, else the first one built here
+    ['llm', (target.proposed ?? []).map((p) => ({ args: p.args ?? [], init: p.init ? { args: p.init.args ?? [] } : inits[0] }))],
+    ['type-hint', crossed(generatedInputs(target.params, body, random))],
+  ];
   const out = [];
   const seen = new Set();
-  const push = (source, input) => {
-    const key = inputKey(input);
-    if (seen.has(key)) return;
-    seen.add(key);
-    out.push({ source, input });
-  };
-  for (const [source, argLists] of lists) {
-    for (const args of argLists) {
-      for (const init of inits) {
-        const label = source === 'type-hint' && init !== null && args.length === 0 ? 'constructed' : source;
-        push(label, { args, init });
-      }
+  for (const [source, inputs] of lists) {
+    for (const input of inputs) {
+      const key = inputKey(input);
+      if (seen.has(key) || out.length >= limit) continue;
+      seen.add(key);
+      const label = source === 'type-hint' && input.init !== null && input.args.length === 0 ? 'constructed' : source;
+      out.push({ source: label, input });
     }
   }
-  for (const p of target.proposed ?? []) push('llm', { args: p.args ?? [], init: p.init ? { args: p.init.args ?? [] } : inits[0] });
   return out;
 }
 
@@ -102,7 +102,7 @@ async function recordTarget(config, target, files) {
     return result;
   }
   const maxCases = config.maxCases ?? 40;
-  const all = inputsFor(config, target, shape, files).slice(0, Math.max(60, maxCases * 3));
+  const all = inputsFor(config, target, shape, files, Math.max(60, maxCases * 3));
   const verdicts = await recordTwice(base, all.map((e) => e.input), callTimeoutMs);
   let timeouts = 0;
   for (const [i, { source, input }] of all.entries()) {
