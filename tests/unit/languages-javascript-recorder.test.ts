@@ -87,7 +87,7 @@ describe('createJavaScriptRecorder', () => {
     const entries = await harness.entries();
     const paths = entries.map((e) => e.path);
     const base = JAVASCRIPT_HARNESS_DIR_IN_SANDBOX.slice(1);
-    for (const name of ['record-driver.mjs', 'mutate-driver.mjs', 'record.mjs', 'codec.mjs', 'load.mjs', 'inspect.mjs', 'mutant.mjs', 'mutant-hooks.mjs']) {
+    for (const name of ['record-driver.mjs', 'mutate-driver.mjs', 'record.mjs', 'codec.mjs', 'load.mjs', 'inspect.mjs', 'evaluate.mjs', 'mutant.mjs', 'mutant-hooks.mjs']) {
       expect(paths).toContain(`${base}/${name}`);
     }
     expect(paths).toContain(`${TYPESCRIPT_IN_SANDBOX.slice(1)}/lib/typescript.js`);
@@ -156,6 +156,12 @@ describe('record-driver.mjs', () => {
     expect(add.cases[0]).toMatchObject({ init: { args: [num(7)], kwargs: {} }, args: [num(0)], expect: { returns: num(7) } });
     const sorted = target(recorded.targets, 'src/calc:sortInPlace').cases.find((c) => c.argsAfter !== null);
     expect(sorted?.argsAfter).toEqual([{ t: 'array', v: [num(1), num(2), num(2), num(3)] }]);
+  });
+
+  it('evaluates example texts in a process of its own: one that exits or loops is lost, not the run', () => {
+    const twice = target(recorded.targets, 'src/calc:twice');
+    expect(twice.sources.doctest).toEqual({ tried: 1, kept: 1 });
+    expect(twice.cases[0]).toMatchObject({ args: [num(2)], expect: { returns: num(4) }, source: 'doctest' });
   });
 
   it('records proposed inputs (codec-encoded) as source llm, after call sites and before generated ones', async () => {

@@ -10,6 +10,7 @@ import { same } from './codec.mjs';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const RECORD_SCRIPT = path.join(HERE, 'record.mjs');
 export const INSPECT_SCRIPT = path.join(HERE, 'inspect.mjs');
+export const EVALUATE_SCRIPT = path.join(HERE, 'evaluate.mjs');
 
 /** Allowance for a child's start (node, the module, TypeScript) beyond the calls themselves. */
 export const STARTUP_MS = 10_000;

@@ -7,8 +7,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { encode } from './codec.mjs';
 
-/** The values of a comma-separated argument text, encoded; null when it is not a literal list. */
-export function evaluateArguments(text) {
+/**
+ * The values of a comma-separated argument text, encoded; null when it is not a list of values.
+ * Evaluates the text in this process: the drivers call it in evaluate.mjs, a child of their own
+ * (an example's text may exit or loop), and read the answers through `evaluateArguments`.
+ */
+export function evaluateHere(text) {
   if (text.trim() === '') return [];
   let values;
   try {
@@ -21,6 +25,34 @@ export function evaluateArguments(text) {
     return values.map((v) => encode(v));
   } catch {
     return null;
+  }
+}
+
+let evaluator = evaluateHere;
+
+/** The values of a comma-separated argument text, encoded, or null: as the current evaluator (`withEvaluator`) says. */
+export function evaluateArguments(text) {
+  return evaluator(text);
+}
+
+/**
+ * Runs `build` twice: once to collect every text it would evaluate, then, with their values from
+ * `evaluateAll(texts)` (a Map text → values | null), to build for real. `build` must give the same
+ * texts to evaluate whatever the values are (every builder here evaluates all it finds).
+ */
+export async function withEvaluator(build, evaluateAll) {
+  const texts = new Set();
+  evaluator = (text) => {
+    texts.add(text);
+    return null;
+  };
+  try {
+    build();
+    const values = texts.size > 0 ? await evaluateAll([...texts]) : new Map();
+    evaluator = (text) => values.get(text) ?? null;
+    return build();
+  } finally {
+    evaluator = evaluateHere;
   }
 }
 

@@ -18,8 +18,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { INSPECT_SCRIPT, STARTUP_MS, baseRequest, hashText, inputKey, makeCase, recordTwice, runChild, runDriver, seededRandom } from './drive.mjs';
-import { callSiteInputs, constructorInputs, docExampleInputs, generatedInputs, sourceFiles } from './inputs.mjs';
+import { EVALUATE_SCRIPT, INSPECT_SCRIPT, STARTUP_MS, baseRequest, hashText, inputKey, makeCase, pool, recordTwice, runChild, runDriver, seededRandom } from './drive.mjs';
+import { callSiteInputs, constructorInputs, docExampleInputs, generatedInputs, sourceFiles, withEvaluator } from './inputs.mjs';
 
 /** The lines of the unit in its file (its numbers are boundaries worth trying). */
 export function unitText(repoRoot, target) {
@@ -83,6 +83,28 @@ function inputsFor(config, target, shape, files, limit) {
   return out;
 }
 
+/** Limit of one evaluate.mjs run (literal texts take no time; one that loops does). */
+const EVALUATE_DEADLINE_MS = 5000;
+
+/**
+ * Values of literal texts, evaluated in evaluate.mjs processes: all at once, and when that run fails
+ * (a text exited or looped), each text alone, so that only the bad ones are lost.
+ */
+async function evaluateInChild(texts) {
+  const values = new Map();
+  const ask = (batch) => runChild(EVALUATE_SCRIPT, { texts: batch }, { cwd: process.cwd(), deadlineMs: EVALUATE_DEADLINE_MS });
+  const all = await ask(texts);
+  if (!all.timeout && Array.isArray(all.document?.values)) {
+    texts.forEach((text, i) => values.set(text, all.document.values[i] ?? null));
+    return values;
+  }
+  await pool(texts, 2, async (text) => {
+    const one = await ask([text]);
+    values.set(text, !one.timeout && Array.isArray(one.document?.values) ? (one.document.values[0] ?? null) : null);
+  });
+  return values;
+}
+
 function summary(rejected) {
   return Object.entries(rejected).map(([k, v]) => `${k}: ${v}`).join(', ') || 'no input';
 }
@@ -102,7 +124,7 @@ async function recordTarget(config, target, files) {
     return result;
   }
   const maxCases = config.maxCases ?? 40;
-  const all = inputsFor(config, target, shape, files, Math.max(60, maxCases * 3));
+  const all = await withEvaluator(() => inputsFor(config, target, shape, files, Math.max(60, maxCases * 3)), evaluateInChild);
   const verdicts = await recordTwice(base, all.map((e) => e.input), callTimeoutMs);
   let timeouts = 0;
   for (const [i, { source, input }] of all.entries()) {
