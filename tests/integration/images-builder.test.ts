@@ -36,7 +36,8 @@ describe('image tags', () => {
   it('are content hashes: stable, and a language tag changes with the scoring scripts but the base tag does not', () => {
     expect(imageTags(root)).toEqual(imageTags(root));
     const copy = join(scratch, 'tree');
-    for (const path of ['sandbox-images', 'src/sandbox/relay/relay.py', 'src/scoring/python']) {
+    // what goes into the images: the recipes, the relay, the judges (sandbox-images/node/sources.txt names the JavaScript one)
+    for (const path of ['sandbox-images', 'src/sandbox/relay/relay.py', 'src/scoring/python', 'src/languages/javascript/runtime']) {
       cpSync(join(root, path), join(copy, path), { recursive: true });
     }
     const before = imageTags(copy);

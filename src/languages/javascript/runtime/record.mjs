@@ -10,7 +10,13 @@
 //   "inputs": [{"args": [TAGGED, ...]}, ...], // codec-encoded arguments
 //   "timeoutMs": 5000,                        // per call, for a promise that does not settle
 //   "typescriptPath": "/abs/node_modules/typescript" // optional; for .ts sources
+//   "mutant": {"file": "/abs/src/text.js", "source": "..."} // optional (mutate-driver.mjs): this
+//                                             // JavaScript is run in place of that file's own
 // }
+//   "progress": "<nonce>"                     // optional: each input's start and result on stderr
+//   "coverage": {"start": 120, "end": 480}    // optional: each OUTCOME gets "coverage", the
+//                                             // [start, end, count] block ranges run in that part
+// An input may carry its own "init" ({"args": [...]} or null), which then replaces config.init.
 //
 // Prints ONE JSON document on stdout: {"results": [OUTCOME, ...]} in input order, or
 // {"error": "..."} when the module cannot be loaded, where OUTCOME is one of
@@ -22,14 +28,65 @@
 // A call that never returns (a synchronous loop) cannot be stopped from inside: the caller kills
 // the process and records inputs one at a time (record-twice.ts). The module's own output on
 // stdout is sent to stderr, so the one document is all stdout holds.
+import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { encode, thrownClassName, UnrecordableValueError } from './codec.mjs';
 import { readStdin } from './io.mjs';
 import { buildInputs, callTarget, isPromise, loadModule, resolveModuleFile } from './load.mjs';
+import { installMutant } from './mutant.mjs';
 import { enableTypeScript } from './typescript.mjs';
 
 const writeOut = process.stdout.write.bind(process.stdout);
 // the module's console.log goes to stderr: stdout carries the result document only
 process.stdout.write = process.stderr.write.bind(process.stderr);
+
+/**
+ * With config.progress (a nonce), each input's start and result as a line on stderr, written at once
+ * (a call that never returns leaves its start as the last line): the caller kills a run whose call
+ * hangs and goes on after it (drive.mjs).
+ */
+function progress(config, line) {
+  if (typeof config.progress !== 'string') return;
+  try {
+    fs.writeSync(2, `\n${config.progress} ${line}\n`);
+  } catch {
+    // stderr closed: the final document still says everything
+  }
+}
+
+/**
+ * With config.coverage ({start, end}: offsets in the module's file), V8's block coverage of that
+ * part of the file per input: `take()` gives the ranges run since the last take as [start, end,
+ * count] (a position's count is that of the smallest range holding it). Null where the inspector
+ * is missing. Offsets are the file's own for JavaScript (not for transpiled TypeScript).
+ */
+async function startCoverage(file, { start, end }) {
+  let session;
+  try {
+    const inspector = await import('node:inspector');
+    session = new inspector.Session();
+    session.connect();
+  } catch {
+    return null;
+  }
+  const post = (method, params = {}) => new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  await post('Profiler.enable');
+  await post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
+  const url = pathToFileURL(file).href;
+  return {
+    async take() {
+      const { result } = await post('Profiler.takePreciseCoverage');
+      const ranges = [];
+      for (const script of result) {
+        if (script.url !== url) continue;
+        for (const fn of script.functions) {
+          for (const r of fn.ranges) if (r.endOffset > start && r.startOffset < end) ranges.push([r.startOffset, r.endOffset, r.count]);
+        }
+      }
+      return ranges;
+    },
+  };
+}
 
 function messageOf(error) {
   try {
@@ -65,7 +122,7 @@ async function runOne(loaded, config, input) {
   let args;
   let init;
   try {
-    ({ args, init } = buildInputs(loaded, input.args, config.init));
+    ({ args, init } = buildInputs(loaded, input.args, input.init !== undefined ? input.init : config.init));
   } catch (error) {
     return { error: `cannot build the inputs: ${messageOf(error)}` };
   }
@@ -90,15 +147,28 @@ async function runOne(loaded, config, input) {
 async function main() {
   const config = JSON.parse(await readStdin());
   let loaded;
+  let coverage = null;
   try {
     const file = resolveModuleFile(config.root, config.module);
-    loaded = await loadModule(file, { enableTypeScript: () => enableTypeScript(config.typescriptPath) });
+    if (config.coverage) coverage = await startCoverage(file, config.coverage);
+    if (config.mutant) {
+      if (/\.(?:[mc]?ts|tsx)$/.test(config.mutant.file)) enableTypeScript(config.typescriptPath, config.transpileCache);
+      installMutant(config.mutant);
+    }
+    loaded = await loadModule(file, { enableTypeScript: () => enableTypeScript(config.typescriptPath, config.transpileCache) });
   } catch (error) {
     writeOut(`${JSON.stringify({ error: `cannot load ${config.module}: ${thrownClassName(error)}: ${messageOf(error)}` })}\n`);
     return;
   }
   const results = [];
-  for (const input of config.inputs ?? []) results.push(await runOne(loaded, config, input));
+  for (const [index, input] of (config.inputs ?? []).entries()) {
+    progress(config, `start ${index}`);
+    await coverage?.take();
+    const outcome = await runOne(loaded, config, input);
+    if (coverage) outcome.coverage = await coverage.take();
+    results.push(outcome);
+    progress(config, `result ${index} ${JSON.stringify(results[index])}`);
+  }
   writeOut(`${JSON.stringify({ results })}\n`, () => process.exit(0));
 }
 

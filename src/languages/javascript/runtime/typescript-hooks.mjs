@@ -5,13 +5,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadTypeScript, transpileTypeScript } from './typescript.mjs';
+import { loadTypeScript, transpileCached } from './typescript.mjs';
 import { moduleFormat } from './load.mjs';
 
-let ts;
+let settings = null;
+let ts = null;
+const getTs = () => (ts ??= loadTypeScript(settings.typescriptPath));
 
 export function initialize(data) {
-  ts = loadTypeScript(data.typescriptPath);
+  settings = data;
 }
 
 function candidates(specifier) {
@@ -42,6 +44,6 @@ export async function load(url, context, next) {
   if (!url.startsWith('file:') || !/\.(?:[mc]?ts|tsx)$/.test(url)) return next(url, context);
   const file = fileURLToPath(url);
   if (moduleFormat(file) === 'cjs') return { format: 'commonjs', shortCircuit: true };
-  const source = transpileTypeScript(ts, fs.readFileSync(file, 'utf8'), path.basename(file), 'esm');
+  const source = transpileCached(getTs, fs.readFileSync(file, 'utf8'), path.basename(file), 'esm', settings.cacheDir);
   return { format: 'module', source, shortCircuit: true };
 }

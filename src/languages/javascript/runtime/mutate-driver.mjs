@@ -1,0 +1,213 @@
+// The JavaScript mutate run (javascript-recorder.ts; the generic driver is
+// src/pipeline/record/record-candidates.ts):
+//
+//   node mutate-driver.mjs < config.json
+//
+// config: {repoRoot, seed, workDir, callTimeoutMs, search, maxNewCases, maxMutants, typescriptPath,
+//          targets: [{...TARGET (record-driver.mjs), cases: [RECORDED CASE...]}]}
+//
+// Per target: the recorded cases are replayed on the original in one process (a case that does not
+// reproduce there is a baseline mismatch, left out of the comparison and of the `cases` given back
+// when there is any); mutants of the function's
+// body (mutants.mjs; at most maxMutants, a seeded sample beyond) each run the cases in a fresh
+// process with the mutated source in place of the module's file (mutant.mjs), two at a time;
+// a mutant is killed when any case's outcome differs or the process fails or hangs. With `search`,
+// variations of the recorded inputs (arguments, and a method's constructor arguments; at most
+// SEARCH_POOL, a seeded sample) are recorded twice on the original, and for each survivor the
+// first one that tells the mutant apart becomes a `mutant-search` case (at most maxNewCases). A
+// survivor of the whole search whose mutated code ran (V8 block coverage of the original) for 16
+// inputs or more that returned, with two results at least, is likely equivalent: left out of the
+// score, listed last among the survivors as "likely equivalent (not counted): ..." (JavaScript
+// files; not under a conditional expression or a logical operator).
+// Prints ONE JSON document, mutateResultSchema (src/pipeline/record/harness-result-schema.ts).
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { baseRequest, expectedOutcome, hashText, inputKey, makeCase, pool, recordOnce, recordTwice, runDriver, sameOutcome, seededRandom, shuffled } from './drive.mjs';
+import { neighbourNumbers, variationsOf } from './inputs.mjs';
+import { applyMutant, findFunction, mutantsOf } from './mutants.mjs';
+import { moduleFormat } from './load.mjs';
+import { transpileTypeScript } from './typescript.mjs';
+
+const require = createRequire(import.meta.url);
+const PARALLEL = Math.max(1, Math.min(2, os.cpus().length));
+/** Search inputs recorded per target, at most. */
+const SEARCH_POOL = 160;
+
+/** Survivors the score leaves out are listed with this prefix (as the Python harness does). */
+const EQUIVALENT_PREFIX = 'likely equivalent (not counted): ';
+/** Distinct inputs that must run a survivor's mutated code, with two results at least, for it to count as likely equivalent. */
+const EQUIVALENT_MIN_REACHING = 16;
+
+function score(total, killedSet, mutants, equivalent = new Set()) {
+  const counted = total - equivalent.size;
+  const survivors = mutants.flatMap((m, i) => (killedSet.has(i) || equivalent.has(i) ? [] : [m.description]));
+  survivors.push(...[...equivalent].sort((a, b) => a - b).map((i) => EQUIVALENT_PREFIX + mutants[i].description));
+  return { total: counted, killed: killedSet.size, score: counted ? killedSet.size / counted : 1, survivors };
+}
+
+/** The times a position ran: the count of the smallest covered range holding it (0 when none does). */
+function countAt(ranges, position) {
+  let best = null;
+  for (const [start, end, count] of ranges ?? []) {
+    if (start <= position && position < end && (best === null || end - start < best[1] - best[0])) best = [start, end, count];
+  }
+  return best === null ? 0 : best[2];
+}
+
+/**
+ * A survivor of the whole search whose mutated code ran for at least EQUIVALENT_MIN_REACHING of the
+ * inputs seen (recorded cases and search candidates, each with its block coverage of the original)
+ * that returned, with two different results at least, and behaved like the original on all: likely
+ * an equivalent mutant. Not for a mutant under a conditional expression or `&&`/`||`/`??` (reaching
+ * its block does not mean the mutated part ran), nor without coverage (TypeScript).
+ */
+function likelyEquivalent(mutant, outcomes) {
+  if (mutant.guarded) return false;
+  const reaching = outcomes.filter((o) => o && 'returns' in o && o.coverage && countAt(o.coverage, mutant.start) > 0);
+  const results = new Set(reaching.map((o) => JSON.stringify(o.returns)));
+  return reaching.length >= EQUIVALENT_MIN_REACHING && results.size >= 2;
+}
+
+function emptyResult(unitId) {
+  const zero = { total: 0, killed: 0, score: 1, survivors: [] };
+  return { unitId, mutation: zero, before: zero, newCases: [], search: { tried: 0, found: 0 }, baselineMismatches: 0, error: null };
+}
+
+/** The JavaScript a mutated source runs as (TypeScript transpiled in the module's format). */
+function runnable(ts, file, source) {
+  if (!/\.(?:[mc]?ts|tsx)$/.test(file)) return source;
+  return transpileTypeScript(ts, source, path.basename(file), moduleFormat(file));
+}
+
+/** True when a replay of `inputs` gave exactly the `expected` outcomes. */
+function differs(outcomes, expected) {
+  return outcomes.map((o, i) => !sameOutcome(o, expected[i]));
+}
+
+async function mutateTarget(config, ts, target, random) {
+  const result = emptyResult(target.unitId);
+  const callTimeoutMs = config.callTimeoutMs ?? 2000;
+  const file = path.join(config.repoRoot, target.file);
+  const base = baseRequest(config, target);
+  const inputsOf = (cases) => cases.map((c) => ({ args: c.args, init: c.init ? { args: c.init.args } : null }));
+
+  const source = fs.readFileSync(file, 'utf8');
+  const sourceFile = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, /\.[jt]sx$/.test(file) ? ts.ScriptKind.TSX : /\.[mc]?ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+  const fn = findFunction(ts, sourceFile, target.startLine ?? 1, target.endLine ?? Number.MAX_SAFE_INTEGER);
+  if (fn === null) {
+    result.error = { code: 'mutation-error', reason: `no function found at lines ${target.startLine}-${target.endLine} of ${target.file}` };
+    return result;
+  }
+  // block coverage of the function per input (JavaScript only: a transpiled file's offsets differ),
+  // for telling likely-equivalent survivors of the search
+  const covered = config.search && !/\.(?:[mc]?ts|tsx)$/.test(file) ? { ...base, coverage: { start: fn.getStart(sourceFile), end: fn.getEnd() } } : base;
+
+  // the baseline: the cases replayed together in one process, as every mutant runs them
+  const baseline = await recordOnce(covered, inputsOf(target.cases), callTimeoutMs);
+  const cases = target.cases.filter((c, i) => sameOutcome(baseline[i], expectedOutcome(c)));
+  result.baselineMismatches = target.cases.length - cases.length;
+  if (cases.length === 0) {
+    result.error = { code: 'no-cases', reason: 'no recorded case reproduces in one process' };
+    return result;
+  }
+  // the task keeps only cases that reproduce when run together (the judge runs them in one process)
+  if (result.baselineMismatches > 0) result.cases = cases;
+
+  let mutants = mutantsOf(ts, sourceFile, fn);
+  const maxMutants = config.maxMutants ?? 150;
+  if (mutants.length > maxMutants) mutants = shuffled(mutants, random).slice(0, maxMutants).sort((a, b) => a.start - b.start || a.end - b.end);
+  const sources = mutants.map((m) => runnable(ts, file, applyMutant(source, m)));
+  // a call that never returns on a mutant is stopped after callTimeoutMs (and a margin); the inputs after it are not run
+  const run = (i, inputs) => recordOnce({ ...base, mutant: { file, source: sources[i] } }, inputs, callTimeoutMs);
+
+  const expected = cases.map(expectedOutcome);
+  const killed = new Set();
+  await pool(mutants, PARALLEL, async (_, i) => {
+    const outcomes = await run(i, inputsOf(cases));
+    if (differs(outcomes, expected).some(Boolean)) killed.add(i);
+  });
+  result.before = score(mutants.length, killed, mutants);
+  result.mutation = result.before;
+  if (!config.search || killed.size === mutants.length) return result;
+
+  // the search: variations of the recorded inputs, recorded twice on the original
+  const boundaries = neighbourNumbers(source.slice(fn.getStart(sourceFile), fn.getEnd()));
+  const known = new Set(target.cases.map((c) => inputKey({ args: c.args, init: c.init ? { args: c.init.args } : null })));
+  const candidates = [];
+  const add = (input) => {
+    const key = inputKey(input);
+    if (known.has(key)) return;
+    known.add(key);
+    candidates.push(input);
+  };
+  for (const c of cases) {
+    const init = c.init ? { args: c.init.args } : null;
+    for (const [position, arg] of c.args.entries()) {
+      for (const variant of variationsOf(arg, boundaries)) add({ args: c.args.map((a, j) => (j === position ? variant : a)), init });
+    }
+    // a method's instance varied too (its constructor's arguments)
+    for (const [position, arg] of (init?.args ?? []).entries()) {
+      for (const variant of variationsOf(arg, boundaries)) add({ args: c.args, init: { args: init.args.map((a, j) => (j === position ? variant : a)) } });
+    }
+  }
+  const tried = shuffled(candidates, random).slice(0, SEARCH_POOL);
+  result.search.tried = tried.length;
+  const verdicts = await recordTwice(base, tried, callTimeoutMs);
+  const found = tried.map((input, i) => ({ input, outcome: verdicts[i].outcome })).filter((x) => x.outcome !== undefined);
+  if (found.length === 0) return result;
+  // the pool replayed together on the original, as on each mutant: only what reproduces that way counts
+  const replay = await recordOnce(covered, found.map((x) => x.input), callTimeoutMs);
+  const usable = found.filter((x, i) => sameOutcome(replay[i], x.outcome));
+  const chosen = new Set();
+  const maxNewCases = config.maxNewCases ?? 20;
+  const searchKilled = new Set(killed);
+  const survivors = mutants.map((_, i) => i).filter((i) => !killed.has(i));
+  const verdictsBySurvivor = await pool(survivors, PARALLEL, (i) => run(i, usable.map((x) => x.input)));
+  for (const [k, i] of survivors.entries()) {
+    const outcomes = verdictsBySurvivor[k];
+    // inputs after a hang were not run (marked timeout): only outcomes the mutant gave count
+    const killers = differs(outcomes, usable.map((x) => x.outcome)).flatMap((d, j) => (d && !('timeout' in outcomes[j]) ? [j] : []));
+    if (killers.length === 0) continue;
+    if (killers.some((j) => chosen.has(j))) {
+      searchKilled.add(i);
+    } else if (chosen.size < maxNewCases) {
+      chosen.add(killers[0]);
+      searchKilled.add(i);
+    }
+  }
+  result.newCases = [...chosen].sort((a, b) => a - b).map((j) => makeCase(target, usable[j].input, usable[j].outcome, 'mutant-search'));
+  result.search.found = result.newCases.length;
+  const seen = [...cases.map((_, i) => baseline[target.cases.indexOf(cases[i])]), ...usable.map((x) => replay[found.indexOf(x)])];
+  const equivalent = new Set(survivors.filter((i) => !searchKilled.has(i) && likelyEquivalent(mutants[i], seen)));
+  result.mutation = score(mutants.length, searchKilled, mutants, equivalent);
+  return result;
+}
+
+export async function mutate(config) {
+  let ts = null;
+  let loadError = null;
+  try {
+    ts = require(config.typescriptPath ?? 'typescript');
+  } catch (error) {
+    loadError = String(error?.message ?? error);
+  }
+  const targets = [];
+  for (const target of config.targets ?? []) {
+    if (ts === null) {
+      targets.push({ ...emptyResult(target.unitId), error: { code: 'mutation-error', reason: `the typescript package (the parser) cannot be loaded: ${loadError}`.slice(0, 300) } });
+      continue;
+    }
+    const random = seededRandom((Number(config.seed) || 0) ^ hashText(target.unitId));
+    try {
+      targets.push(await mutateTarget(config, ts, target, random));
+    } catch (error) {
+      targets.push({ ...emptyResult(target.unitId), error: { code: 'mutation-error', reason: String(error?.message ?? error).slice(0, 300) } });
+    }
+  }
+  return { targets };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await runDriver(mutate);

@@ -1,0 +1,168 @@
+// The JavaScript record run (javascript-recorder.ts; the generic driver is
+// src/pipeline/record/record-candidates.ts):
+//
+//   node record-driver.mjs < config.json
+//
+// config: {repoRoot, seed, workDir, callTimeoutMs, maxCases, traceTimeoutMs, runRepoTests,
+//          typescriptPath, targets: [TARGET...]}, TARGET as javascript-recorder.ts builds it:
+//   {unitId, module, file, target, params, docstring, callSites: [{argumentTexts}],
+//    initCallSites: [{argumentTexts}], startLine, endLine, proposed?: [{args, init}]}
+//
+// Per target, inputs in this order: JSDoc examples (`doctest`), call sites' literal arguments
+// (`call-site`), proposals (`llm`), values generated from the parameters (`type-hint`;
+// `constructed` for a method without parameters called on a built instance). A method of a class gets its
+// instance from `new Class(...)` calls with literal arguments in the repository, else from a
+// constructor without arguments or generated ones. Every input runs in two separate node
+// processes (record.mjs); a case is kept when both agree, at most maxCases per target.
+// Prints ONE JSON document, recordResultSchema (src/pipeline/record/harness-result-schema.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EVALUATE_SCRIPT, INSPECT_SCRIPT, STARTUP_MS, baseRequest, hashText, inputKey, makeCase, pool, recordTwice, runChild, runDriver, seededRandom } from './drive.mjs';
+import { callSiteInputs, constructorInputs, docExampleInputs, generatedInputs, sourceFiles, withEvaluator } from './inputs.mjs';
+
+/** The lines of the unit in its file (its numbers are boundaries worth trying). */
+export function unitText(repoRoot, target) {
+  try {
+    const lines = fs.readFileSync(path.join(repoRoot, target.file), 'utf8').split('\n');
+    return lines.slice(Math.max(0, (target.startLine ?? 1) - 1), target.endLine ?? lines.length).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/** The instances a method is called on: constructor call sites first, then generated ones; at most 2. */
+function initsFor(config, target, shape, files) {
+  const found = [...callSiteInputs(target.initCallSites), ...constructorInputs(files(), shape.className)];
+  const n = shape.constructorLength ?? 0;
+  found.push([]);
+  if (n > 0) {
+    found.push(Array.from({ length: n }, (_, i) => ({ t: 'number', v: String(i + 2) })));
+    found.push(Array.from({ length: n }, (_, i) => ({ t: 'str', v: 'abc'.slice(0, i + 1) })));
+  }
+  const seen = new Set();
+  const out = [];
+  for (const args of found) {
+    const key = JSON.stringify(args);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ args });
+    if (out.length >= 3) break;
+  }
+  return out;
+}
+
+/**
+ * Every input of a target in source order (doc examples, call sites, proposals, then generated
+ * ones), de-duplicated, at most `limit`.
+ */
+function inputsFor(config, target, shape, files, limit) {
+  const random = seededRandom((Number(config.seed) || 0) ^ hashText(target.unitId));
+  const name = String(target.target).split('.').pop();
+  const body = unitText(config.repoRoot, target);
+  const inits = shape.kind === 'instance' ? initsFor(config, target, shape, files) : [null];
+  const crossed = (argLists) => argLists.flatMap((args) => inits.map((init) => ({ args, init })));
+  const lists = [
+    ['doctest', crossed(docExampleInputs(target.docstring, name))],
+    ['call-site', crossed(callSiteInputs(target.callSites))],
+    // proposals come with their own instance, else the first one built here
+    ['llm', (target.proposed ?? []).map((p) => ({ args: p.args ?? [], init: p.init ? { args: p.init.args ?? [] } : inits[0] }))],
+    ['type-hint', crossed(generatedInputs(target.params, body, random))],
+  ];
+  const out = [];
+  const seen = new Set();
+  for (const [source, inputs] of lists) {
+    for (const input of inputs) {
+      const key = inputKey(input);
+      if (seen.has(key) || out.length >= limit) continue;
+      seen.add(key);
+      const label = source === 'type-hint' && input.init !== null && input.args.length === 0 ? 'constructed' : source;
+      out.push({ source: label, input });
+    }
+  }
+  return out;
+}
+
+/** Limit of one evaluate.mjs run (literal texts take no time; one that loops does). */
+const EVALUATE_DEADLINE_MS = 5000;
+
+/**
+ * Values of literal texts, evaluated in evaluate.mjs processes: all at once, and when that run fails
+ * (a text exited or looped), each text alone, so that only the bad ones are lost.
+ */
+async function evaluateInChild(texts) {
+  const values = new Map();
+  const ask = (batch) => runChild(EVALUATE_SCRIPT, { texts: batch }, { cwd: process.cwd(), deadlineMs: EVALUATE_DEADLINE_MS });
+  const all = await ask(texts);
+  if (!all.timeout && Array.isArray(all.document?.values)) {
+    texts.forEach((text, i) => values.set(text, all.document.values[i] ?? null));
+    return values;
+  }
+  await pool(texts, 2, async (text) => {
+    const one = await ask([text]);
+    values.set(text, !one.timeout && Array.isArray(one.document?.values) ? (one.document.values[0] ?? null) : null);
+  });
+  return values;
+}
+
+function summary(rejected) {
+  return Object.entries(rejected).map(([k, v]) => `${k}: ${v}`).join(', ') || 'no input';
+}
+
+async function recordTarget(config, target, files) {
+  const result = { unitId: target.unitId, cases: [], sources: {}, rejected: {}, drop: null };
+  const callTimeoutMs = config.callTimeoutMs ?? 2000;
+  const base = baseRequest(config, target);
+  const inspected = await runChild(INSPECT_SCRIPT, base, { cwd: config.repoRoot, deadlineMs: STARTUP_MS + callTimeoutMs });
+  const shape = inspected.document ?? {};
+  if (inspected.timeout) {
+    result.drop = { code: 'import-error', reason: `loading ${target.module} ran past ${STARTUP_MS + callTimeoutMs} ms` };
+    return result;
+  }
+  if (shape.error) {
+    result.drop = { code: 'import-error', reason: String(shape.error).slice(0, 300) };
+    return result;
+  }
+  const maxCases = config.maxCases ?? 40;
+  const all = await withEvaluator(() => inputsFor(config, target, shape, files, Math.max(60, maxCases * 3)), evaluateInChild);
+  const verdicts = await recordTwice(base, all.map((e) => e.input), callTimeoutMs);
+  let timeouts = 0;
+  for (const [i, { source, input }] of all.entries()) {
+    const counts = (result.sources[source] ??= { tried: 0, kept: 0 });
+    counts.tried += 1;
+    const verdict = verdicts[i];
+    if (verdict.outcome === undefined) {
+      const reason = verdict.reason.startsWith('unrecordable') ? 'unrecordable' : verdict.reason;
+      result.rejected[reason] = (result.rejected[reason] ?? 0) + 1;
+      if (reason === 'timeout') timeouts += 1;
+      continue;
+    }
+    if (result.cases.length >= maxCases) continue;
+    counts.kept += 1;
+    result.cases.push(makeCase(target, input, verdict.outcome, source));
+  }
+  if (result.cases.length === 0) {
+    result.drop = timeouts === all.length && all.length > 0
+      ? { code: 'timeout', reason: `every input ran past ${callTimeoutMs} ms` }
+      : { code: 'no-cases', reason: `no input gave a deterministic, serialisable result (${summary(result.rejected)})` };
+  } else if (result.cases.length >= 3 && new Set(result.cases.map((c) => JSON.stringify(c.expect))).size === 1 && result.cases.every((c) => c.argsAfter === null)) {
+    result.drop = { code: 'constant-result', reason: `all ${result.cases.length} recorded inputs gave the same result; a task would be passed by returning it` };
+  }
+  return result;
+}
+
+export async function record(config) {
+  let files = null;
+  const lazyFiles = () => (files ??= sourceFiles(config.repoRoot));
+  const targets = [];
+  for (const target of config.targets ?? []) {
+    try {
+      targets.push(await recordTarget(config, target, lazyFiles));
+    } catch (error) {
+      targets.push({ unitId: target.unitId, cases: [], sources: {}, rejected: {}, drop: { code: 'harness-error', reason: String(error?.message ?? error).slice(0, 300) } });
+    }
+  }
+  return { targets, traces: [] };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await runDriver(record);
