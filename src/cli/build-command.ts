@@ -11,11 +11,12 @@ import { createLogger } from '../logging.js';
 import { createLlmHooks, type LlmHooks } from '../pipeline/llm/create-llm-hooks.js';
 import { createDirectoryImageFileReader, createDockerImageFileReader, type ImageFileReader } from '../pipeline/audit/image-files.js';
 import { BuildFailedError, buildSuite, createDefaultStages, type BuildProgress, type PipelineStages } from '../pipeline/build-suite.js';
-import { checkRepositorySource } from '../pipeline/ingest/ingest-repository.js';
+import { checkRepositorySource, isGitUrl } from '../pipeline/ingest/ingest-repository.js';
 import { recordCandidates } from '../pipeline/record/record-candidates.js';
 import { formatFunnelSummary } from '../pipeline/report/funnel-report.js';
 import { createSandboxProvider } from '../sandbox/create-sandbox-provider.js';
 import type { LanguagePlugin } from '../languages/language.js';
+import { chooseLanguage } from './choose-language.js';
 import { createLanguages } from './languages.js';
 import { CliError } from './cli-error.js';
 import { printProgress } from './compose-runtime.js';
@@ -31,6 +32,7 @@ interface BuildOptions extends IsolationFlags {
   llmBaseUrl?: string;
   llmModel?: string;
   llmCache?: string;
+  language?: string;
 }
 
 const SUITE_NAME = /^[a-z0-9][a-z0-9._-]*$/;
@@ -46,11 +48,12 @@ function positiveInt(flag: string): (raw: string) => number {
 /** `codemidas build`: a repository in, a suite of gated task packages out (the construction composition root). */
 export function createBuildCommand(): Command {
   const command = new Command('build')
-    .description('turn a Python repository into a suite of gated tasks (environments/<suite>/)')
+    .description('turn a repository (Python, JavaScript or TypeScript) into a suite of gated tasks (environments/<suite>/)')
     .argument('<repo>', 'a local repository folder or a git URL')
     .requiredOption('--suite <name>', 'suite name: lower case, digits, . _ -')
     .option('--out <dir>', 'folder of suites; the suite is written to <out>/<suite>', 'environments')
     .option('--max-tasks <n>', 'at most this many tasks', positiveInt('--max-tasks'))
+    .option('--language <id>', 'the language plugin to build with (python, javascript, typescript); default: the one whose source files the repository holds most of (python for a git URL)')
     .option('--seed <n>', 'seed of every random choice (same seed, same suite)', positiveInt('--seed'), 0)
     .option('--concurrency <n>', 'tasks gated at once (each starts 6 scoring sandboxes)', positiveInt('--concurrency'), 2)
     .addOption(new Option('--sandbox <kind>', 'sandbox adapter').choices(['auto', 'docker', 'local']).default('auto'))
@@ -68,9 +71,8 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
     throw new CliError(`'${options.suite}' is not a valid suite name`, 'use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit', 2);
   }
   // A path that is not there fails now, before any image is built or container started.
-  await checkRepositorySource(repo);
-  // The one plugin that builds today; choosing it by detection comes with a second one (issue 17).
-  const language = createLanguages().get('python');
+  const checked = await checkRepositorySource(repo);
+  const language = chooseLanguage(createLanguages(), { dir: isGitUrl(repo) ? null : checked, origin: repo }, options.language);
   const llm = llmHooksOf(options, language);
   const logger = createLogger({ level: verbose ? 'debug' : 'warn' });
   const say = (line: string): void => void process.stderr.write(`${line}\n`);

@@ -12,8 +12,6 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import Dockerode from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveLimits } from '../../src/config/limits.js';
-import { createEpisodeManager } from '../../src/episodes/episode-manager.js';
 import { ensureImages } from '../../src/images/image-builder.js';
 import { createDockerImageResolver } from '../../src/images/docker-image-resolver.js';
 import { createPythonPlugin } from '../../src/languages/python/python-plugin.js';
@@ -27,11 +25,9 @@ import { createSandboxProvider } from '../../src/sandbox/create-sandbox-provider
 import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
 import type { SandboxProvider } from '../../src/sandbox/types.js';
 import { createPythonScorer } from '../../src/languages/python/python-scorer.js';
-import { type RunningServer, startServer } from '../../src/server/start-server.js';
-import { listWorkspaceFiles } from '../../src/tasks/list-workspace-files.js';
 import { loadCatalog } from '../../src/tasks/load-catalog.js';
 import type { TaskCatalog } from '../../src/tasks/types.js';
-import { createEnvironmentClient, type EnvironmentClient } from '../unit/server-client.js';
+import { scoresOracleAndNull as scoreOracleAndNullOverGrpc } from '../fixtures/oracle-and-null.js';
 
 const SERVER_ID = `itest-build-${process.pid}-${Date.now()}`;
 const root = projectRoot();
@@ -123,49 +119,7 @@ describe('codemidas build on examples/parsekit (docker)', () => {
   /** Over gRPC: each task's reference solution scores 1.0 and its untouched workspace 0.0. */
   const scoresOracleAndNull = async (catalog: TaskCatalog, taskIds: string[], via: SandboxProvider | undefined = provider): Promise<void> => {
     if (!via) throw new Error('no provider');
-    const manager = createEpisodeManager({
-      provider: via,
-      catalog,
-      scorer: createPythonScorer({ provider: via, logger }),
-      logger,
-      limits: resolveLimits({}),
-      readWorkspace: (task) => listWorkspaceFiles(task),
-    });
-    await manager.start();
-    let server: RunningServer | undefined;
-    let client: EnvironmentClient | undefined;
-    try {
-      server = await startServer({ manager, catalog, logger, listen: { host: '127.0.0.1', port: 0 } });
-      client = createEnvironmentClient(server.address, { deadlineMs: 180_000 });
-      const c = client;
-      await Promise.all(
-        taskIds.map(async (id) => {
-          const task = catalog.tasks.get(id);
-          if (!task) throw new Error(`no task ${id}`);
-          const oracle = (await c.call('Reset', { task_id: task.id }))['episode_id'];
-          let step = 0;
-          for (const path of task.file.source.path ? [task.file.source.path] : []) {
-            const content = await readFile(join(task.solutionDir, path), 'utf8');
-            const written = await c.call('Step', { episode_id: oracle, step_index: step++, action: { write_file: { path, content } } });
-            expect(written['observation'].exit_code).toBe(0);
-          }
-          await c.call('Step', { episode_id: oracle, step_index: step, action: { submit: {} } });
-          const good = await c.call('Reward', { episode_id: oracle });
-          expect(good, `${task.id}: ${good['detail']}`).toMatchObject({ outcome: 'SCORED', reward: 1 });
-
-          const nothing = (await c.call('Reset', { task_id: task.id }))['episode_id'];
-          await c.call('Step', { episode_id: nothing, step_index: 0, action: { submit: {} } });
-          const bad = await c.call('Reward', { episode_id: nothing });
-          expect(bad, `${task.id}: ${bad['detail']}`).toMatchObject({ outcome: 'SCORED', reward: 0 });
-          await c.call('Close', { episode_id: oracle });
-          await c.call('Close', { episode_id: nothing });
-        }),
-      );
-    } finally {
-      client?.close();
-      if (server) await server.close({ graceMs: 1_000 });
-      else await manager.shutdown({ graceMs: 1_000 });
-    }
+    await scoreOracleAndNullOverGrpc({ catalog, taskIds, provider: via, scorer: createPythonScorer({ provider: via, logger }), logger });
   };
 
   it('scores every accepted task of the fresh build: the reference 1.0 and the untouched workspace 0.0, over gRPC', async () => {

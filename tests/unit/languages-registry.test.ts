@@ -56,9 +56,12 @@ describe('language registry', () => {
     await expect(scorer.score(request('go'))).rejects.toThrow(/no language plugin serves 'go'/);
   });
 
-  it('this build has the Python plugin: its image, its masking, and the import-root check', () => {
+  it('this build has the Python and the JavaScript plugins; Python: its image, its masking, and the import-root check', () => {
     const languages = createLanguages();
-    expect(languages.taskLanguages()).toEqual(['python']);
+    expect(languages.taskLanguages()).toEqual(['javascript', 'python', 'typescript']);
+    expect(languages.get('typescript')).toBe(languages.get('javascript'));
+    expect(languages.get('javascript').image).toBe('node');
+    expect(languages.get('javascript').testRunners.map((r) => r.name)).toEqual(['node']);
     const python = languages.get('python');
     expect(python.image).toBe('python');
     expect(python.unbuildable(makeUnit({ module: 'pkg.core', file: 'pkg/core.py' }))).toBeNull();

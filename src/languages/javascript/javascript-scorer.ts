@@ -8,7 +8,7 @@ import { nodeTestsOf } from './javascript-tests.js';
 /** Where the node image puts `runtime/` (sandbox-images/node/sources.txt). */
 export const JAVASCRIPT_JUDGE_PATH_IN_SANDBOX = '/opt/codemidas/scoring/javascript/judge.mjs';
 /** The typescript package in the node image (sandbox-images/node/npm-packages.txt), for `.ts` workspaces. */
-export const TYPESCRIPT_IN_SANDBOX = '/opt/codemidas/node_modules/typescript';
+export const TYPESCRIPT_IN_IMAGE = '/opt/codemidas/node_modules/typescript';
 
 /**
  * The JavaScript judge (`runtime/judge.mjs`): recorded cases judged out of process by subject
@@ -19,7 +19,7 @@ export const javascriptJudge: JudgeCommand = Object.freeze({
   argv: Object.freeze(['node', JAVASCRIPT_JUDGE_PATH_IN_SANDBOX]),
   config: (task: LoadedTask) => {
     const tests = nodeTestsOf(task.file.tests);
-    return { cases: tests.cases, caseTimeoutMs: tests.caseTimeoutMs, typescriptPath: TYPESCRIPT_IN_SANDBOX };
+    return { cases: tests.cases, caseTimeoutMs: tests.caseTimeoutMs, typescriptPath: TYPESCRIPT_IN_IMAGE };
   },
 });
 

@@ -1,18 +1,16 @@
 import type { Node } from 'web-tree-sitter';
 import type { Unit } from '../construction-types.js';
+import { MaskBodyError } from '../language-adapter.js';
 import { createJavaScriptParser, grammarOf } from './javascript-grammars.js';
 import { childrenOf, FUNCTION_TYPES, lineOf } from './javascript-syntax.js';
 
 /** The statement a masked body holds. */
 export const MASKED_BODY = "throw new Error('not implemented');";
 
-/** A unit whose body cannot be masked: not found in the source, or the masked file would not parse. */
-export class JavaScriptMaskError extends Error {
-  constructor(
-    readonly code: 'mask-not-found' | 'mask-broken',
-    message: string,
-  ) {
-    super(message);
+/** A unit whose body cannot be masked: not found in the source, or the masked file would not parse (a funnel drop with `code`). */
+export class JavaScriptMaskError extends MaskBodyError {
+  constructor(code: 'mask-not-found' | 'mask-broken', message: string) {
+    super(code, message);
     this.name = 'JavaScriptMaskError';
   }
 }

@@ -49,6 +49,11 @@ export async function ingestRepository(source: string, options: IngestOptions): 
  * path; a git URL is returned as it is (only cloning can tell). The CLI calls it before it starts
  * any container, so a typo fails at once.
  */
+/** True when `source` names a git repository to clone rather than a local folder. */
+export function isGitUrl(source: string): boolean {
+  return GIT_URL.test(source);
+}
+
 export async function checkRepositorySource(source: string): Promise<string> {
   if (GIT_URL.test(source)) return source;
   const path = resolve(source);
