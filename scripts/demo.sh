@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The first thing to run: sets everything up, starts the server on the sample suite, and runs a
 # GRPO demo over every task (groups of 8: 4 oracle episodes that write the reference solution,
-# 4 null episodes that submit at once). Exits non-zero if any reward or advantage is wrong.
+# 4 null episodes that submit at once), then the rollout worker on the Python sample suite and on
+# the JavaScript suite jskit. Exits non-zero if any reward or advantage is wrong.
 #
 # Usage: bash scripts/demo.sh [--suite sample] [--group-size 8]   (arguments go to grpo-demo.py)
 # Env:   CODEMIDAS_PYTHON (default /usr/bin/python3: Debian's, with python3-grpcio),
@@ -98,7 +99,16 @@ node bin/codemidas.js rollout --server "$address" --suite sample --agent oracle,
   --environments environments --out "$trajectories" || status=$?
 if [ "$status" -ne 0 ]; then
   echo "demo: rollout FAILED (exit $status); server log: $server_err" >&2
+  exit "$status"
+fi
+echo "trajectories (docs/trajectory-format.md): $trajectories"
+step "rollout worker on a JavaScript suite (jskit: Node 20 image, the Node judge)"
+js_trajectories="$(dirname "$trajectories")/jskit.jsonl"
+node bin/codemidas.js rollout --server "$address" --suite jskit --agent oracle,null --group-size 4 \
+  --environments environments --out "$js_trajectories" || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "demo: JavaScript rollout FAILED (exit $status); server log: $server_err" >&2
 else
-  echo "trajectories (docs/trajectory-format.md): $trajectories"
+  echo "trajectories: $js_trajectories"
 fi
 exit "$status"
