@@ -31,7 +31,8 @@ describe('maskJavaScriptBody', () => {
     it(`masks every unit of ${pkg} into a file that still parses, keeping its signature and JSDoc`, async () => {
       const { dir, units } = await unitsOf(pkg);
       expect(units.length).toBeGreaterThan(4);
-      for (const unit of units) {
+      // a class unit is never masked: its methods are
+      for (const unit of units.filter((u) => u.kind !== 'class')) {
         const source = readFileSync(join(dir, unit.file), 'utf8');
         const masked = maskJavaScriptBody(source, unit);
         expect(parsesCleanly(unit.file, masked), unit.id).toBe(true);

@@ -388,6 +388,8 @@ class FileReader {
       }
       if (node.type === 'class_declaration' || node.type === 'class' || node.type === 'abstract_class_declaration') {
         const body = node.childForFieldName('body');
+        // the class itself, as Python's parser gives one: what its methods' instances are built from
+        out.push({ unit: this.makeClassUnit(path, node, statement), localName });
         for (const member of body === null ? [] : namedChildrenOf(body)) {
           if (member.type !== 'method_definition') continue;
           const nameNode = member.childForFieldName('name');
@@ -418,6 +420,41 @@ class FileReader {
     }
     for (const { path, node, statement } of this.direct) add(path, path, node, statement);
     return out;
+  }
+
+  /**
+   * A class as a unit of kind `class`: its constructor's parameters and the class's own lines. It is
+   * never a target itself (select drops it); it tells the stages that its methods have a class whose
+   * instances the recorder builds.
+   */
+  private makeClassUnit(qualname: string, node: Node, statement: Node): Unit {
+    const body = node.childForFieldName('body') ?? node;
+    const constructor = namedChildrenOf(body).find((m) => m.type === 'method_definition' && propertyName(m.childForFieldName('name')) === 'constructor');
+    const signature = statement.text.slice(0, Math.max(0, body.startIndex - statement.startIndex)).trim();
+    const { bodyStartLine, bodyEndLine } = bodyLines(body);
+    return {
+      id: `${this.module}:${qualname}`,
+      kind: 'class',
+      module: this.module,
+      qualname,
+      file: this.file,
+      startLine: lineOf(firstDecorator(statement)),
+      endLine: endLineOf(statement),
+      bodyStartLine,
+      bodyEndLine,
+      signature,
+      params: constructor === undefined ? [] : readParams(constructor),
+      returnAnnotation: null,
+      docstring: jsDocBefore(firstDecorator(statement)),
+      decorators: [],
+      statementCount: 0,
+      codeLines: codeLinesOf(body),
+      calls: [],
+      callSites: [],
+      isAsync: false,
+      isGenerator: false,
+      impurities: [],
+    };
   }
 
   private makeUnit(qualname: string, fn: Node, statement: Node, kind: 'function' | 'method'): Unit {
