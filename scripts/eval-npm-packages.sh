@@ -17,29 +17,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-seed=1
-out=""
-keep=0
-packages=()
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --seed) seed="$2"; shift 2 ;;
-    --out) out="$2"; shift 2 ;;
-    --keep) keep=1; shift ;;
-    -h|--help) sed -n 2,16p "$0"; exit 0 ;;
-    *) packages+=("$1"); shift ;;
-  esac
-done
+# shellcheck source=lib/eval-lib.sh
+source "$root/scripts/lib/eval-lib.sh"
+parse_eval_args 2,16 "$@"
 [ ${#packages[@]} -gt 0 ] || packages=(ini@1.3.8 uint8array-extras@1.4.0 fast-equals@5.0.1 compare-versions@6.1.0 just-diff@6.0.2)
 
-work=$(mktemp -d /tmp/codemidas-npmeval.XXXXXX)
-[ -n "$out" ] || out="$work/out"
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-cleanup() { if [ "$keep" = 0 ]; then rm -rf "$work/src" "$work/tgz"; fi; }
-trap cleanup EXIT
-
-mkdir -p "$work/tgz" "$work/src"
+setup_eval_work codemidas-npmeval src tgz
 for spec in "${packages[@]}"; do
   name="${spec%@*}"
   version="${spec##*@}"
@@ -53,14 +36,7 @@ for spec in "${packages[@]}"; do
   rm -rf "$work/x-$slug"
   suite=$(echo "$slug" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-')
   echo "== $name@$version → suite $suite" >&2
-  started=$(date +%s)
-  set +e
-  node bin/codemidas.js build "$repo" --suite "$suite" --out "$out/$slug" --seed "$seed" > "$out/$slug.log" 2>&1
-  rc=$?
-  set -e
-  ended=$(date +%s)
-  tail -n 8 "$out/$slug.log" >&2
-  echo "{\"package\":\"$slug\",\"name\":\"$name\",\"version\":\"$version\",\"suite\":\"$suite\",\"repo\":\"$repo\",\"rc\":$rc,\"seconds\":$((ended - started))}" >> "$work/runs.jsonl"
+  run_eval_build "$repo" "$suite" "$slug" "\"name\":\"$name\",\"version\":\"$version\","
 done
 
 cat > "$work/summary.mts" <<'TS'

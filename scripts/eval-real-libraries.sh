@@ -14,29 +14,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-seed=1
-out=""
-keep=0
-packages=()
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --seed) seed="$2"; shift 2 ;;
-    --out) out="$2"; shift 2 ;;
-    --keep) keep=1; shift ;;
-    -h|--help) sed -n 2,13p "$0"; exit 0 ;;
-    *) packages+=("$1"); shift ;;
-  esac
-done
+# shellcheck source=lib/eval-lib.sh
+source "$root/scripts/lib/eval-lib.sh"
+parse_eval_args 2,13 "$@"
 [ ${#packages[@]} -gt 0 ] || packages=(python3-more-itertools python3-inflection python3-webcolors python3-semver python3-toolz)
 
-work=$(mktemp -d /tmp/codemidas-eval.XXXXXX)
-[ -n "$out" ] || out="$work/out"
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-cleanup() { if [ "$keep" = 0 ]; then rm -rf "$work/src" "$work/debs"; fi; }
-trap cleanup EXIT
-
-mkdir -p "$work/debs" "$work/src"
+setup_eval_work codemidas-eval src debs
 chmod 755 "$work" "$work/debs"  # apt-get download runs as _apt
 for pkg in "${packages[@]}"; do
   (cd "$work/debs" && apt-get download "$pkg" >/dev/null)
@@ -54,14 +37,7 @@ for pkg in "${packages[@]}"; do
   find "$repo" -maxdepth 1 \( -name '*.egg-info' -o -name '*.dist-info' \) -exec rm -rf {} +
   suite=$(echo "${pkg#python3-}" | tr 'A-Z' 'a-z')
   echo "== $pkg $version → suite $suite" >&2
-  started=$(date +%s)
-  set +e
-  node bin/codemidas.js build "$repo" --suite "$suite" --out "$out/$pkg" --seed "$seed" > "$out/$pkg.log" 2>&1
-  rc=$?
-  set -e
-  ended=$(date +%s)
-  tail -n 8 "$out/$pkg.log" >&2
-  echo "{\"package\":\"$pkg\",\"version\":\"$version\",\"suite\":\"$suite\",\"repo\":\"$repo\",\"rc\":$rc,\"seconds\":$((ended - started))}" >> "$work/runs.jsonl"
+  run_eval_build "$repo" "$suite" "$pkg" "\"version\":\"$version\","
 done
 
 cat > "$work/summary.mts" <<'TS'

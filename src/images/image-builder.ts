@@ -257,24 +257,14 @@ interface ImageSources {
  * a line, `#` comments (the JavaScript judge's runtime files for the node image); none when absent.
  */
 function readImageSources(root: string, path: string): ImageSources[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return [];
-  }
-  return text
-    .split('\n')
-    .map((line) => line.replace(/#.*/, '').trim())
-    .filter((line) => line !== '')
-    .map((line) => {
-      const [from, to, extra] = line.split(/\s+/);
-      if (from === undefined || to === undefined || extra !== undefined || !/^[a-z0-9][a-z0-9._/-]*$/.test(to) || to.split('/').includes('..')) {
-        throw new Error(`${path}: expected '<folder of the checkout> <folder below /opt/codemidas>', got '${line}'`);
-      }
-      const dir = join(root, from);
-      return { from: dir, to, files: listFiles(dir) };
-    });
+  return readListFile(path).map((line) => {
+    const [from, to, extra] = line.split(/\s+/);
+    if (from === undefined || to === undefined || extra !== undefined || !/^[a-z0-9][a-z0-9._/-]*$/.test(to) || to.split('/').includes('..')) {
+      throw new Error(`${path}: expected '<folder of the checkout> <folder below /opt/codemidas>', got '${line}'`);
+    }
+    const dir = join(root, from);
+    return { from: dir, to, files: listFiles(dir) };
+  });
 }
 
 /** Every folder from `top` down to the folders holding `files` (relative to `top`), parents first. */
@@ -291,6 +281,11 @@ function foldersOf(top: string, files: readonly string[]): string[] {
 
 /** `name@version` lines of an npm-packages.txt; none when the file is absent. */
 function readNpmPackages(path: string): string[] {
+  return readListFile(path);
+}
+
+/** The lines of a list file of `sandbox-images/<image>/`, `#` comments and blank lines left out; none when the file is absent. */
+function readListFile(path: string): string[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

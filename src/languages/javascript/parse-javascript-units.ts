@@ -431,17 +431,8 @@ class FileReader {
     const body = node.childForFieldName('body') ?? node;
     const constructor = namedChildrenOf(body).find((m) => m.type === 'method_definition' && propertyName(m.childForFieldName('name')) === 'constructor');
     const signature = statement.text.slice(0, Math.max(0, body.startIndex - statement.startIndex)).trim();
-    const { bodyStartLine, bodyEndLine } = bodyLines(body);
     return {
-      id: `${this.module}:${qualname}`,
-      kind: 'class',
-      module: this.module,
-      qualname,
-      file: this.file,
-      startLine: lineOf(firstDecorator(statement)),
-      endLine: endLineOf(statement),
-      bodyStartLine,
-      bodyEndLine,
+      ...this.placeOf(qualname, 'class', statement, body),
       signature,
       params: constructor === undefined ? [] : readParams(constructor),
       returnAnnotation: null,
@@ -454,6 +445,22 @@ class FileReader {
       isAsync: false,
       isGenerator: false,
       impurities: [],
+    };
+  }
+
+  /** Where a unit is: its id and names, the lines of its definition and of its body. */
+  private placeOf(qualname: string, kind: Unit['kind'], statement: Node, body: Node): Pick<Unit, 'id' | 'kind' | 'module' | 'qualname' | 'file' | 'startLine' | 'endLine' | 'bodyStartLine' | 'bodyEndLine'> {
+    const { bodyStartLine, bodyEndLine } = bodyLines(body);
+    return {
+      id: `${this.module}:${qualname}`,
+      kind,
+      module: this.module,
+      qualname,
+      file: this.file,
+      startLine: lineOf(firstDecorator(statement)),
+      endLine: endLineOf(statement),
+      bodyStartLine,
+      bodyEndLine,
     };
   }
 
@@ -474,17 +481,8 @@ class FileReader {
     }
     const signatureEnd = body?.startIndex ?? fn.endIndex;
     const signature = statement.text.slice(0, Math.max(0, signatureEnd - statement.startIndex)).trim().replace(/\s*=>\s*$/, ' =>');
-    const { bodyStartLine, bodyEndLine } = bodyLines(bodyNode);
     return {
-      id: `${this.module}:${qualname}`,
-      kind,
-      module: this.module,
-      qualname,
-      file: this.file,
-      startLine: lineOf(firstDecorator(statement)),
-      endLine: endLineOf(statement),
-      bodyStartLine,
-      bodyEndLine,
+      ...this.placeOf(qualname, kind, statement, bodyNode),
       signature,
       params: readParams(fn),
       returnAnnotation: returnAnnotationOf(fn),
