@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Node, Parser } from 'web-tree-sitter';
+import type { Parser } from 'web-tree-sitter';
 import { createParser } from '../tree-sitter-grammar.js';
-import type { CallSite, RepoSnapshot, Unit } from '../construction-types.js';
+import type { RepoSnapshot, Unit } from '../construction-types.js';
 import type { ParseOptions, ParseProblem, ParseProblemCode, ParseResult } from '../language-adapter.js';
 import { type RawCall, readCalls } from './parse-call-sites.js';
 import { readDefinitions } from './parse-definitions.js';
@@ -10,7 +10,6 @@ import { type ImportTable, readImports, resolveThroughImports } from './parse-im
 import { isLibraryPath, pythonModuleLocation } from './parse-module-names.js';
 import { firstErrorLine } from '../tree-sitter-nodes.js';
 import { attachCallSites as attachSortedCallSites, compareStrings } from '../call-sites.js';
-import { endLineOf, lineOf } from './parse-syntax.js';
 
 interface ParsedFile {
   file: string;

@@ -13,7 +13,6 @@ import type { AcceptedTask } from '../report/funnel-report.js';
 import type { DropStage, Recording, Unit } from '../types.js';
 import { renderTaskFile, type GatesSummary } from '../write/render-task-file.js';
 import { noopAssertionReviewer, noopSpecWriter } from '../write/spec-writer.js';
-import { stableJson } from '../write/stable-json.js';
 import { WriteError, writeTask, type WrittenTask } from '../write/write-task.js';
 import type { BuildRun } from './build-run.js';
 import type { Explored, Recorded } from './build-types.js';
