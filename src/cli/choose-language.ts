@@ -2,10 +2,9 @@ import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { LanguagePlugin } from '../languages/language.js';
 import type { LanguageRegistry } from '../languages/registry.js';
+import { SKIPPED_DIRS, SKIPPED_ROOT_DIRS } from '../pipeline/ingest/copy-filtered-tree.js';
 import { CliError } from './cli-error.js';
 
-/** Folders never looked into when telling a repository's language: VCS data, caches, dependencies, build output. */
-const SKIPPED = new Set(['.git', '.hg', '.svn', '__pycache__', 'node_modules', '.venv', '.tox', '.nox', '.mypy_cache', '.pytest_cache', '.ruff_cache', 'dist', 'build', 'coverage']);
 /** Files looked at, at most: enough to tell a language, cheap on a large tree. */
 const MAX_FILES = 20_000;
 
@@ -52,7 +51,8 @@ function listFiles(root: string): string[] {
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const path = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
-        if (!SKIPPED.has(entry.name) && !entry.name.endsWith('.egg-info')) walk(path);
+        // the folders ingest leaves out of a snapshot (VCS data, caches, dependencies, root build output)
+        if (!SKIPPED_DIRS.has(entry.name) && !(rel === '' && SKIPPED_ROOT_DIRS.has(entry.name)) && !entry.name.endsWith('.egg-info')) walk(path);
       } else if (entry.isFile()) {
         out.push(path);
       }

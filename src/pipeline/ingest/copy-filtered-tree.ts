@@ -5,12 +5,12 @@ import { join, relative, resolve, sep } from 'node:path';
 export const MAX_SNAPSHOT_FILE_BYTES = 1024 * 1024;
 
 /** Folder names skipped anywhere: VCS data, caches, virtual environments, installed dependencies. */
-const SKIPPED_DIRS = new Set(['.git', '.hg', '.svn', '__pycache__', 'node_modules', '.venv', '.tox', '.nox', '.mypy_cache', '.pytest_cache', '.ruff_cache']);
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['.git', '.hg', '.svn', '__pycache__', 'node_modules', '.venv', '.tox', '.nox', '.mypy_cache', '.pytest_cache', '.ruff_cache']);
 /**
  * Build output skipped at the repository root only: a package may well have a subpackage called
  * `build` or `dist`, and removing it would break its imports.
  */
-const SKIPPED_ROOT_DIRS = new Set(['build', 'dist']);
+export const SKIPPED_ROOT_DIRS: ReadonlySet<string> = new Set(['build', 'dist']);
 
 /** A path left out of a snapshot, and why. */
 export interface SkippedPath {
