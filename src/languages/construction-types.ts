@@ -75,7 +75,16 @@ export interface Unit {
   isGenerator: boolean;
   /** Names in the body that suggest the network, clock, randomness, files, processes or global state (`time.time`, `random`, `socket`, `global x`, ...). */
   impurities: string[];
+  /**
+   * Set when the harness cannot call this unit itself (a function its module does not export): the
+   * unit of the same module, reachable by the harness, whose calls reach it. Its cases call that
+   * entry; masking, the leak audit and the mutants work on this unit's own body.
+   */
+  via?: UnitEntry;
 }
+
+/** The callable unit a module-internal unit is recorded and judged through (`Unit.via`). */
+export type UnitEntry = Pick<Unit, 'id' | 'kind' | 'qualname' | 'signature' | 'params' | 'returnAnnotation' | 'docstring' | 'decorators' | 'isAsync' | 'callSites'>;
 
 export type DropStage = 'ingest' | 'analyze' | 'select' | 'record' | 'write' | 'mask' | 'audit' | 'gate';
 

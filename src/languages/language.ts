@@ -51,6 +51,17 @@ export interface LanguagePlugin extends LanguageAdapter {
   readonly repoTests: RepoTests;
   /** What the leak audit reads and how it cuts code into tokens. */
   readonly leaks: LeakRules;
+  /** What the select stage may keep of this language's units. */
+  readonly selection: SelectionHints;
+}
+
+/** What the select stage needs to know about a language (the rest of its rules are the same for all). */
+export interface SelectionHints {
+  /**
+   * True when the record harness and the judge settle what an `async` unit returns (JavaScript
+   * awaits the promise); false drops async units with code `async`.
+   */
+  readonly settlesAsync: boolean;
 }
 
 /**

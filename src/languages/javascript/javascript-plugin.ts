@@ -37,6 +37,7 @@ export function createJavaScriptPlugin(): LanguagePlugin {
     recorder: createJavaScriptRecorder(),
     writer: javascriptWriter,
     repoTests: javascriptRepoTests,
+    selection: Object.freeze({ settlesAsync: true }),
     leaks: javascriptLeakRules,
   };
   return Object.freeze(plugin);

@@ -56,15 +56,18 @@ export async function javascriptHarnessEntries(runtimeDir: string = javascriptRu
  */
 export function javascriptTarget(candidate: Candidate, classes: ReadonlyMap<string, Unit>, proposals: readonly InputProposal[]): Record<string, unknown> {
   const u = candidate.unit;
-  const owner = u.kind === 'method' ? classes.get(`${u.module}:${u.qualname.split('.').slice(0, -1).join('.')}`) : undefined;
+  // a module-internal function is called through its entry; its own lines stay the mutants' place
+  const called = u.via ?? u;
+  const owner = called.kind === 'method' ? classes.get(`${u.module}:${called.qualname.split('.').slice(0, -1).join('.')}`) : undefined;
   return {
     unitId: u.id,
     module: u.module,
     file: u.file,
-    target: u.qualname,
-    params: u.params,
-    docstring: u.docstring,
-    callSites: u.callSites.filter((c) => c.allLiteral).map((c) => ({ argumentTexts: c.argumentTexts })),
+    target: called.qualname,
+    ...(u.via !== undefined ? { via: true } : {}),
+    params: called.params,
+    docstring: called.docstring,
+    callSites: called.callSites.filter((c) => c.allLiteral).map((c) => ({ argumentTexts: c.argumentTexts })),
     initCallSites: (owner?.callSites ?? []).filter((c) => c.allLiteral).map((c) => ({ argumentTexts: c.argumentTexts })),
     startLine: u.startLine,
     endLine: u.endLine,

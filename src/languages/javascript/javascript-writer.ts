@@ -100,9 +100,19 @@ function callExpression(unit: Unit, c: RecordedCase, args: readonly string[]): s
   return awaits(unit) ? `await ${call}` : call;
 }
 
+/**
+ * The unit a task's cases call: the unit itself, or for a module-internal function (`Unit.via`) the
+ * exported unit of its module that reaches it (the examples and tests call that one).
+ */
+export function calledUnit(unit: Unit): Unit {
+  if (unit.via === undefined) return unit;
+  const { via, ...own } = unit;
+  return { ...own, ...via };
+}
+
 /** The example call of a case as the prompt shows it (arguments as evaluable expressions). */
 export function exampleCall(unit: Unit, c: RecordedCase): string {
-  return callExpression(unit, c, c.args.map((v) => taggedToJavaScript(v)));
+  return callExpression(calledUnit(unit), c, c.args.map((v) => taggedToJavaScript(v)));
 }
 
 /** What the REPL prints for a thrown value of the recorded class (the message elided: it is never compared). */
@@ -117,7 +127,8 @@ function uncaught(raises: string): string {
  * the value), or `Uncaught RangeError: ...` for a throw. An argument the call changes is bound first
  * (`> var list = [...]`, which prints `undefined`) and shown again after the call.
  */
-export function exampleBlock(unit: Unit, c: RecordedCase): string {
+export function exampleBlock(target: Unit, c: RecordedCase): string {
+  const unit = calledUnit(target);
   const changed = changedArguments(c);
   const lines: string[] = [];
   const taken = new Set(localPath(unit, c.target || unit.qualname).slice(0, 1));
@@ -236,21 +247,34 @@ function importSentence(unit: Unit): string {
  */
 export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]; libraryName: string }): string {
   const { unit } = input;
+  const called = calledUnit(unit);
   const fence = /\.[mc]?tsx?$/.test(unit.file) ? 'ts' : 'js';
   const out: string[] = [];
   out.push(`# Implement \`${unit.qualname}\` in \`${unit.file}\``, '');
-  out.push(
-    `The workspace holds ${input.libraryName}. The ${describeUnit(unit)} in \`${unit.file}\` (${importSentence(unit)}) has lost its body: it now throws ${MASKED_THROW}. Implement it so that it behaves as described below. Keep its signature and leave the rest of the code as it is.`,
-    '',
-  );
+  if (unit.via === undefined) {
+    out.push(
+      `The workspace holds ${input.libraryName}. The ${describeUnit(unit)} in \`${unit.file}\` (${importSentence(unit)}) has lost its body: it now throws ${MASKED_THROW}. Implement it so that it behaves as described below. Keep its signature and leave the rest of the code as it is.`,
+      '',
+    );
+  } else {
+    out.push(
+      `The workspace holds ${input.libraryName}. The function \`${unit.qualname}\` in \`${unit.file}\` is internal to its module (not exported) and has lost its body: it now throws ${MASKED_THROW}. The module's ${describeUnit(called)} (${importSentence(called)}) calls it, and the hidden tests call that export, not \`${unit.qualname}\` itself: implement \`${unit.qualname}\` so that the export behaves as described below again. Keep its signature and leave the rest of the code as it is.`,
+      '',
+    );
+  }
   out.push('## Signature', '', `\`\`\`${fence}`, unit.signature.trim(), '```', '');
   const doc = unit.docstring ? cleanJsDoc(unit.docstring) : '';
   if (doc) out.push('## Behaviour', '', doc, '');
+  if (unit.via !== undefined) {
+    const entryDoc = called.docstring ? cleanJsDoc(called.docstring) : '';
+    out.push(`## The export that calls it`, '', `\`\`\`${fence}`, called.signature.trim(), '```', '');
+    if (entryDoc) out.push(entryDoc, '');
+  }
   const examples = pickExamples(input.cases);
   if (examples.length) {
-    out.push('## Examples', '', examplesIntro(unit, examples), '', '```js', examples.map((c) => exampleBlock(unit, c)).join('\n'), '```', '');
+    out.push('## Examples', '', examplesIntro(called, examples), '', '```js', examples.map((c) => exampleBlock(unit, c)).join('\n'), '```', '');
   }
-  const settles = awaits(unit) ? ' A returned promise is judged by the value it settles with, or the class of the value it rejects with.' : '';
+  const settles = awaits(called) ? ' A returned promise is judged by the value it settles with, or the class of the value it rejects with.' : '';
   out.push(
     `${hiddenCasesSentence(input.cases.length)}, many more than these examples. Results are compared with their exact types and values (\`1\` is not \`1n\`, \`-0\` is not \`0\`, \`undefined\` is not \`null\`, an array's holes and the order of an object's keys count), a thrown value by its class and never its message, and effects on the arguments where the original has them.${settles}`,
     '',
@@ -312,7 +336,8 @@ function testOfCase(unit: Unit, c: RecordedCase, classRef: ClassRef): string {
  * class. The module is loaded as the package loads it (import() or require). Scoring never runs it.
  */
 export function renderReadableTest(input: { taskId: string; taskName: string; cases: readonly RecordedCase[]; unit: Unit }): { path: string; content: string } {
-  const { unit, cases } = input;
+  const { cases } = input;
+  const unit = calledUnit(input.unit);
   const first = cases[0];
   const classes = new Set<string>();
   for (const c of cases) {

@@ -101,6 +101,9 @@ export async function parseJavaScriptUnits(snapshot: RepoSnapshot, options: Pars
   }
   const units = dropRedefinitions(found, problems);
   attachCallSites(units, parsed);
+  // an internal unit's inputs come from its entry's call sites
+  const byId = new Map(units.map((u) => [u.unit.id, u.unit] as const));
+  for (const { unit } of units) if (unit.via !== undefined) unit.via.callSites = byId.get(unit.via.id)?.callSites ?? [];
   units.sort((a, b) => compare(a.unit.file, b.unit.file) || a.unit.startLine - b.unit.startLine || compare(a.unit.qualname, b.unit.qualname));
   problems.sort((a, b) => compare(a.file, b.file));
   return { units: units.map((u) => u.unit), problems, moduleFormats: await moduleFormats(snapshot, sources) };
@@ -419,6 +422,58 @@ class FileReader {
       if (definition !== undefined) add(path, local, definition.node, definition.statement);
     }
     for (const { path, node, statement } of this.direct) add(path, path, node, statement);
+    out.push(...this.internalUnits(out, seen));
+    return out;
+  }
+
+  /**
+   * Functions at the top level of the module that it does not export, but that an exported function
+   * or method calls, directly or through other such functions: units the harness reaches through
+   * that caller (`via`), the nearest one (fewest calls away; ties in source order). A function no
+   * export reaches is dead code as far as a caller of the package can tell: no unit.
+   */
+  private internalUnits(exported: readonly FoundUnit[], seen: ReadonlySet<Node['id']>): FoundUnit[] {
+    const ids = new Set(exported.map((f) => f.unit.id));
+    const internal = new Map<string, Unit>();
+    for (const [name, { node, statement }] of this.locals) {
+      if (this.exportNames.has(name) || seen.has(node.id) || !FUNCTION_TYPES.has(node.type)) continue;
+      const unit = this.makeUnit(name, node, statement, 'function');
+      if (!ids.has(unit.id)) internal.set(name, unit);
+    }
+    if (internal.size === 0) return [];
+    const entries = exported.filter((f) => f.unit.kind !== 'class').map((f) => f.unit).sort((a, b) => a.startLine - b.startLine);
+    const reached = new Map<string, Unit>();
+    let frontier = entries.map((entry) => ({ entry, calls: entry.calls }));
+    while (frontier.length > 0) {
+      const next: { entry: Unit; calls: string[] }[] = [];
+      for (const { entry, calls } of frontier) {
+        for (const name of calls) {
+          const unit = internal.get(name);
+          if (unit === undefined || reached.has(name)) continue;
+          reached.set(name, entry);
+          next.push({ entry, calls: unit.calls });
+        }
+      }
+      frontier = next;
+    }
+    const out: FoundUnit[] = [];
+    for (const [name, entry] of reached) {
+      const unit = internal.get(name);
+      if (unit === undefined) continue;
+      unit.via = {
+        id: entry.id,
+        kind: entry.kind,
+        qualname: entry.qualname,
+        signature: entry.signature,
+        params: entry.params,
+        returnAnnotation: entry.returnAnnotation,
+        docstring: entry.docstring,
+        decorators: entry.decorators,
+        isAsync: entry.isAsync,
+        callSites: [],
+      };
+      out.push({ unit, localName: name });
+    }
     return out;
   }
 

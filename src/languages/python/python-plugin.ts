@@ -62,6 +62,7 @@ export function createPythonPlugin(): LanguagePlugin {
     recorder: createPythonRecorder(),
     writer: pythonWriter,
     repoTests: pythonRepoTests,
+    selection: Object.freeze({ settlesAsync: false }),
     leaks: Object.freeze({
       tokenize: tokenizePython,
       indexesImageFile: isPythonFile,

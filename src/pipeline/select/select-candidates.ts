@@ -16,6 +16,8 @@ export interface SelectOptions {
    * of a real library's logic; `false` drops them with code `private`. Default: true.
    */
   includePrivate?: boolean;
+  /** Keep `async` units: the language's harness and judge settle the promise they return (its plugin's `selection`). Default: false. */
+  settlesAsync?: boolean;
 }
 
 export interface ResolvedSelectOptions {
@@ -24,6 +26,7 @@ export interface ResolvedSelectOptions {
   readonly minStatements: number;
   readonly maxLines: number;
   readonly includePrivate: boolean;
+  readonly settlesAsync: boolean;
 }
 
 export function resolveSelectOptions(options: SelectOptions = {}): ResolvedSelectOptions {
@@ -33,6 +36,7 @@ export function resolveSelectOptions(options: SelectOptions = {}): ResolvedSelec
     minStatements: options.minStatements ?? 3,
     maxLines: options.maxLines ?? 120,
     includePrivate: options.includePrivate ?? true,
+    settlesAsync: options.settlesAsync ?? false,
   });
 }
 
@@ -165,7 +169,7 @@ function judge(unit: Unit, classes: ReadonlyMap<string, Unit>, options: Resolved
     return { code: 'too-small', reason: `${unit.statementCount} statement(s), fewer than ${options.minStatements}` };
   }
   if (lines > options.maxLines) return { code: 'too-large', reason: `${lines} lines of code, more than ${options.maxLines}` };
-  if (unit.isAsync) return { code: 'async', reason: 'async functions are not supported yet' };
+  if (unit.isAsync && !options.settlesAsync) return { code: 'async', reason: 'async functions are not supported yet' };
   const impurity = unit.impurities[0];
   if (impurity !== undefined) {
     const kind = impurity.includes(':') ? impurity.slice(0, impurity.indexOf(':')) : impurity;

@@ -82,6 +82,11 @@ function runnable(ts, file, source) {
   return transpileTypeScript(ts, source, path.basename(file), moduleFormat(file));
 }
 
+/** The source with the function's body replaced as masking replaces it. */
+function maskedSource(source, sourceFile, fn) {
+  return `${source.slice(0, fn.body.getStart(sourceFile))}{ throw new Error('not implemented'); }${source.slice(fn.body.getEnd())}`;
+}
+
 /** True when a replay of `inputs` gave exactly the `expected` outcomes. */
 function differs(outcomes, expected) {
   return outcomes.map((o, i) => !sameOutcome(o, expected[i]));
@@ -107,7 +112,7 @@ async function mutateTarget(config, ts, target, random) {
 
   // the baseline: the cases replayed together in one process, as every mutant runs them
   const baseline = await recordOnce(covered, inputsOf(target.cases), callTimeoutMs);
-  const cases = target.cases.filter((c, i) => sameOutcome(baseline[i], expectedOutcome(c)));
+  let cases = target.cases.filter((c, i) => sameOutcome(baseline[i], expectedOutcome(c)));
   result.baselineMismatches = target.cases.length - cases.length;
   if (cases.length === 0) {
     result.error = { code: 'no-cases', reason: 'no recorded case reproduces in one process' };
@@ -115,6 +120,18 @@ async function mutateTarget(config, ts, target, random) {
   }
   // the task keeps only cases that reproduce when run together (the judge runs them in one process)
   if (result.baselineMismatches > 0) result.cases = cases;
+  if (target.via) {
+    // a module-internal function is called through its entry: only the calls its masked body changes test it
+    const stub = await recordOnce({ ...base, mutant: { file, source: runnable(ts, file, maskedSource(source, sourceFile, fn)) } }, inputsOf(cases), callTimeoutMs);
+    const reaching = cases.filter((c, i) => !sameOutcome(stub[i], expectedOutcome(c)));
+    if (reaching.length < cases.length) result.rejected = { unreached: cases.length - reaching.length };
+    if (reaching.length === 0) {
+      result.error = { code: 'unreached', reason: `no recorded call of ${target.target} behaves differently with this function's body masked` };
+      return result;
+    }
+    cases = reaching;
+    result.cases = cases;
+  }
 
   let mutants = mutantsOf(ts, sourceFile, fn);
   const maxMutants = config.maxMutants ?? 150;
