@@ -11,7 +11,7 @@ One task per target function. For each task it writes:
   library's test files with their tests of the target removed, and `overlay.json` lists the test
   files left with no test (`deleted`);
 - `hidden/cases.json`: hand-chosen inputs whose outputs are RECORDED by running the original code
-  and encoding the result with src/scoring/python/codec.py (each case run twice, kept only when
+  and encoding the result with src/languages/python/judge/codec.py (each case run twice, kept only when
   both runs agree);
 - `hidden/tests/test_<symbol>.py`: behaviour tests run by pytest;
 - `solution/<path>`: the original module at its workspace-relative path.
@@ -27,7 +27,7 @@ Usage (always with /usr/bin/python3):
   scripts/make-sample-suite.py check-cases --workspace DIR --cases FILE [--case-timeout-ms N]
 
 `check-cases` runs a cases.json against a workspace in this process (host-side check for tests;
-the hardened judge is src/scoring/python/judge.py) and prints {"results": [{id, passed, detail}]}.
+the hardened judge is src/languages/python/judge/judge.py) and prints {"results": [{id, passed, detail}]}.
 """
 import sys
 

@@ -79,8 +79,8 @@ export async function measureRawDockerExec(options: RawDockerExecOptions): Promi
  */
 export async function findPythonImage(docker: Docker, preferred?: string): Promise<string> {
   if (preferred) return preferred;
-  const own = imageTags().python;
-  if (await docker.getImage(own).inspect().then(() => true, () => false)) return own;
+  const own = imageTags()['python'];
+  if (own !== undefined && (await docker.getImage(own).inspect().then(() => true, () => false))) return own;
   const images = await docker.listImages();
   const tagged = images
     .flatMap((img) => (img.RepoTags ?? []).map((tag) => ({ tag, created: img.Created })))

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import Dockerode from 'dockerode';
@@ -103,8 +102,8 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
       await provider.reap();
       imageReader = createDockerImageFileReader(docker);
     } else {
-      // The local sandbox runs on the host's root filesystem: audit the host's Python folders.
-      imageReader = createDirectoryImageFileReader({ root: '/', include: hostPythonFolders() });
+      // The local sandbox runs on the host's root filesystem: audit the host's folders of the language's libraries.
+      imageReader = createDirectoryImageFileReader({ root: '/', include: language.leaks.hostLibraryFolders() });
     }
     const stages: PipelineStages = createDefaultStages({ record: (o) => recordCandidates(o), language });
     let last = '';
@@ -156,16 +155,4 @@ function llmHooksOf(options: BuildOptions, language: LanguagePlugin): LlmHooks |
   const apiKey = process.env['CODEMIDAS_LLM_API_KEY'] ?? process.env['OPENAI_API_KEY'];
   const client = createOpenAiChatClient({ baseUrl: options.llmBaseUrl, model: options.llmModel, apiKey });
   return createLlmHooks(client, { language, seed: options.seed, cacheDir: options.llmCache ?? join(options.out, '.llm-cache') });
-}
-
-function hostPythonFolders(): string[] {
-  const out: string[] = [];
-  for (const base of ['usr/lib', 'usr/local/lib']) {
-    try {
-      for (const name of readdirSync(`/${base}`).sort()) if (name.startsWith('python')) out.push(`${base}/${name}`);
-    } catch {
-      // folder absent on this host
-    }
-  }
-  return out;
 }

@@ -53,11 +53,6 @@ export interface Runtime {
   dispose(graceMs?: number): Promise<void>;
 }
 
-/** The image a task language runs on: its language plugin's. */
-export function imageLanguageOf(languages: LanguageRegistry, language: string): ImageLanguage {
-  return languages.get(language).image;
-}
-
 /**
  * Builds ahead the derived images of tasks whose runtime scrubs copies of their library out of the
  * language image, so no Reset waits for one (`serve`, `episode`, `images build --environments`).
@@ -71,7 +66,7 @@ export async function prepareScrubbedImages(
   const wanted = new Map<string, { image: string; scrub: readonly string[]; taskIds: string[] }>();
   for (const task of tasks) {
     if (task.file.runtime.scrub.length === 0) continue;
-    const image = provider.imageFor(task.file.language);
+    const image = provider.imageFor(task.file.runtime.image);
     const key = JSON.stringify([image, task.file.runtime.scrub]);
     const entry = wanted.get(key) ?? { image, scrub: task.file.runtime.scrub, taskIds: [] };
     entry.taskIds.push(task.id);
@@ -128,12 +123,13 @@ export async function composeRuntime(options: RuntimeOptions): Promise<Runtime> 
   try {
     if (provider.kind === 'docker') {
       const tasks = options.onlyTaskIds ? options.onlyTaskIds.flatMap((id) => catalog.get(id) ?? []) : [...catalog.tasks.values()];
-      const images = [...new Set(tasks.map((t) => imageLanguageOf(languages, t.file.language)))];
+      const images = [...new Set(tasks.map((t) => t.file.runtime.image))];
       await ensureImages({ docker, logger, languages: images, onProgress: printProgress(say) });
       await prepareScrubbedImages(provider, tasks, say, options.signal);
       // Before any sandbox starts: a runtime or a disk cap the engine lacks stops the command here.
-      const probeImage = provider.imageFor(tasks[0]?.file.language ?? 'python');
-      const isolation = await engine.checkIsolation?.(probeImage, options.signal ? { signal: options.signal } : {});
+      // (no task, no sandbox: nothing to check)
+      const probeImage = tasks[0] === undefined ? undefined : provider.imageFor(tasks[0].file.runtime.image);
+      const isolation = probeImage === undefined ? undefined : await engine.checkIsolation?.(probeImage, options.signal ? { signal: options.signal } : {});
       if (isolation) say(`sandboxes: ${isolation.summary}`);
     } else if (options.isolation?.diskBytes) {
       say(`sandboxes: disk not limited (the ${provider.kind} sandbox has no per-sandbox disk cap; the docker one does)`);

@@ -1,13 +1,13 @@
 import { Command } from 'commander';
 import Dockerode from 'dockerode';
-import { IMAGE_LANGUAGES, ensureImages, type ImageLanguage } from '../images/image-builder.js';
+import { ensureImages, type ImageLanguage, imageLanguages } from '../images/image-builder.js';
 import { createDockerImageResolver } from '../images/docker-image-resolver.js';
 import { createLogger } from '../logging.js';
 import { CliError } from './cli-error.js';
 import { createDockerSandboxProvider } from '../sandbox/docker/docker-sandbox-provider.js';
 import { formatTaskLoadProblem, loadCatalog } from '../tasks/load-catalog.js';
 import { createLanguages } from './languages.js';
-import { imageLanguageOf, prepareScrubbedImages, printProgress } from './compose-runtime.js';
+import { prepareScrubbedImages, printProgress } from './compose-runtime.js';
 import { mapSettledWithConcurrency } from '../shared/map-with-concurrency.js';
 import { workspaceImageForTask } from '../episodes/workspace-image-for-task.js';
 import { listWorkspaceFiles } from '../tasks/list-workspace-files.js';
@@ -18,7 +18,7 @@ export function createImagesCommand(): Command {
   images
     .command('build')
     .description('build the base image and the language images that are missing')
-    .option('--languages <list>', `comma-separated: ${IMAGE_LANGUAGES.join(', ')}`, IMAGE_LANGUAGES.join(','))
+    .option('--languages <list>', `comma-separated: ${imageLanguages().join(', ')}`, imageLanguages().join(','))
     .option('--force', 'rebuild even when present', false)
     .option('--environments <dir>', "also build the task images of the suites there: each task's masked workspace baked onto its language image (without the copies of its library, task.json runtime.scrub)")
     .option('--suite <name>', 'only the task images of this suite (of --environments, default environments/)')
@@ -39,7 +39,7 @@ export function createImagesCommand(): Command {
         if (tasks.length === 0) {
           throw new CliError(`no task${options.suite !== undefined ? ` of suite '${options.suite}'` : ''} loaded from ${environments}`, 'check --environments and --suite');
         }
-        const missing = [...new Set(tasks.map((t) => imageLanguageOf(plugins, t.file.language)))].filter((l) => !languages.includes(l));
+        const missing = [...new Set(tasks.map((t) => t.file.runtime.image))].filter((l) => !languages.includes(l));
         if (missing.length) await ensureImages({ docker, logger, languages: missing, onProgress: printProgress(say) });
         const provider = createDockerSandboxProvider({ docker, logger, serverId: 'codemidas-images', images: createDockerImageResolver({ docker, logger }) });
         try {
@@ -66,9 +66,10 @@ export function createImagesCommand(): Command {
 
 function parseLanguages(raw: string): ImageLanguage[] {
   const wanted = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = wanted.filter((l) => !IMAGE_LANGUAGES.includes(l as ImageLanguage));
+  const known = imageLanguages();
+  const unknown = wanted.filter((l) => !known.includes(l));
   if (unknown.length || wanted.length === 0) {
-    throw new CliError(`unknown language(s): ${unknown.join(', ') || '(none given)'}`, `--languages takes a comma-separated list of ${IMAGE_LANGUAGES.join(', ')}`, 2);
+    throw new CliError(`unknown language(s): ${unknown.join(', ') || '(none given)'}`, `--languages takes a comma-separated list of ${known.join(', ')}`, 2);
   }
-  return wanted as ImageLanguage[];
+  return wanted;
 }

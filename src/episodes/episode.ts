@@ -134,7 +134,7 @@ export class Episode {
   ): Promise<void> {
     const baked = options.workspaceImage ?? null;
     const spec: SandboxSpec = {
-      image: baked ?? provider.imageFor(this.task.file.language),
+      image: baked ?? provider.imageFor(this.task.file.runtime.image),
       role: 'episode',
       workdir: this.workdir,
       resources: { memoryBytes: 1024 ** 3, cpus: 1, pids: 256 },

@@ -12,7 +12,7 @@ export async function workspaceImageForTask(
   files: readonly FileEntry[],
   options: { signal?: AbortSignal } = {},
 ): Promise<string | null> {
-  const language = provider.imageFor(task.file.language);
+  const language = provider.imageFor(task.file.runtime.image);
   const scrub = task.file.runtime.scrub;
   const base = scrub.length > 0 ? await provider.prepareImage(language, scrub, options) : language;
   return provider.prepareWorkspaceImage(base, task.file.workdir, files, options);

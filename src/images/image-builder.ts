@@ -9,19 +9,29 @@ import type { Logger } from '../logging.js';
 import { UnavailableError } from '../errors.js';
 import { projectRoot as findProjectRoot } from '../project-root.js';
 
-/** The languages that have a sandbox image (`sandbox-images/<language>/Dockerfile`). */
-export type ImageLanguage = 'python' | 'node';
-export const IMAGE_LANGUAGES: readonly ImageLanguage[] = ['python', 'node'];
+/**
+ * The name of a language's runtime image: a folder `sandbox-images/<name>/` holding its Dockerfile
+ * (`python`, `node`). A language plugin names its image (`LanguagePlugin.image`); adding one is
+ * adding a folder.
+ */
+export type ImageLanguage = string;
+
+/** The runtime images of a checkout: the folders of `sandbox-images/` with a Dockerfile, sorted (`base` is built by a script, not a Dockerfile). */
+export function imageLanguages(root: string = findProjectRoot()): ImageLanguage[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(root, 'sandbox-images')).sort();
+  } catch {
+    return [];
+  }
+  return names.filter((name) => name !== 'base' && statSync(join(root, 'sandbox-images', name, 'Dockerfile'), { throwIfNoEntry: false })?.isFile() === true);
+}
 
 /**
- * Content-hash tags: a tag changes exactly when something that goes into its image changes. A type,
- * not an interface, so that it is also a lookup by image name (`Record<string, string>`).
+ * Content-hash tags: a tag changes exactly when something that goes into its image changes. `base`,
+ * and one per runtime image by its name (`python`, `node`).
  */
-export type ImageTags = {
-  base: string;
-  python: string;
-  node: string;
-};
+export type ImageTags = { readonly base: string } & Readonly<Record<ImageLanguage, string>>;
 
 /** A line of progress from `ensureImages`, for a CLI to print. */
 export interface ImageProgress {
@@ -58,17 +68,12 @@ const HASH_LENGTH = 12;
  * `name@version` a line, `#` comments; fetched with `npm pack`, which checks each tarball against
  * the registry's integrity, into the context's `npm/` folder). The version pins are in the hash.
  */
-function languageInputs(
-  root: string,
-  language: ImageLanguage,
-): { dockerfile: string; relay: string; scoring: string[]; npmPackages: string[]; sources: ImageSources[] } {
-  const scoringDir = join(root, 'src', 'scoring', 'python');
+function languageInputs(root: string, language: ImageLanguage): { dockerfile: string; relay: string; npmPackages: string[]; sources: ImageSources[] } {
   return {
     sources: readImageSources(root, join(root, 'sandbox-images', language, 'sources.txt')),
     npmPackages: readNpmPackages(join(root, 'sandbox-images', language, 'npm-packages.txt')),
     dockerfile: join(root, 'sandbox-images', language, 'Dockerfile'),
     relay: join(root, 'src', 'sandbox', 'relay', 'relay.py'),
-    scoring: listFiles(scoringDir).map((file) => join(scoringDir, file)),
   };
 }
 
@@ -105,20 +110,21 @@ export function shortHash(parts: (string | Buffer)[]): string {
 
 /**
  * The tags the images built from this checkout get: `codemidas/base:<hash of build.sh>`,
- * `codemidas/<language>:<hash of the base tag, the Dockerfile, relay.py and src/scoring/python/*>`.
+ * `codemidas/<language>:<hash of the base tag, the Dockerfile, relay.py, the npm pins and the files of sources.txt>`.
  */
 export function imageTags(root: string = findProjectRoot()): ImageTags {
   const base = `codemidas/base:${shortHash([readFileSync(join(root, 'sandbox-images', 'base', 'build.sh'))])}`;
   const tagFor = (language: ImageLanguage): string => {
     const inputs = languageInputs(root, language);
     const parts: (string | Buffer)[] = [base, readFileSync(inputs.dockerfile), readFileSync(inputs.relay)];
-    for (const file of inputs.scoring) parts.push(relative(root, file), readFileSync(file));
     // added only when there are some, so the tags of images without npm packages stay as they were
     if (inputs.npmPackages.length > 0) parts.push('npm-packages', ...inputs.npmPackages);
     for (const source of inputs.sources) for (const file of source.files) parts.push(`opt/${source.to}/${file}`, readFileSync(join(source.from, file)));
     return `codemidas/${language}:${shortHash(parts)}`;
   };
-  return { base, python: tagFor('python'), node: tagFor('node') };
+  const tags: Record<string, string> = { base };
+  for (const language of imageLanguages(root)) tags[language] = tagFor(language);
+  return tags as ImageTags;
 }
 
 const inFlight = new Map<string, Promise<void>>();
@@ -158,8 +164,9 @@ export async function ensureImages(options: EnsureImagesOptions): Promise<Ensure
   };
 
   await once(tags.base, () => buildBase(root, tags.base, (line) => progress({ image: tags.base, phase: 'log', message: line })));
-  for (const language of options.languages ?? IMAGE_LANGUAGES) {
+  for (const language of options.languages ?? imageLanguages(root)) {
     const tag = tags[language];
+    if (tag === undefined) throw new UnavailableError(`no sandbox image '${language}': sandbox-images/${language}/Dockerfile is missing (images here: ${imageLanguages(root).join(', ')})`);
     await once(tag, () =>
       buildLanguage(options.docker, root, language, tags.base, tag, (line) => progress({ image: tag, phase: 'log', message: line })),
     );
@@ -205,7 +212,7 @@ function buildBase(root: string, tag: string, onLine: (line: string) => void): P
   });
 }
 
-/** The build context: the Dockerfile, relay.py, and the scoring scripts under scoring/. */
+/** The build context: the Dockerfile, relay.py, the npm tarballs under npm/ and the folders of sources.txt under opt/. */
 export async function languageBuildContext(root: string, language: ImageLanguage): Promise<Buffer> {
   const inputs = languageInputs(root, language);
   const tarballs = await packNpmPackages(inputs.npmPackages);
@@ -224,21 +231,6 @@ export async function languageBuildContext(root: string, language: ImageLanguage
     };
     file('Dockerfile', readFileSync(inputs.dockerfile));
     file('relay.py', readFileSync(inputs.relay));
-    pack.entry({ name: 'scoring', type: 'directory', mode: 0o755, uid: 0, gid: 0 });
-    const scoringDir = join(root, 'src', 'scoring', 'python');
-    const dirs = new Set<string>();
-    for (const path of inputs.scoring) {
-      const rel = relative(scoringDir, path).split('\\').join('/');
-      const parts = rel.split('/');
-      for (let i = 1; i < parts.length; i++) {
-        const dir = `scoring/${parts.slice(0, i).join('/')}`;
-        if (!dirs.has(dir)) {
-          dirs.add(dir);
-          pack.entry({ name: dir, type: 'directory', mode: 0o755, uid: 0, gid: 0 });
-        }
-      }
-      file(`scoring/${rel}`, readFileSync(path));
-    }
   });
 }
 

@@ -131,4 +131,9 @@ export interface LeakRules {
    * delete from the image for its tasks (task.json `runtime.scrub`), sorted.
    */
   findLibraryCopies(imagePaths: readonly string[], library: { units: readonly Unit[]; files: ReadonlySet<string> }): string[];
+  /**
+   * The folders of a root filesystem where the language's installed libraries live (`usr/lib/python3`),
+   * relative to `/`: the local sandbox runs on the host's own, and the audit reads these of it.
+   */
+  hostLibraryFolders(): string[];
 }

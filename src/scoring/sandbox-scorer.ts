@@ -167,7 +167,7 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
       try {
         sandbox = await provider.create(
           {
-            image: provider.imageFor(task.file.language),
+            image: provider.imageFor(task.file.runtime.image),
             role: 'scoring',
             workdir: task.file.workdir,
             resources: limits.resources,

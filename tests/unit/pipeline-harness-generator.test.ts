@@ -14,7 +14,7 @@ import { FIXTURE, PYTHON, root, runHarness, target } from './pipeline-harness-he
 function judgeLikeSubject(c: any): { returns?: unknown; raises?: string } {
   const script = `
 import builtins, importlib, json, sys
-sys.path.insert(0, ${JSON.stringify(join(root, 'src', 'scoring', 'python'))})
+sys.path.insert(0, ${JSON.stringify(join(root, 'src', 'languages', 'python', 'judge'))})
 sys.path.insert(0, ${JSON.stringify(FIXTURE)})
 import codec
 case = json.loads(sys.stdin.read())

@@ -45,11 +45,11 @@ export function runWithHarnessModule(module: string, body: string[], source: str
 }
 
 /**
- * Each case run by the real subject (src/scoring/python/subject.py) and judged by the real judge,
+ * Each case run by the real subject (src/languages/python/judge/subject.py) and judged by the real judge,
  * with `fixture` on sys.path (default: the recorder fixture): [ok, detail] per case.
  */
 export function judgeCases(cases: unknown[], fixture: string = FIXTURE): [boolean, string][] {
-  const scoring = join(root, 'src', 'scoring', 'python');
+  const scoring = join(root, 'src', 'languages', 'python', 'judge');
   const script = `
 import importlib.util, json, sys
 sys.path.insert(0, ${JSON.stringify(fixture)})

@@ -3,7 +3,7 @@
  * iterator class, a method) in the record/mutate harness (tests/fixtures/record, recfix/lazy.py),
  * run on the host with /usr/bin/python3: each such case is recorded on the first items (`lazy`),
  * mutants are judged the same way, and mutate.py gives the case back as
- * `list(itertools.islice(<call>, 100))`, which the real judge (src/scoring/python/judge.py) passes on
+ * `list(itertools.islice(<call>, 100))`, which the real judge (src/languages/python/judge/judge.py) passes on
  * the original module and fails on a wrong one; a call that raises at call time stays a plain case.
  */
 import { spawnSync } from 'node:child_process';
@@ -30,7 +30,7 @@ let work: string;
 function judgeLikeSubject(cases: any[]): unknown[] {
   const script = `
 import importlib, json, sys
-sys.path.insert(0, ${JSON.stringify(join(root, 'src', 'scoring', 'python'))})
+sys.path.insert(0, ${JSON.stringify(join(root, 'src', 'languages', 'python', 'judge'))})
 sys.path.insert(0, ${JSON.stringify(FIXTURE)})
 import codec
 out = []

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
 
-const CODEC_DIR = join(projectRoot(), 'src', 'scoring', 'python');
+const CODEC_DIR = join(projectRoot(), 'src', 'languages', 'python', 'judge');
 
 function python(script: string): unknown {
   const run = spawnSync('/usr/bin/python3', ['-I', '-c', `import sys; sys.path.insert(0, ${JSON.stringify(CODEC_DIR)})\n${script}`], { encoding: 'utf8' });

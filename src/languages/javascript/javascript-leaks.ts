@@ -1,4 +1,5 @@
 import { normaliseScrubPaths, scrubPathProblem } from '../../sandbox/scrub-paths.js';
+import { foldersNamed } from '../host-folders.js';
 import type { Unit } from '../construction-types.js';
 import type { LeakRules, Tokens } from '../language.js';
 import { isJavaScriptSource, isJavaScriptTestFile } from './javascript-files.js';
@@ -213,4 +214,5 @@ export const javascriptLeakRules: LeakRules = Object.freeze({
   tokenize: tokenizeJavaScript,
   indexesImageFile: indexesJavaScriptImageFile,
   findLibraryCopies: findJavaScriptLibraryCopies,
+  hostLibraryFolders: () => foldersNamed(['usr/lib', 'usr/local/lib', 'usr/share'], (name) => name === 'node_modules' || name === 'nodejs'),
 });

@@ -1,4 +1,5 @@
 import { createPythonScorer } from './python-scorer.js';
+import { foldersNamed } from '../host-folders.js';
 import { pythonTestRunner } from './python-tests.js';
 import { compareStrings } from '../../pipeline/write/stable-json.js';
 import type { Unit } from '../construction-types.js';
@@ -68,6 +69,7 @@ export function createPythonPlugin(): LanguagePlugin {
       indexesImageFile: isPythonFile,
       findLibraryCopies: (imagePaths: readonly string[], library: { units: readonly Unit[]; files: ReadonlySet<string> }) =>
         findLibraryCopies(imagePaths, { importNames: new Set(library.units.map((u) => u.module.split('.')[0] ?? u.module)), files: library.files }),
+      hostLibraryFolders: () => foldersNamed(['usr/lib', 'usr/local/lib'], (name) => name.startsWith('python')),
     }),
   };
   return Object.freeze(plugin);

@@ -24,7 +24,7 @@ export async function harnessEntries(root: string = projectRoot()): Promise<File
     { path: base, type: 'directory', mode: 0o755 },
   ];
   for (const name of names) entries.push({ path: `${base}/${name}`, type: 'file', mode: 0o644, content: await readFile(join(dir, name)) });
-  entries.push({ path: `${base}/codec.py`, type: 'file', mode: 0o644, content: await readFile(join(root, 'src', 'scoring', 'python', 'codec.py')) });
+  entries.push({ path: `${base}/codec.py`, type: 'file', mode: 0o644, content: await readFile(join(root, 'src', 'languages', 'python', 'judge', 'codec.py')) });
   return entries;
 }
 

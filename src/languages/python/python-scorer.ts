@@ -5,11 +5,11 @@ import type { Scorer } from '../../scoring/types.js';
 import type { LoadedTask } from '../../tasks/types.js';
 import { pythonTestsOf } from './python-tests.js';
 
-/** Where the Python image puts every file of `src/scoring/python/`. */
+/** Where the Python image puts every file of `src/languages/python/judge/`. */
 export const JUDGE_PATH_IN_SANDBOX = '/opt/codemidas/scoring/judge.py';
 
 /**
- * Python's judge (`src/scoring/python/judge.py`): recorded cases judged out of process by subject
+ * Python's judge (`src/languages/python/judge/judge.py`): recorded cases judged out of process by subject
  * processes, test scripts by the hardened pytest runner, a canary each.
  */
 export const pythonJudge: JudgeCommand = Object.freeze({

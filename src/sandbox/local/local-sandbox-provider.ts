@@ -22,7 +22,7 @@ export interface LocalSandboxProviderOptions {
   pythonPath?: string;
   /** Where per-sandbox host folders go. Default `os.tmpdir()`. */
   tmpRoot?: string;
-  /** Default `projectRoot()`: relay.py and src/scoring/python are read from there. */
+  /** Default `projectRoot()`: relay.py and src/languages/python/judge are read from there. */
   projectRoot?: string;
   /**
    * Host folders hidden from the sandbox (covered by an empty tmpfs): the host root is otherwise
@@ -124,7 +124,7 @@ class LocalSandboxProvider implements SandboxProvider {
       hostWorkspace: join(hostDir, 'workspace'),
       hostVarLib: join(hostDir, 'var-lib'),
       hostRelay: join(this.root, 'src', 'sandbox', 'relay', 'relay.py'),
-      hostScoring: join(this.root, 'src', 'scoring', 'python'),
+      hostScoring: join(this.root, 'src', 'languages', 'python', 'judge'),
       workdir: spec.workdir,
       role: spec.role,
       scrub: normaliseScrubPaths(spec.scrub ?? []),

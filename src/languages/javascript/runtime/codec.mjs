@@ -1,5 +1,5 @@
 // Tagged, exact-type serialisation of JavaScript values: the JavaScript twin of
-// src/scoring/python/codec.py. Shared by the record harness, the judge and the subject.
+// src/languages/python/judge/codec.py. Shared by the record harness, the judge and the subject.
 // Runs on Node 18 and later; imports nothing but node:util and node:buffer.
 //
 // Every value becomes a JSON object `{"t": TAG, "v": VALUE}` (some tags carry no `v`):

@@ -1,5 +1,5 @@
 // Length-prefixed frames on the channel between the judge and a subject (the JavaScript twin of
-// src/scoring/python/framing.py): MAGIC "CMF1" (4 bytes) + payload length (4 bytes, big-endian) +
+// src/languages/python/judge/framing.py): MAGIC "CMF1" (4 bytes) + payload length (4 bytes, big-endian) +
 // UTF-8 JSON payload. Anything else on the channel (a wrong magic, an oversized length, bytes that
 // are not JSON) is garbage: the reader throws FrameError and the judge fails the case.
 import { Buffer } from 'node:buffer';

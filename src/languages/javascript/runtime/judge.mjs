@@ -1,5 +1,5 @@
 // The judge: scores a workspace against a task's recorded cases inside a fresh scoring sandbox
-// (the JavaScript twin of the recorded-case half of src/scoring/python/judge.py).
+// (the JavaScript twin of the recorded-case half of src/languages/python/judge/judge.py).
 //
 // Run as root: `node /opt/codemidas/scoring/javascript/judge.mjs`, configuration JSON on stdin:
 //

@@ -1,5 +1,5 @@
 // The subject: runs the agent's code for recorded cases, out of the judge's process (the
-// JavaScript twin of src/scoring/python/subject.py).
+// JavaScript twin of src/languages/python/judge/subject.py).
 //
 //   node subject.mjs <workspace> [<typescript path>]     (started by judge.mjs)
 //

@@ -2,7 +2,7 @@
 
 The harness runs with the repository on sys.path; loading by path under `_codemidas_*` names keeps a
 repository module called `codec`, `values` or `mutants` from colliding with ours, and keeps the
-harness folder itself off sys.path. The codec is the scoring one (src/scoring/python/codec.py),
+harness folder itself off sys.path. The codec is the scoring one (src/languages/python/judge/codec.py),
 copied next to the harness at run time; in a source checkout it is found at its own place.
 """
 import importlib.util
@@ -12,7 +12,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 _CODEC_CANDIDATES = (
     os.path.join(HERE, "codec.py"),
-    os.path.normpath(os.path.join(HERE, "..", "..", "..", "scoring", "python", "codec.py")),
+    os.path.normpath(os.path.join(HERE, "..", "judge", "codec.py")),
 )
 
 
