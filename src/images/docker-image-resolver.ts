@@ -15,13 +15,6 @@ export interface DockerImageResolverOptions {
   tags?: Readonly<Record<string, string>>;
 }
 
-/**
- * Task languages whose image has another name. Callers that hold the task's language plugin pass its
- * image name instead; this covers those that pass task.json's `language` (lesson 15: it goes once
- * none does).
- */
-const IMAGE_OF_LANGUAGE: Readonly<Record<string, string>> = { javascript: 'node', typescript: 'node' };
-
 /** The images docker sandboxes run on: built from this checkout's `sandbox-images/`, and derived from them. */
 export function createDockerImageResolver(options: DockerImageResolverOptions): ImageResolver {
   const { docker } = options;
@@ -39,11 +32,10 @@ export function createDockerImageResolver(options: DockerImageResolverOptions): 
 
 /** The tag of the runtime image named `name` in `tags`; `base` is no runtime image. */
 function tagOf(tags: Readonly<Record<string, string>>, name: string): string {
-  const key = IMAGE_OF_LANGUAGE[name] ?? name;
-  const tag = key === 'base' ? undefined : tags[key];
+  const tag = name === 'base' ? undefined : tags[name];
   if (tag === undefined) {
     const known = Object.keys(tags).filter((k) => k !== 'base');
-    throw new InvalidArgumentError('language', `no sandbox image for language '${name}' (known: ${known.join(', ')})`);
+    throw new InvalidArgumentError('language', `no sandbox image '${name}' (known: ${known.join(', ')}; an image is a folder sandbox-images/<name>/ with a Dockerfile)`);
   }
   return tag;
 }
