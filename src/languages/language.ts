@@ -53,6 +53,21 @@ export interface LanguagePlugin extends LanguageAdapter {
   readonly leaks: LeakRules;
   /** What the select stage may keep of this language's units. */
   readonly selection: SelectionHints;
+  /** The tagged value format of its recorded cases, as a model writing inputs must use it. */
+  readonly values: ValueFormat;
+}
+
+/**
+ * The language's tagged value format (`{"t": <tag>, "v": <payload>}`, its codec), as far as inputs
+ * proposed by a model may use it: plain data only, never a form the recorder evaluates as code.
+ */
+export interface ValueFormat {
+  /** The format for a model: one paragraph naming every tag a proposal may use and its payload. */
+  readonly description: string;
+  /** True for a well-formed tagged value of plain data (nothing else is run). */
+  isPlainValue(value: unknown): boolean;
+  /** True when calls take keyword arguments (Python); false when `kwargs` must stay empty. */
+  readonly keywordArguments: boolean;
 }
 
 /** What the select stage needs to know about a language (the rest of its rules are the same for all). */

@@ -23,6 +23,7 @@ import { writeTask } from '../../src/pipeline/write/write-task.js';
 import { createMemorySandboxProvider } from '../../src/sandbox/memory/memory-sandbox-provider.js';
 import { makeUnit } from '../fixtures/units.js';
 import { createPythonPlugin } from '../../src/languages/python/python-plugin.js';
+import { createJavaScriptPlugin } from '../../src/languages/javascript/javascript-plugin.js';
 
 const python = createPythonPlugin();
 import { runHarness, target } from './pipeline-harness-helpers.js';
@@ -138,7 +139,7 @@ describe('createLlmSpecWriter', () => {
 describe('createLlmInputProposer', () => {
   const propose = async (answer: string | Error, maxProposals?: number): Promise<{ proposals: unknown[]; fallbacks: string[] }> => {
     const fallbacks: string[] = [];
-    const proposer = createLlmInputProposer(scriptedClient([answer]), maxProposals === undefined ? {} : { maxProposals });
+    const proposer = createLlmInputProposer(scriptedClient([answer]), { language: python, ...(maxProposals === undefined ? {} : { maxProposals }) });
     const proposals = await proposer.propose({ unit, existing: [], seed: 0, reference, onFallback: (r) => fallbacks.push(r) });
     return { proposals, fallbacks };
   };
@@ -165,6 +166,31 @@ describe('createLlmInputProposer', () => {
     ]);
     expect(JSON.stringify(proposals)).not.toContain('999');
     expect(fallbacks).toEqual([]);
+  });
+
+  it("asks in the language's own value format and keeps only that format's plain data (JavaScript: no keyword arguments, no instances)", async () => {
+    const answer = JSON.stringify({
+      inputs: [
+        { args: [{ t: 'typedarray', v: { type: 'Uint8Array', b64: 'AQI=' } }, { t: 'number', v: '-0' }], init: null },
+        { args: [{ t: 'map', v: [[{ t: 'str', v: 'a' }, { t: 'undefined' }]] }] },
+        { args: [{ t: 'instance', v: { class: 'Point', props: [] } }] },
+        { args: [{ t: 'number', v: 'seven' }] },
+        { args: [{ t: 'str', v: 'x' }], kwargs: { width: { t: 'number', v: '3' } } },
+        { args: [int(3)] },
+      ],
+    });
+    const client = scriptedClient([answer]);
+    const proposer = createLlmInputProposer(client, { language: createJavaScriptPlugin() });
+    const proposals = await proposer.propose({ unit: makeUnit({ id: 'src/bytes:concat', module: 'src/bytes', qualname: 'concat', file: 'src/bytes.js', signature: 'export function concat(a, b)' }), existing: [], seed: 0 });
+    expect(proposals).toEqual([
+      { args: [{ t: 'typedarray', v: { type: 'Uint8Array', b64: 'AQI=' } }, { t: 'number', v: '-0' }], kwargs: {}, init: null },
+      { args: [{ t: 'map', v: [[{ t: 'str', v: 'a' }, { t: 'undefined' }]] }], kwargs: {}, init: null },
+    ]);
+    const system = client.requests[0]?.messages[0]?.content ?? '';
+    expect(system).toContain('JavaScript function');
+    expect(system).toContain('typedarray');
+    expect(system).not.toContain('kwargs');
+    expect(client.requests[0]?.messages[1]?.content).toContain('```js');
   });
 
   it('caps the number of proposals', async () => {

@@ -1,3 +1,4 @@
+import { javascriptProposalValues } from './javascript-proposal-values.js';
 import type { LanguagePlugin } from '../language.js';
 import { detectJavaScript } from './javascript-files.js';
 import { javascriptLeakRules } from './javascript-leaks.js';
@@ -38,6 +39,7 @@ export function createJavaScriptPlugin(): LanguagePlugin {
     writer: javascriptWriter,
     repoTests: javascriptRepoTests,
     selection: Object.freeze({ settlesAsync: true }),
+    values: javascriptProposalValues,
     leaks: javascriptLeakRules,
   };
   return Object.freeze(plugin);

@@ -1,5 +1,6 @@
 import { createPythonScorer } from './python-scorer.js';
 import { foldersNamed } from '../host-folders.js';
+import { pythonProposalValues } from './python-proposal-values.js';
 import { pythonTestRunner } from './python-tests.js';
 import { compareStrings } from '../../pipeline/write/stable-json.js';
 import type { Unit } from '../construction-types.js';
@@ -64,6 +65,7 @@ export function createPythonPlugin(): LanguagePlugin {
     writer: pythonWriter,
     repoTests: pythonRepoTests,
     selection: Object.freeze({ settlesAsync: false }),
+    values: pythonProposalValues,
     leaks: Object.freeze({
       tokenize: tokenizePython,
       indexesImageFile: isPythonFile,

@@ -25,7 +25,7 @@ export function createLlmHooks(client: ChatClient, options: LlmHooksOptions): Ll
   const cached = createCachedChatClient(client, { cacheDir: options.cacheDir });
   return {
     specWriter: createLlmSpecWriter(cached, { seed: options.seed, language: options.language }),
-    inputProposer: createLlmInputProposer(cached, {}),
+    inputProposer: createLlmInputProposer(cached, { language: options.language }),
     assertionReviewer: createLlmAssertionReviewer(cached, { seed: options.seed, language: options.language }),
   };
 }

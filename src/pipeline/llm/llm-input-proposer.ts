@@ -1,3 +1,4 @@
+import type { LanguagePlugin, ValueFormat } from '../../languages/language.js';
 import type { ChatClient, ChatMessage } from '../../llm/types.js';
 import type { RecordedCase } from '../types.js';
 import type { InputProposal, InputProposer, InputProposerInput } from '../write/spec-writer.js';
@@ -6,8 +7,13 @@ import { askModel } from './ask-model.js';
 import { createCachedChatClient } from './cached-chat-client.js';
 import { parseJsonAnswer } from './parse-json-answer.js';
 
+/** What the proposer needs of the language plugin: its name, its code fences, its value format. */
+export type ProposerLanguage = Pick<LanguagePlugin, 'displayName' | 'codeFence' | 'values'>;
+
 /** The build's seed comes with each call (`InputProposerInput.seed`) and is sent as the request's seed. */
 export interface LlmInputProposerOptions {
+  /** The language of the code (its plugin). */
+  language: ProposerLanguage;
   /** Folder of cached answers (createCachedChatClient). Default: none, every call asks the model. */
   cacheDir?: string;
   /** Inputs kept per unit, at most (the first valid ones in the answer's order). Default 8. */
@@ -18,21 +24,19 @@ export interface LlmInputProposerOptions {
   maxInputChars?: number;
 }
 
-/**
- * Tags a proposal may use: plain data only. `repr` (an expression the subject evaluates), `object`
- * and `ref` are left out: an expression written by a model is code, and those forms are for values
- * the recorder itself builds from the codebase.
- */
-const DATA_TAGS = new Set(['none', 'bool', 'int', 'float', 'str', 'bytes', 'list', 'tuple', 'set', 'frozenset', 'dict']);
-const MAX_DEPTH = 8;
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-const SYSTEM = [
-  'You propose test inputs for a Python function. Each input is run on the original code, which records what it returns or raises; you never give expected results.',
-  'Aim at behaviour the existing inputs may miss: boundaries, empty and single-element values, negative numbers, each branch of the code, inputs that raise.',
-  'Every value is tagged JSON: {"t": <tag>, "v": <payload>} with tags none (v null), bool (true/false), int (decimal string: "3"), float (repr string: "0.5", "nan", "inf"), str (string), bytes (base64 string), list / tuple / set / frozenset (array of tagged values), dict (array of [key, value] pairs of tagged values).',
-  'Answer with JSON only: {"inputs": [{"args": [<tagged>...], "kwargs": {"<name>": <tagged>}, "init": null}]}. For a method, "init" is {"args": [...], "kwargs": {...}} building the instance, or null to let the recorder choose one.',
-].join('\n');
+/** The system message: what to propose, in the language's value format. */
+function systemMessage(language: ProposerLanguage): string {
+  return [
+    `You propose test inputs for a ${language.displayName} function. Each input is run on the original code, which records what it returns or raises; you never give expected results.`,
+    'Aim at behaviour the existing inputs may miss: boundaries, empty and single-element values, negative numbers, each branch of the code, inputs that raise.',
+    language.values.description,
+    language.values.keywordArguments
+      ? 'Answer with JSON only: {"inputs": [{"args": [<tagged>...], "kwargs": {"<name>": <tagged>}, "init": null}]}. For a method, "init" is {"args": [...], "kwargs": {...}} building the instance, or null to let the recorder choose one.'
+      : 'Answer with JSON only: {"inputs": [{"args": [<tagged>...], "init": null}]}. For a method, "init" is {"args": [...]} building the instance (the constructor\'s arguments), or null to let the recorder choose one.',
+  ].join('\n');
+}
 
 /**
  * An `InputProposer` that asks a model for extra inputs in the tagged form the record harness runs
@@ -50,14 +54,14 @@ export function createLlmInputProposer(client: ChatClient, options: LlmInputProp
       const { unit } = input;
       const isMethod = unit.kind === 'method';
       const messages: ChatMessage[] = [
-        { role: 'system', content: SYSTEM },
+        { role: 'system', content: systemMessage(options.language) },
         {
           role: 'user',
           content: [
             `${isMethod ? 'Method' : 'Function'} \`${unit.qualname}\` in module \`${unit.module}\`. Propose up to ${maxProposals} inputs.`,
             '',
-            '```python',
-            input.reference?.definition ?? [unit.signature.trim(), unit.docstring ? `    """${unit.docstring}"""` : ''].filter(Boolean).join('\n'),
+            `\`\`\`${options.language.codeFence}`,
+            input.reference?.definition ?? [unit.signature.trim(), unit.docstring ?? ''].filter(Boolean).join('\n'),
             '```',
             ...examplesOf(input.existing),
           ].join('\n'),
@@ -80,7 +84,7 @@ export function createLlmInputProposer(client: ChatClient, options: LlmInputProp
       const seen = new Set<string>();
       for (const item of list) {
         if (out.length >= maxProposals) break;
-        const proposal = proposalOf(item, isMethod);
+        const proposal = proposalOf(item, isMethod, options.language.values);
         if (proposal === null) continue;
         const key = stableJson(proposal);
         if (key.length > maxInputChars || seen.has(key)) continue;
@@ -100,55 +104,29 @@ function examplesOf(existing: readonly RecordedCase[]): string[] {
   return ['', 'Inputs already recorded (propose different ones):', ...shown];
 }
 
-function proposalOf(item: unknown, isMethod: boolean): InputProposal | null {
+function proposalOf(item: unknown, isMethod: boolean, values: ValueFormat): InputProposal | null {
   if (!isRecord(item)) return null;
-  const call = argumentsOf(item);
+  const call = argumentsOf(item, values);
   if (call === null) return null;
   let init: InputProposal['init'] = null;
   // a function has no instance: an init the model wrote for one is ignored, not a reason to drop the input
   if (isMethod && item['init'] !== undefined && item['init'] !== null) {
     if (!isRecord(item['init'])) return null;
-    init = argumentsOf(item['init']);
+    init = argumentsOf(item['init'], values);
     if (init === null) return null;
   }
   return { args: call.args, kwargs: call.kwargs, init };
 }
 
-function argumentsOf(item: Record<string, unknown>): { args: unknown[]; kwargs: Record<string, unknown> } | null {
+function argumentsOf(item: Record<string, unknown>, values: ValueFormat): { args: unknown[]; kwargs: Record<string, unknown> } | null {
   const args = item['args'] ?? [];
   const kwargs = item['kwargs'] ?? {};
-  if (!Array.isArray(args) || !args.every((a) => isTagged(a, 0))) return null;
+  if (!Array.isArray(args) || !args.every((a) => values.isPlainValue(a))) return null;
   if (!isRecord(kwargs)) return null;
   const entries = Object.entries(kwargs);
-  if (!entries.every(([k, v]) => IDENTIFIER.test(k) && isTagged(v, 0))) return null;
+  if (entries.length > 0 && !values.keywordArguments) return null;
+  if (!entries.every(([k, v]) => IDENTIFIER.test(k) && values.isPlainValue(v))) return null;
   return { args, kwargs: Object.fromEntries(entries) };
-}
-
-/** A plain tagged value (DATA_TAGS), well formed at every depth. */
-function isTagged(value: unknown, depth: number): boolean {
-  if (depth > MAX_DEPTH || !isRecord(value)) return false;
-  const keys = Object.keys(value);
-  if (keys.length !== 2 || !('t' in value) || !('v' in value)) return false;
-  const { t, v } = value;
-  if (typeof t !== 'string' || !DATA_TAGS.has(t)) return false;
-  switch (t) {
-    case 'none':
-      return v === null;
-    case 'bool':
-      return typeof v === 'boolean';
-    case 'int':
-      return typeof v === 'string' && /^-?\d{1,100}$/.test(v);
-    case 'float':
-      return typeof v === 'string' && /^(-?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|inf)|nan)$/.test(v);
-    case 'str':
-      return typeof v === 'string';
-    case 'bytes':
-      return typeof v === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(v) && v.length % 4 === 0;
-    case 'dict':
-      return Array.isArray(v) && v.every((pair) => Array.isArray(pair) && pair.length === 2 && isTagged(pair[0], depth + 1) && isTagged(pair[1], depth + 1));
-    default:
-      return Array.isArray(v) && v.every((x) => isTagged(x, depth + 1));
-  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -27,7 +27,7 @@ export interface LlmSpecWriterOptions {
 }
 
 /** What the LLM hooks need of a language plugin. */
-export type LlmLanguage = Pick<LanguagePlugin, 'displayName' | 'codeFence' | 'leaks' | 'writer'>;
+export type LlmLanguage = Pick<LanguagePlugin, 'displayName' | 'codeFence' | 'leaks' | 'writer' | 'values'>;
 
 /** Bodies shorter than this many tokens (`return x`) are not searched for: any description of them would match. */
 const MIN_LEAK_TOKENS = 6;
