@@ -77,6 +77,10 @@ export interface SelectionHints {
    * awaits the promise); false drops async units with code `async`.
    */
   readonly settlesAsync: boolean;
+  /** True when a method's parameters start with its receiver (Python's `self`/`cls`); false when they do not (JavaScript). */
+  readonly receiverInParams: boolean;
+  /** The decorator (`Unit.decorators`) that marks a static method: `staticmethod` (Python), `static` (JavaScript). */
+  readonly staticMarker: string;
 }
 
 /**

@@ -48,7 +48,7 @@ export function createDefaultStages(parts: { record: PipelineStages['record']; l
       const analysis = await analyzeRepository(snapshot, [adapter], options);
       return { units: analysis.units, problems: analysis.problems };
     },
-    select: (units, options) => selectCandidates(units, { seed: options.seed, settlesAsync: adapter.selection.settlesAsync, ...(parts.maxCandidates === undefined ? {} : { maxCandidates: parts.maxCandidates }) }),
+    select: (units, options) => selectCandidates(units, { seed: options.seed, ...adapter.selection, ...(parts.maxCandidates === undefined ? {} : { maxCandidates: parts.maxCandidates }) }),
     record: parts.record,
   };
 }

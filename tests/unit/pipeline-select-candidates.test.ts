@@ -8,6 +8,7 @@ import { selectCandidates } from '../../src/pipeline/select/select-candidates.js
 import { seededShuffle } from '../../src/pipeline/select/seeded-order.js';
 import type { Unit } from '../../src/pipeline/types.js';
 import { makeUnit } from '../fixtures/units.js';
+import { createJavaScriptPlugin } from '../../src/languages/javascript/javascript-plugin.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'pipeline');
 let workRoot: string;
@@ -171,5 +172,25 @@ describe('selectCandidates rules', () => {
   it('shuffles reproducibly', () => {
     expect(seededShuffle([1, 2, 3, 4, 5, 6, 7, 8], 'x')).toEqual(seededShuffle([1, 2, 3, 4, 5, 6, 7, 8], 'x'));
     expect([...seededShuffle([1, 2, 3, 4, 5, 6, 7, 8], 'x')].sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+});
+
+describe("selectCandidates with a language's selection hints", () => {
+  const jsHints = createJavaScriptPlugin().selection;
+  const asyncFn = makeUnit({ id: 'src/net:fetchAll', module: 'src/net', qualname: 'fetchAll', file: 'src/net.js', isAsync: true, statementCount: 4, codeLines: 4 });
+  const owner = makeUnit({ id: 'src/shapes:Rect', kind: 'class', module: 'src/shapes', qualname: 'Rect', file: 'src/shapes.js', signature: 'export class Rect', params: [{ name: 'w', kind: 'positional', annotation: null, defaultValue: null }] });
+  const staticMethod = makeUnit({ id: 'src/shapes:Rect.square', kind: 'method', module: 'src/shapes', qualname: 'Rect.square', file: 'src/shapes.js', decorators: ['static'], statementCount: 3, codeLines: 3 });
+  const method = makeUnit({ id: 'src/shapes:Rect.scale', kind: 'method', module: 'src/shapes', qualname: 'Rect.scale', file: 'src/shapes.js', statementCount: 3, codeLines: 3 });
+
+  it('keeps async units only where the harness settles them (JavaScript), and drops them by default (Python)', () => {
+    expect(selectCandidates([asyncFn]).drops.map((d) => d.code)).toEqual(['async']);
+    expect(selectCandidates([asyncFn], jsHints).candidates.map((c) => c.unit.id)).toEqual(['src/net:fetchAll']);
+  });
+
+  it("reads JavaScript's static marker, and a constructor's parameters without a receiver", () => {
+    const { candidates } = selectCandidates([owner, staticMethod, method], jsHints);
+    const reasons = new Map(candidates.map((c) => [c.unit.id, c.reasons] as const));
+    expect(reasons.get('src/shapes:Rect.square')).toContain('interface: static method of public class Rect');
+    expect(reasons.get('src/shapes:Rect.scale')).toContain('interface: method of public class Rect (constructor takes 1 required arguments)');
   });
 });

@@ -38,7 +38,7 @@ export function createJavaScriptPlugin(): LanguagePlugin {
     recorder: createJavaScriptRecorder(),
     writer: javascriptWriter,
     repoTests: javascriptRepoTests,
-    selection: Object.freeze({ settlesAsync: true }),
+    selection: Object.freeze({ settlesAsync: true, receiverInParams: false, staticMarker: 'static' }),
     values: javascriptProposalValues,
     leaks: javascriptLeakRules,
   };

@@ -64,7 +64,7 @@ export function createPythonPlugin(): LanguagePlugin {
     recorder: createPythonRecorder(),
     writer: pythonWriter,
     repoTests: pythonRepoTests,
-    selection: Object.freeze({ settlesAsync: false }),
+    selection: Object.freeze({ settlesAsync: false, receiverInParams: true, staticMarker: 'staticmethod' }),
     values: pythonProposalValues,
     leaks: Object.freeze({
       tokenize: tokenizePython,

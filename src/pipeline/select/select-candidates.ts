@@ -18,6 +18,10 @@ export interface SelectOptions {
   includePrivate?: boolean;
   /** Keep `async` units: the language's harness and judge settle the promise they return (its plugin's `selection`). Default: false. */
   settlesAsync?: boolean;
+  /** A method's parameters start with its receiver (`self`, `cls`), as in Python (its plugin's `selection`). Default: true. */
+  receiverInParams?: boolean;
+  /** The decorator that marks a static method (its plugin's `selection`). Default: `staticmethod`. */
+  staticMarker?: string;
 }
 
 export interface ResolvedSelectOptions {
@@ -27,6 +31,8 @@ export interface ResolvedSelectOptions {
   readonly maxLines: number;
   readonly includePrivate: boolean;
   readonly settlesAsync: boolean;
+  readonly receiverInParams: boolean;
+  readonly staticMarker: string;
 }
 
 export function resolveSelectOptions(options: SelectOptions = {}): ResolvedSelectOptions {
@@ -37,6 +43,8 @@ export function resolveSelectOptions(options: SelectOptions = {}): ResolvedSelec
     maxLines: options.maxLines ?? 120,
     includePrivate: options.includePrivate ?? true,
     settlesAsync: options.settlesAsync ?? false,
+    receiverInParams: options.receiverInParams ?? true,
+    staticMarker: options.staticMarker ?? 'staticmethod',
   });
 }
 
@@ -146,13 +154,13 @@ function judge(unit: Unit, classes: ReadonlyMap<string, Unit>, options: Resolved
     if (ABSTRACT_BASE.test(owner.signature)) {
       return { code: 'abstract-class', reason: `'${classQualname}' is abstract (${owner.signature}); it cannot be constructed as it is` };
     }
-    const isStatic = unit.decorators.includes('staticmethod');
+    const isStatic = unit.decorators.includes(options.staticMarker);
     const isClassMethod = unit.decorators.includes('classmethod');
-    if (!isStatic) ownParams = unit.params.slice(1);
+    if (!isStatic && options.receiverInParams) ownParams = unit.params.slice(1);
     if (isStatic || isClassMethod) {
       interfaceReason = `interface: ${isStatic ? 'static' : 'class'} method of public class ${classQualname}`;
     } else {
-      const required = owner.params.slice(1).filter(isRequired).length;
+      const required = owner.params.slice(options.receiverInParams ? 1 : 0).filter(isRequired).length;
       const built = owner.callSites.length > 0 ? `; ${owner.callSites.length} constructor call sites` : '';
       interfaceReason = `interface: method of public class ${classQualname} (constructor takes ${required} required arguments${built})`;
     }
