@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { javascriptRuntimeDir } from '../../src/languages/javascript/record-javascript-cases.js';
 import type { RepoSnapshot } from '../../src/pipeline/types.js';
 
 /**
@@ -40,4 +42,25 @@ export function makeTempDir(prefix: string): string {
 /** Removes every folder `makeTempDir` made in this test file. */
 export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** Runs one of the runtime's drivers (`record-driver.mjs`, `mutate-driver.mjs`) on TEST_NODE with `config` on stdin; its one JSON document. */
+export function runJavaScriptDriver(script: 'record' | 'mutate', config: unknown): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TEST_NODE, [join(javascriptRuntimeDir(), `${script}-driver.mjs`)], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`${script} driver exited ${code}: ${Buffer.concat(err).toString()}`));
+      try {
+        resolve(JSON.parse(Buffer.concat(out).toString()));
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+    child.stdin.end(JSON.stringify(config));
+  });
 }

@@ -1,35 +1,17 @@
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createJavaScriptRecorder } from '../../src/languages/javascript/javascript-recorder.js';
 import { renderPrompt, renderReadableTest } from '../../src/languages/javascript/javascript-writer.js';
 import { parseJavaScriptUnits } from '../../src/languages/javascript/parse-javascript-units.js';
-import { javascriptRuntimeDir } from '../../src/languages/javascript/record-javascript-cases.js';
 import { mutateResultSchema, recordResultSchema } from '../../src/pipeline/record/harness-result-schema.js';
 import type { RecordedCase, Unit } from '../../src/pipeline/types.js';
-import { fixtureSnapshot, makeTempDir, removeTempDirs, TEST_NODE } from './languages-javascript-fixtures.js';
+import { fixtureSnapshot, makeTempDir, removeTempDirs, runJavaScriptDriver } from './languages-javascript-fixtures.js';
 
 afterAll(removeTempDirs);
 
 const HOST_TYPESCRIPT = dirname(dirname(createRequire(import.meta.url).resolve('typescript')));
 const recorder = createJavaScriptRecorder({ typescriptPath: HOST_TYPESCRIPT });
-
-function runDriver(script: 'record' | 'mutate', config: unknown): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TEST_NODE, [join(javascriptRuntimeDir(), `${script}-driver.mjs`)], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`${script} driver exited ${code}: ${Buffer.concat(err).toString()}`));
-      resolve(JSON.parse(Buffer.concat(out).toString()));
-    });
-    child.stdin.end(JSON.stringify(config));
-  });
-}
 
 function unitNamed(units: Unit[], qualname: string): Unit {
   const unit = units.find((u) => u.qualname === qualname);
@@ -72,7 +54,7 @@ describe('module-internal functions reached through an export', () => {
       runRepoTests: false,
       targets: candidates.map((c) => ({ ...recorder.target(c, new Map(), []), proposed: inputs.map((i) => ({ args: i.args, init: null })) })),
     };
-    const recorded = recordResultSchema.parse(await runDriver('record', recordConfig));
+    const recorded = recordResultSchema.parse(await runJavaScriptDriver('record', recordConfig));
     const byId = new Map(candidates.map((c) => [c.unit.id, c] as const));
     const mutateConfig = {
       ...common,
@@ -81,7 +63,7 @@ describe('module-internal functions reached through an export', () => {
       maxMutants: 150,
       targets: recorded.targets.map((t) => ({ ...recorder.target(byId.get(t.unitId)!, new Map(), []), cases: t.cases })),
     };
-    const mutated = mutateResultSchema.parse(await runDriver('mutate', mutateConfig));
+    const mutated = mutateResultSchema.parse(await runJavaScriptDriver('mutate', mutateConfig));
     for (const [unitId, tag] of [['index:parseDuration', 'str'], ['index:formatDuration', 'number']] as const) {
       const result = mutated.targets.find((t) => t.unitId === unitId)!;
       const before = recorded.targets.find((t) => t.unitId === unitId)!.cases;
