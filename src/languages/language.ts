@@ -51,6 +51,29 @@ export interface LanguagePlugin extends LanguageAdapter {
   readonly repoTests: RepoTests;
   /** What the leak audit reads and how it cuts code into tokens. */
   readonly leaks: LeakRules;
+  /** What a task's workspace keeps of the snapshot, beyond the generic scrub (built copies of the sources go). */
+  readonly workspace: WorkspaceRules;
+}
+
+/**
+ * The language's part of the workspace scrub: files the generic rules do not know to be copies of
+ * the sources (a package's built twins, its minified bundles), and sources that sit where the
+ * generic rules scrub (a package that ships only `dist/`). The mask stage asks once per workspace.
+ */
+export interface WorkspaceRules {
+  /** The scrub of a snapshot (`files`: every file, by repository-relative path), knowing its `units`. */
+  scrub(snapshot: { files: ReadonlyMap<string, Buffer>; units: readonly Unit[] }): WorkspaceScrub;
+}
+
+export interface WorkspaceScrub {
+  /**
+   * Files the workspace loses, sorted by path, each with its rule (report.json `mask.scrubbed`) and,
+   * where the package names the file as an entry point, the file written in its place (a shim that
+   * loads the source and holds none of its code), else null.
+   */
+  remove: { path: string; rule: string; replacement: Buffer | null }[];
+  /** Files the generic scrub would remove that the workspace keeps: they are the sources. */
+  keep: string[];
 }
 
 /**

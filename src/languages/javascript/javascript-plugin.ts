@@ -6,6 +6,7 @@ import { createJavaScriptRecorder } from './javascript-recorder.js';
 import { javascriptRepoTests } from './javascript-repo-tests.js';
 import { createJavaScriptScorer } from './javascript-scorer.js';
 import { nodeTestRunner } from './javascript-tests.js';
+import { javascriptWorkspaceRules } from './javascript-workspace.js';
 import { javascriptWriter } from './javascript-writer.js';
 import { maskJavaScriptBody } from './mask-javascript-body.js';
 import { parseJavaScriptUnits } from './parse-javascript-units.js';
@@ -38,6 +39,7 @@ export function createJavaScriptPlugin(): LanguagePlugin {
     writer: javascriptWriter,
     repoTests: javascriptRepoTests,
     leaks: javascriptLeakRules,
+    workspace: javascriptWorkspaceRules,
   };
   return Object.freeze(plugin);
 }

@@ -68,6 +68,8 @@ export function createPythonPlugin(): LanguagePlugin {
       findLibraryCopies: (imagePaths: readonly string[], library: { units: readonly Unit[]; files: ReadonlySet<string> }) =>
         findLibraryCopies(imagePaths, { importNames: new Set(library.units.map((u) => u.module.split('.')[0] ?? u.module)), files: library.files }),
     }),
+    // the generic scrub covers Python's build output and bytecode
+    workspace: Object.freeze({ scrub: () => ({ remove: [], keep: [] }) }),
   };
   return Object.freeze(plugin);
 }
