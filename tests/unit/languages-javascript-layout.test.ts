@@ -113,6 +113,22 @@ describe('parseJavaScriptUnits reads a published package as it is laid out', () 
       'index.cjs': 'index.mjs',
     });
   });
+
+  it('a bundle whose map names several sources is a copy of the one at its own path; tooling is neither a copy nor a twin', () => {
+    const map = JSON.stringify({ version: 3, sources: ['../src/utils.ts', '../src/index.ts'], mappings: 'AAAA' });
+    const texts: Record<string, string> = {
+      'src/index.ts': '', 'src/utils.ts': '',
+      'dist/bundle.js': 'x\n//# sourceMappingURL=bundle.js.map\n', 'dist/bundle.js.map': map,
+      'dist/index.js': 'x\n//# sourceMappingURL=index.js.map\n', 'dist/index.js.map': map,
+      'build/rollup/config.esm.js': '', 'build/rollup/config.cjs.js': '',
+    };
+    const units = new Map([['src/index.ts', 1], ['src/utils.ts', 1]]);
+    const layout = readJavaScriptLayout({ files: Object.keys(texts), read: (f) => texts[f], unitCount: (f) => units.get(f) ?? 0 });
+    expect(layout.sources).toEqual(['build/rollup/config.cjs.js', 'build/rollup/config.esm.js', 'src/index.ts', 'src/utils.ts']);
+    expect(layout.copies.get('dist/index.js')).toEqual({ of: 'src/index.ts', rule: 'built copy of src/utils.ts, src/index.ts (its source map names them)' });
+    // no source at bundle's own path: what a shim would load is not known
+    expect(layout.copies.get('dist/bundle.js')?.of).toBeNull();
+  });
 });
 
 describe('scrubJavaScriptWorkspace', () => {

@@ -13,7 +13,7 @@ export const BUILD_FOLDERS: ReadonlySet<string> = new Set([
 ]);
 const SOURCE_FOLDERS = new Set(['src', 'source', 'sources']);
 /** Files and folders of tooling, not of the library: their units do not make a package "have sources". */
-const TOOLING = /(?:^|\/)(?:bin|scripts?|examples?|demos?|bench|benchmarks?|docs?|\.[^/]+)\/|(?:^|\/)(?:[^/]*\.config\.[^/]+|\.[^/]*rc\.[^/]+|gulpfile\.[^/]+|gruntfile\.[^/]+)$/i;
+const TOOLING = /(?:^|\/)(?:bin|scripts?|examples?|demos?|bench|benchmarks?|docs?|\.[^/]+)\/|(?:^|\/)(?:[^/]*\.config\.[^/]+|config\.[^/]+|\.[^/]*rc\.[^/]+|gulpfile\.[^/]+|gruntfile\.[^/]+)$/i;
 /** Build suffixes between a file's stem and its extension (`x.esm.min.js`). */
 const BUILD_SUFFIX = /\.(?:min|esm|cjs|umd|es|mjs|module|prod|production|development|dev)$/i;
 const EXTENSION = /\.(?:[mc]?[jt]s|[jt]sx)$/;
@@ -72,34 +72,40 @@ export function readJavaScriptLayout(input: LayoutInput): JavaScriptLayout {
   const library = (f: string): boolean => !isJavaScriptTestFile(f);
   const outside = candidates.filter((f) => !inBuildFolder(f));
   const withUnits = outside.filter((f) => library(f) && !TOOLING.test(f) && input.unitCount(f) > 0);
-  const mapSources = (f: string): string | null => mappedSource(f, input, fileSet);
+  const byRelativeStem = groupBy(outside.filter((f) => library(f) && !TOOLING.test(f)), relativeStem);
+  const sameStemSource = (f: string): string | null => pickPrimary((byRelativeStem.get(relativeStem(f)) ?? []).filter((s) => s !== f), input);
+  const mapSources = (f: string): BuiltCopy | null => {
+    const sources = mappedSources(f, input, fileSet);
+    if (sources.length === 0) return null;
+    // a bundle of several sources stands for the one at its own path (`dist/index.js` for `src/index.ts`)
+    const of = sources.length === 1 ? (sources[0] as string) : (sources.find((source) => relativeStem(source) === relativeStem(f)) ?? sameStemSource(f));
+    const named = sources.length > 3 ? `${sources.slice(0, 3).join(', ')} and ${sources.length - 3} more` : sources.join(', ');
+    return { of, rule: `built copy of ${named} (its source map names ${sources.length === 1 ? 'it' : 'them'})` };
+  };
 
   if (withUnits.length > 0) {
     const sourceLayout = withUnits.some((f) => isTypeScript(f) || f.split('/').slice(0, -1).some((d) => SOURCE_FOLDERS.has(d)));
-    const byRelativeStem = groupBy(outside.filter(library), relativeStem);
     const unitsByRelativeStem = groupBy(withUnits, relativeStem);
-    for (const file of candidates.filter(inBuildFolder)) {
+    for (const file of candidates.filter((f) => inBuildFolder(f) && !TOOLING.test(f))) {
       const mapped = mapSources(file);
       const twin = pickPrimary(unitsByRelativeStem.get(relativeStem(file)) ?? [], input);
       if (mapped === null && twin === null && !sourceLayout) continue;
-      const of = mapped ?? twin ?? pickPrimary(byRelativeStem.get(relativeStem(file)) ?? [], input);
-      const folder = buildFolderOf(file);
-      copies.set(file, {
-        of,
-        rule: mapped !== null
-          ? `built copy of ${mapped} (its source map names it)`
-          : `build output in ${folder}/ (the package's sources are outside build folders)${of === null ? '' : `; built from ${of}`}`,
-      });
+      if (mapped !== null) {
+        copies.set(file, mapped);
+        continue;
+      }
+      const of = twin ?? sameStemSource(file);
+      copies.set(file, { of, rule: `build output in ${buildFolderOf(file)}/ (the package's sources are outside build folders)${of === null ? '' : `; built from ${of}`}` });
     }
   }
 
   for (const file of candidates) {
     if (copies.has(file)) continue;
     const mapped = mapSources(file);
-    if (mapped !== null) copies.set(file, { of: mapped, rule: `built copy of ${mapped} (its source map names it)` });
+    if (mapped !== null) copies.set(file, mapped);
   }
 
-  const families = groupBy(candidates.filter((f) => library(f) && !copies.has(f)), familyKey);
+  const families = groupBy(candidates.filter((f) => library(f) && !TOOLING.test(f) && !copies.has(f)), familyKey);
   for (const members of families.values()) {
     if (members.length < 2) continue;
     const primary = pickPrimary(members, input) as string;
@@ -116,6 +122,11 @@ export function readJavaScriptLayout(input: LayoutInput): JavaScriptLayout {
     }
   }
   return { sources: candidates.filter((f) => !copies.has(f)), copies };
+}
+
+/** True for a file of the package's tooling (a config, a `bin/` or `scripts/` file, an example), not of the library. */
+export function isTooling(file: string): boolean {
+  return TOOLING.test(file);
 }
 
 /** True for a file below a build folder that is not itself below a source folder (`dist/x.js`, not `src/lib/x.js`). TypeScript is never build output. */
@@ -176,12 +187,12 @@ function pickPrimary(members: readonly string[], input: LayoutInput): string | n
   return best?.file ?? null;
 }
 
-/** The first source of the file's source map that the snapshot holds (another file than itself), or null. */
-function mappedSource(file: string, input: LayoutInput, fileSet: ReadonlySet<string>): string | null {
+/** The sources of the file's source map that the snapshot holds (other files than itself), in the map's order. */
+function mappedSources(file: string, input: LayoutInput, fileSet: ReadonlySet<string>): string[] {
   const text = input.read(file);
-  if (text === undefined || !text.includes('sourceMappingURL')) return null;
+  if (text === undefined || !text.includes('sourceMappingURL')) return [];
   const mapping = sourceMappingOf(file, text);
-  if (mapping === null) return null;
+  if (mapping === null) return [];
   let map;
   let mapFile = file;
   if ('inline' in mapping) map = mapping.inline;
@@ -190,8 +201,8 @@ function mappedSource(file: string, input: LayoutInput, fileSet: ReadonlySet<str
     map = mapText === undefined ? null : parseSourceMap(mapText);
     mapFile = mapping.path;
   }
-  if (map === null) return null;
-  return mapSourcePaths(mapFile, map).find((source) => source !== file && fileSet.has(source)) ?? null;
+  if (map === null) return [];
+  return mapSourcePaths(mapFile, map).filter((source) => source !== file && fileSet.has(source));
 }
 
 function groupBy(files: readonly string[], key: (file: string) => string): Map<string, string[]> {

@@ -3,7 +3,7 @@ import { compareStrings } from '../call-sites.js';
 import type { Unit } from '../construction-types.js';
 import type { WorkspaceRules, WorkspaceScrub } from '../language.js';
 import { moduleFormatOf } from './javascript-files.js';
-import { inBuildFolder, isTypeScript, readJavaScriptLayout } from './javascript-layout.js';
+import { inBuildFolder, isTooling, isTypeScript, readJavaScriptLayout } from './javascript-layout.js';
 
 const MINIFIED = /\.min\.[mc]?js$/;
 /** package.json fields that name files Node (or a bundler, or npm for `bin`) loads. */
@@ -31,7 +31,7 @@ export function scrubJavaScriptWorkspace(snapshot: { files: ReadonlyMap<string, 
 
   const removals = new Map<string, { of: string | null; rule: string }>(layout.copies);
   for (const path of paths) {
-    if (MINIFIED.test(path) && !unitCounts.has(path) && !removals.has(path)) removals.set(path, { of: null, rule: 'minified file' });
+    if (MINIFIED.test(path) && !isTooling(path) && !unitCounts.has(path) && !removals.has(path)) removals.set(path, { of: null, rule: 'minified file' });
   }
   const packageTypes = packageTypesOf(paths, text);
   const entries = entryPointsOf(paths, text);
@@ -50,7 +50,7 @@ export function scrubJavaScriptWorkspace(snapshot: { files: ReadonlyMap<string, 
     }
   }
   // a package that ships only build output: its sources, and the data files beside them, stay
-  const sourceFolders = new Set(layout.sources.filter(inBuildFolder).map((f) => posix.dirname(f)));
+  const sourceFolders = new Set(layout.sources.filter((f) => inBuildFolder(f) && unitCounts.has(f)).map((f) => posix.dirname(f)));
   const keep = paths.filter((p) => !removals.has(p) && sourceFolders.has(posix.dirname(p)) && (layout.sources.includes(p) || p.endsWith('.json')));
   return { remove, keep };
 }

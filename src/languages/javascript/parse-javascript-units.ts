@@ -51,7 +51,8 @@ interface ParsedFile {
 
 /**
  * Parses every JavaScript/TypeScript source of the snapshot (`.js .mjs .cjs .ts .mts .cts .jsx
- * .tsx`; `.d.ts`, node_modules/ and build output skipped). Units come from library files (not
+ * .tsx`; `.d.ts` and node_modules/ skipped, and built copies: `readJavaScriptLayout` says which
+ * files are sources, asking this parser how many units a file gives where its rules need it). Units come from library files (not
  * tests), call sites from all files. Only what the module exports is a unit, since the harness and
  * the subject reach a target through the module's exports: exported functions (declarations and
  * `const f = (…) => …` / function expressions), methods of exported classes (static methods,
@@ -60,7 +61,8 @@ interface ParsedFile {
  *
  * A unit's qualname is its path from the module's exports: `wrap`, `default` (a default-exported
  * function), `Wrapper.fill`, `default.m`, `obj.m`; a CommonJS `module.exports = function` is
- * `default`. Its module is the repository-relative path without extension (`src/text`).
+ * `default`. Its module is the repository-relative path without extension (`src/text`), or with it
+ * where a twin would be found first (`javascriptModuleName`).
  * `decorators` holds the method modifiers that change how it is called (`static`, `get`, `set`)
  * and any `@decorator` texts.
  */

@@ -3,7 +3,8 @@
 // the subject; TypeScript sources are made loadable through typescript.mjs first.
 //
 // A target is a path from the module's exports (how parse-javascript-units.ts names units):
-// `padLeft`, `default` (a default export; for CommonJS, module.exports itself), `Rect.square`
+// `padLeft`, `default` (a default export; for CommonJS, module.exports itself, or its `default`
+// when it was compiled from ES syntax and says so with `__esModule`), `Rect.square`
 // (a static method), `default.describe` (a member of an exported object). With `init`
 // ({args}), the path's last part is a method of an instance: the class at the path before it is
 // constructed with init.args, and the method is called on the instance; a getter is read, a setter
