@@ -55,6 +55,8 @@ export interface LanguagePlugin extends LanguageAdapter {
   readonly selection: SelectionHints;
   /** The tagged value format of its recorded cases, as a model writing inputs must use it. */
   readonly values: ValueFormat;
+  /** What a task's workspace keeps of the snapshot, beyond the generic scrub (built copies of the sources go). */
+  readonly workspace: WorkspaceRules;
 }
 
 /**
@@ -81,6 +83,27 @@ export interface SelectionHints {
   readonly receiverInParams: boolean;
   /** The decorator (`Unit.decorators`) that marks a static method: `staticmethod` (Python), `static` (JavaScript). */
   readonly staticMarker: string;
+}
+
+/**
+ * The language's part of the workspace scrub: files the generic rules do not know to be copies of
+ * the sources (a package's built twins, its minified bundles), and sources that sit where the
+ * generic rules scrub (a package that ships only `dist/`). The mask stage asks once per workspace.
+ */
+export interface WorkspaceRules {
+  /** The scrub of a snapshot (`files`: every file, by repository-relative path), knowing its `units`. */
+  scrub(snapshot: { files: ReadonlyMap<string, Buffer>; units: readonly Unit[] }): WorkspaceScrub;
+}
+
+export interface WorkspaceScrub {
+  /**
+   * Files the workspace loses, sorted by path, each with its rule (report.json `mask.scrubbed`) and,
+   * where the package names the file as an entry point, the file written in its place (a shim that
+   * loads the source and holds none of its code), else null.
+   */
+  remove: { path: string; rule: string; replacement: Buffer | null }[];
+  /** Files the generic scrub would remove that the workspace keeps: they are the sources. */
+  keep: string[];
 }
 
 /**

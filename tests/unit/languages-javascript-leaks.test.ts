@@ -1,8 +1,21 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Unit } from '../../src/languages/construction-types.js';
+import { javascriptRepoTests } from '../../src/languages/javascript/javascript-repo-tests.js';
+import { javascriptWorkspaceRules } from '../../src/languages/javascript/javascript-workspace.js';
+import { maskJavaScriptBody } from '../../src/languages/javascript/mask-javascript-body.js';
+import { parseJavaScriptUnits } from '../../src/languages/javascript/parse-javascript-units.js';
+import { createSilentLogger } from '../../src/logging.js';
+import { createLeakAuditor } from '../../src/pipeline/audit/audit-leaks.js';
+import { createDirectoryImageFileReader } from '../../src/pipeline/audit/image-files.js';
+import { maskWorkspace } from '../../src/pipeline/mask/mask-workspace.js';
+import { makeTempDir, removeTempDirs } from './languages-javascript-fixtures.js';
 import {
   findJavaScriptLibraryCopies, indexesJavaScriptImageFile, javascriptLeakRules, tokenizeJavaScript,
 } from '../../src/languages/javascript/javascript-leaks.js';
+
+afterAll(removeTempDirs);
 
 function tokens(source: string): string[] {
   return tokenizeJavaScript(source).tokens;
@@ -109,5 +122,61 @@ describe('findJavaScriptLibraryCopies', () => {
     // the repository laid out at the image's root: the root itself is not a copy to delete
     expect(findJavaScriptLibraryCopies(['/classes/semver.js', '/functions/parse.js', '/functions/inc.js'], semver)).toEqual([]);
     expect(findJavaScriptLibraryCopies(['/opt/codemidas/classes/semver.js', '/opt/codemidas/functions/parse.js'], semver)).toEqual([]);
+  });
+});
+
+describe('the leak audit over a JavaScript package', () => {
+  const TARGET = [
+    'export function diff(a, b) {',
+    '  const out = [];',
+    '  for (const key of Object.keys(a)) {',
+    '    if (!(key in b)) out.push({ op: "remove", path: [key] });',
+    '    else if (a[key] !== b[key]) out.push({ op: "replace", path: [key], value: b[key] });',
+    '  }',
+    '  return out;',
+    '}',
+    '',
+  ].join('\n');
+  const auditor = (root: string) =>
+    createLeakAuditor({ reader: createDirectoryImageFileReader({ root }), logger: createSilentLogger(), language: javascriptLeakRules });
+  const maskedWorkspaceOf = async (files: Record<string, string>) => {
+    const dir = makeTempDir('js-leak-');
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    const { units } = await parseJavaScriptUnits({ dir, origin: dir, revision: 'x', files: Object.keys(files).sort() });
+    const unit = units.find((u) => u.qualname === 'diff') as Unit;
+    const fileMap = new Map(Object.entries(files).map(([p, t]) => [p, Buffer.from(t)]));
+    return maskWorkspace({ unit, files: fileMap, units, maskBody: maskJavaScriptBody, repoTests: javascriptRepoTests, workspaceRules: javascriptWorkspaceRules });
+  };
+
+  it('reads a source map by content: its sourcesContent is found, in the workspace and in the image', async () => {
+    const map = JSON.stringify({ version: 3, sources: ['../src/diff.js'], sourcesContent: [TARGET], mappings: 'AAAA' });
+    // read as text, the whole source is one JSON string token
+    expect(tokenizeJavaScript(map).tokens.length).toBeLessThan(30);
+    expect(javascriptLeakRules.tokenize(map).tokens).toEqual(tokenizeJavaScript(TARGET).tokens);
+    // a map under a name the workspace scrub keeps (a .map is always scrubbed by name)
+    const masked = await maskedWorkspaceOf({ 'src/diff.js': TARGET, 'docs/bundle-map.json': map });
+    expect(masked.workspace.has('docs/bundle-map.json')).toBe(true);
+    const root = makeTempDir('js-image-');
+    mkdirSync(join(root, 'usr/share/nodejs/diffkit/dist'), { recursive: true });
+    writeFileSync(join(root, 'usr/share/nodejs/diffkit/dist/index.js.map'), map);
+    const result = await auditor(root).audit({ removedBody: masked.removedBody, workspace: masked.workspace, image: 'img:map' });
+    expect(result.hits.map((h) => [h.where, h.path, h.coverage])).toEqual([
+      ['workspace', 'docs/bundle-map.json', 1],
+      ['image', '/usr/share/nodejs/diffkit/dist/index.js.map', 1],
+    ]);
+  });
+
+  it('finds a twin the layout rules do not know: a copy of the file under another stem and folder', async () => {
+    const twin = `// vendored from diffkit\n${TARGET.replace('export function diff', 'function vendoredDiff')}module.exports = vendoredDiff;\n`;
+    const masked = await maskedWorkspaceOf({ 'src/diff.js': TARGET, 'vendor/diffkit-copy.cjs': twin });
+    // neither a twin (other stem, other folder) nor build output: the layout keeps it, the audit catches it
+    expect(masked.scrubbed).toEqual([]);
+    const root = makeTempDir('js-image-');
+    const result = await auditor(root).audit({ removedBody: masked.removedBody, workspace: masked.workspace, image: 'img:twin' });
+    expect(result.clean).toBe(false);
+    expect(result.hits.map((h) => [h.where, h.path, h.coverage])).toEqual([['workspace', 'vendor/diffkit-copy.cjs', 1]]);
   });
 });

@@ -6,12 +6,17 @@ export const SOURCE_EXTENSIONS: readonly string[] = ['.js', '.mjs', '.cjs', '.ts
 
 const SOURCE = /\.(?:[mc]?[jt]s|[jt]sx)$/;
 const DECLARATION = /\.d\.[mc]?ts$/;
-/** Folders whose files are neither units nor call sites: installed packages and build output. */
-const NEVER_READ = /(?:^|\/)(?:node_modules|dist|build|coverage)\//;
+/** Folders whose files are neither units nor call sites: installed packages and coverage reports. */
+const NEVER_READ = /(?:^|\/)(?:node_modules|coverage)\//;
+/** Folders detection does not count: a build's output says little about what the repository is written in. */
+const NOT_COUNTED = /(?:^|\/)(?:dist|build)\//;
 /** Test files: read for call sites, never units. */
 const TEST_FILE = /(?:^|\/)(?:__tests__|tests?)\/|\.(?:test|spec)\.[^/]+$/;
 
-/** True for a JavaScript/TypeScript source the plugin reads (not a `.d.ts`, not under node_modules/ or build output). */
+/**
+ * True for a JavaScript/TypeScript file the plugin may read (not a `.d.ts`, not under node_modules/
+ * or coverage/). Whether build output is source or a built copy, `readJavaScriptLayout` decides.
+ */
 export function isJavaScriptSource(file: string): boolean {
   return SOURCE.test(file) && !DECLARATION.test(file) && !NEVER_READ.test(file);
 }
@@ -24,16 +29,20 @@ export function isJavaScriptTestFile(file: string): boolean {
 /**
  * The unit's module name: the repository-relative path without its extension (`src/text` for
  * `src/text.ts`). Unlike Python, JavaScript imports files by path, so the path is the name; the
- * record harness and the subject find the file again by trying SOURCE_EXTENSIONS in order.
+ * record harness and the subject find the file again by trying SOURCE_EXTENSIONS in order. When
+ * that order would find another file of `files` first (`index.mjs` next to its twin `index.js`),
+ * the name is the path itself, extension included, which they take as is.
  */
-export function javascriptModuleName(file: string): string {
-  return file.replace(/\.(?:[mc]?[jt]s|[jt]sx)$/, '');
+export function javascriptModuleName(file: string, files?: ReadonlySet<string>): string {
+  const stem = file.replace(/\.(?:[mc]?[jt]s|[jt]sx)$/, '');
+  const first = files === undefined ? file : SOURCE_EXTENSIONS.map((e) => stem + e).find((c) => files.has(c));
+  return first === undefined || first === file ? stem : file;
 }
 
 /** Looks at the snapshot's file list only: `package.json` or JavaScript/TypeScript sources. */
 export function detectJavaScript(snapshot: RepoSnapshot): DetectResult {
-  const files = snapshot.files.filter(isJavaScriptSource).sort();
-  const hasPackageJson = snapshot.files.some((f) => f === 'package.json' || (f.endsWith('/package.json') && !NEVER_READ.test(f)));
+  const files = snapshot.files.filter((f) => isJavaScriptSource(f) && !NOT_COUNTED.test(f)).sort();
+  const hasPackageJson = snapshot.files.some((f) => f === 'package.json' || (f.endsWith('/package.json') && !NEVER_READ.test(f) && !NOT_COUNTED.test(f)));
   const outsideTests = files.filter((f) => !isJavaScriptTestFile(f)).length;
   const detected = files.length > 0 || hasPackageJson;
   const reason = files.length > 0

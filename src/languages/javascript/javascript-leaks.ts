@@ -3,6 +3,8 @@ import { foldersNamed } from '../host-folders.js';
 import type { Unit } from '../construction-types.js';
 import type { LeakRules, Tokens } from '../language.js';
 import { isJavaScriptSource, isJavaScriptTestFile } from './javascript-files.js';
+import { inBuildFolder } from './javascript-layout.js';
+import { parseSourceMap, sourceMappingOf } from './javascript-source-maps.js';
 
 /**
  * The leak audit's view of JavaScript and TypeScript: a tokenizer, the image files it indexes and
@@ -101,6 +103,28 @@ export function tokenizeJavaScript(source: string): Tokens {
   return { tokens, lines };
 }
 
+/**
+ * The leak audit's tokenizer: `tokenizeJavaScript`, except that a source map is read by content. A
+ * map file (JSON with `mappings` and `sources`) gives the tokens of each of its `sourcesContent`
+ * texts, as the sources they are, with their own lines; a file with an inline map
+ * (`//# sourceMappingURL=data:application/json;base64,…`, a comment the tokenizer drops) gives its
+ * own tokens and then those of the map's sources. Read as text, a map holds each source as one JSON
+ * string, one token, and a copy of the body in it would never be found.
+ */
+export function tokenizeJavaScriptForAudit(source: string): Tokens {
+  const map = parseSourceMap(source);
+  if (map !== null) return concatTokens(map.sourcesContent.filter((c): c is string => c !== null).map(tokenizeJavaScript));
+  const own = tokenizeJavaScript(source);
+  if (!source.includes('sourceMappingURL=data:')) return own;
+  const mapping = sourceMappingOf('', source);
+  if (mapping === null || !('inline' in mapping)) return own;
+  return concatTokens([own, ...mapping.inline.sourcesContent.filter((c): c is string => c !== null).map(tokenizeJavaScript)]);
+}
+
+function concatTokens(parts: readonly Tokens[]): Tokens {
+  return { tokens: parts.flatMap((p) => p.tokens), lines: parts.flatMap((p) => p.lines) };
+}
+
 function countNewlines(text: string): number {
   let n = 0;
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) n += 1;
@@ -144,7 +168,7 @@ function regexAllowed(previous: { kind: Kind; text: string } | null): boolean {
   return false;
 }
 
-/** Image files the audit indexes: JavaScript/TypeScript sources, and source maps (their `sourcesContent` holds whole sources). */
+/** Image files the audit indexes: JavaScript/TypeScript sources, and source maps (their `sourcesContent` holds whole sources, which `tokenizeJavaScriptForAudit` reads). */
 export function indexesJavaScriptImageFile(path: string): boolean {
   return /\.(?:[mc]?[jt]s|[jt]sx)$/.test(path) || path.endsWith('.map');
 }
@@ -178,8 +202,10 @@ function publishedStems(file: string): string[] {
  * not recognised (its name would be needed). Paths that no sandbox may lose are never returned.
  */
 export function findJavaScriptLibraryCopies(imagePaths: readonly string[], library: { units: readonly Unit[]; files: ReadonlySet<string> }): string[] {
-  const sources = [...library.files].filter((file) => isJavaScriptSource(file) && !isJavaScriptTestFile(file));
-  const unitFiles = new Set(library.units.map((u) => u.file).filter((file) => sources.includes(file)));
+  const holdsUnits = new Set(library.units.map((u) => u.file));
+  // build output counts where it is the package's source (it holds units), not where it is a copy
+  const sources = [...library.files].filter((file) => isJavaScriptSource(file) && !isJavaScriptTestFile(file) && (!inBuildFolder(file) || holdsUnits.has(file)));
+  const unitFiles = new Set([...holdsUnits].filter((file) => sources.includes(file)));
   /** stem variant → the repository files published under it */
   const byStem = new Map<string, string[]>();
   for (const file of sources) {
@@ -211,7 +237,7 @@ export function findJavaScriptLibraryCopies(imagePaths: readonly string[], libra
 
 /** The JavaScript plugin's `LeakRules`. */
 export const javascriptLeakRules: LeakRules = Object.freeze({
-  tokenize: tokenizeJavaScript,
+  tokenize: tokenizeJavaScriptForAudit,
   indexesImageFile: indexesJavaScriptImageFile,
   findLibraryCopies: findJavaScriptLibraryCopies,
   hostLibraryFolders: () => foldersNamed(['usr/lib', 'usr/local/lib', 'usr/share'], (name) => name === 'node_modules' || name === 'nodejs'),

@@ -7,6 +7,7 @@ import { createJavaScriptRecorder } from './javascript-recorder.js';
 import { javascriptRepoTests } from './javascript-repo-tests.js';
 import { createJavaScriptScorer } from './javascript-scorer.js';
 import { nodeTestRunner } from './javascript-tests.js';
+import { javascriptWorkspaceRules } from './javascript-workspace.js';
 import { javascriptWriter } from './javascript-writer.js';
 import { maskJavaScriptBody } from './mask-javascript-body.js';
 import { parseJavaScriptUnits } from './parse-javascript-units.js';
@@ -41,6 +42,7 @@ export function createJavaScriptPlugin(): LanguagePlugin {
     selection: Object.freeze({ settlesAsync: true, receiverInParams: false, staticMarker: 'static' }),
     values: javascriptProposalValues,
     leaks: javascriptLeakRules,
+    workspace: javascriptWorkspaceRules,
   };
   return Object.freeze(plugin);
 }

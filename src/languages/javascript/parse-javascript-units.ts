@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import type { Node } from 'web-tree-sitter';
-import type { ParseOptions, ParseProblem, ParseResult } from '../language-adapter.js';
+import type { ParseOptions, ParseProblem, ParseProblemCode, ParseResult } from '../language-adapter.js';
 import type { CallSite, RepoSnapshot, Unit } from '../construction-types.js';
-import { isJavaScriptSource, isJavaScriptTestFile, javascriptModuleName, type ModuleFormat, moduleFormatOf, SOURCE_EXTENSIONS } from './javascript-files.js';
+import { readJavaScriptLayout } from './javascript-layout.js';
+import { isJavaScriptTestFile, javascriptModuleName, type ModuleFormat, moduleFormatOf, SOURCE_EXTENSIONS } from './javascript-files.js';
 import { createJavaScriptParser, grammarOf, loadJavaScriptGrammars } from './javascript-grammars.js';
 import {
   callsIn, childrenOf, codeLinesOf, endLineOf, FUNCTION_TYPES, hasToken, impuritiesIn, isLiteral, jsDocBefore, lineOf, namedChildrenOf,
@@ -49,7 +51,8 @@ interface ParsedFile {
 
 /**
  * Parses every JavaScript/TypeScript source of the snapshot (`.js .mjs .cjs .ts .mts .cts .jsx
- * .tsx`; `.d.ts`, node_modules/ and build output skipped). Units come from library files (not
+ * .tsx`; `.d.ts` and node_modules/ skipped, and built copies: `readJavaScriptLayout` says which
+ * files are sources, asking this parser how many units a file gives where its rules need it). Units come from library files (not
  * tests), call sites from all files. Only what the module exports is a unit, since the harness and
  * the subject reach a target through the module's exports: exported functions (declarations and
  * `const f = (…) => …` / function expressions), methods of exported classes (static methods,
@@ -58,46 +61,39 @@ interface ParsedFile {
  *
  * A unit's qualname is its path from the module's exports: `wrap`, `default` (a default-exported
  * function), `Wrapper.fill`, `default.m`, `obj.m`; a CommonJS `module.exports = function` is
- * `default`. Its module is the repository-relative path without extension (`src/text`).
+ * `default`. Its module is the repository-relative path without extension (`src/text`), or with it
+ * where a twin would be found first (`javascriptModuleName`).
  * `decorators` holds the method modifiers that change how it is called (`static`, `get`, `set`)
  * and any `@decorator` texts.
  */
 export async function parseJavaScriptUnits(snapshot: RepoSnapshot, options: ParseOptions = {}): Promise<JavaScriptParseResult> {
   await loadJavaScriptGrammars();
-  const sources = snapshot.files.filter(isJavaScriptSource);
   const fileSet = new Set(snapshot.files);
+  const texts = new Map<string, string | undefined>();
+  const read = (file: string): string | undefined => {
+    if (!texts.has(file)) texts.set(file, readText(join(snapshot.dir, file)));
+    return texts.get(file);
+  };
+  const outcomes = new Map<string, FileOutcome>();
+  const parseFile = (file: string): FileOutcome => {
+    let outcome = outcomes.get(file);
+    if (outcome === undefined) {
+      options.signal?.throwIfAborted();
+      outcome = parseOneFile(file, read(file), fileSet);
+      outcomes.set(file, outcome);
+    }
+    return outcome;
+  };
+  const layout = readJavaScriptLayout({ files: snapshot.files, read, unitCount: (file) => parseFile(file).units.length });
+  const sources = layout.sources;
   const problems: ParseProblem[] = [];
   const found: FoundUnit[] = [];
   const parsed: ParsedFile[] = [];
   for (const file of sources) {
-    options.signal?.throwIfAborted();
-    let source: string;
-    try {
-      source = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(join(snapshot.dir, file)));
-    } catch {
-      problems.push({ file, code: 'not-utf8', message: 'not valid UTF-8 text; file skipped' });
-      continue;
-    }
-    const parser = createJavaScriptParser(grammarOf(file));
-    const tree = parser.parse(source);
-    try {
-      if (tree === null) {
-        problems.push({ file, code: 'parse-error', message: 'the parser gave no tree; file skipped' });
-        continue;
-      }
-      const root = tree.rootNode;
-      if (root.hasError) {
-        problems.push({ file, code: 'syntax-error', message: `syntax error at line ${firstErrorLine(root)}; file skipped` });
-        continue;
-      }
-      const reader = new FileReader(file, fileSet);
-      reader.read(root);
-      parsed.push({ file, calls: reader.calls, imports: reader.imports, exports: reader.exportNames });
-      if (!isJavaScriptTestFile(file)) found.push(...reader.units());
-    } finally {
-      tree?.delete();
-      parser.delete();
-    }
+    const outcome = parseFile(file);
+    if (outcome.problem !== null) problems.push(outcome.problem);
+    if (outcome.parsed !== null) parsed.push(outcome.parsed);
+    found.push(...outcome.units);
   }
   const units = dropRedefinitions(found, problems);
   attachCallSites(units, parsed);
@@ -107,6 +103,45 @@ export async function parseJavaScriptUnits(snapshot: RepoSnapshot, options: Pars
   units.sort((a, b) => compare(a.unit.file, b.unit.file) || a.unit.startLine - b.unit.startLine || compare(a.unit.qualname, b.unit.qualname));
   problems.sort((a, b) => compare(a.file, b.file));
   return { units: units.map((u) => u.unit), problems, moduleFormats: await moduleFormats(snapshot, sources) };
+}
+
+/** One file parsed: what it gives, or the problem that kept it from giving anything. */
+interface FileOutcome {
+  parsed: ParsedFile | null;
+  /** Its units (none for a test file). */
+  units: FoundUnit[];
+  problem: ParseProblem | null;
+}
+
+/** A file's text, or undefined when it is missing or not UTF-8. */
+function readText(path: string): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(path));
+  } catch {
+    return undefined;
+  }
+}
+
+function parseOneFile(file: string, source: string | undefined, fileSet: ReadonlySet<string>): FileOutcome {
+  const failed = (code: ParseProblemCode, message: string): FileOutcome => ({ parsed: null, units: [], problem: { file, code, message } });
+  if (source === undefined) return failed('not-utf8', 'not valid UTF-8 text; file skipped');
+  const parser = createJavaScriptParser(grammarOf(file));
+  const tree = parser.parse(source);
+  try {
+    if (tree === null) return failed('parse-error', 'the parser gave no tree; file skipped');
+    const root = tree.rootNode;
+    if (root.hasError) return failed('syntax-error', `syntax error at line ${firstErrorLine(root)}; file skipped`);
+    const reader = new FileReader(file, fileSet);
+    reader.read(root);
+    return {
+      parsed: { file, calls: reader.calls, imports: reader.imports, exports: reader.exportNames },
+      units: isJavaScriptTestFile(file) ? [] : reader.units(),
+      problem: null,
+    };
+  } finally {
+    tree?.delete();
+    parser.delete();
+  }
 }
 
 async function moduleFormats(snapshot: RepoSnapshot, sources: readonly string[]): Promise<Record<string, ModuleFormat>> {
@@ -150,6 +185,14 @@ function dottedName(node: Node): string | null {
   return null;
 }
 
+/** The export path an assignment target names: `default` for `module.exports`, `x` for `exports.x` / `module.exports.x`; else null. */
+function commonJsExportPath(left: Node): string | null {
+  const target = dottedName(left);
+  if (target === 'module.exports') return 'default';
+  if (target !== null && /^(module\.)?exports\.[\w$]+$/.test(target)) return target.slice(target.lastIndexOf('.') + 1);
+  return null;
+}
+
 /** Reads one file's top level: local definitions, what it exports under which names, its imports, and its calls. */
 class FileReader {
   readonly calls: RawCall[] = [];
@@ -166,7 +209,7 @@ class FileReader {
     private readonly file: string,
     private readonly fileSet: ReadonlySet<string>,
   ) {
-    this.module = javascriptModuleName(file);
+    this.module = javascriptModuleName(file, fileSet);
   }
 
   read(root: Node): void {
@@ -191,8 +234,8 @@ class FileReader {
   private readDeclaration(node: Node, statement: Node, exportAs: 'name' | 'default' | null): void {
     const define = (name: string, value: Node): void => {
       this.locals.set(name, { node: value, statement });
-      if (exportAs === 'name') this.exportNames.set(name, name);
-      if (exportAs === 'default') this.exportNames.set(name, 'default');
+      if (exportAs === 'name') this.exportAs(name, name);
+      if (exportAs === 'default') this.exportAs(name, 'default');
     };
     switch (node.type) {
       case 'function_declaration':
@@ -218,6 +261,17 @@ class FileReader {
     }
   }
 
+  /**
+   * Records that local `name` is exported as `path`. A function exported both by name and as the
+   * default (`export function dedent…; export default dedent`) keeps its name: the name is what
+   * its callers and the module's CommonJS build reach it by.
+   */
+  private exportAs(name: string, path: string): void {
+    const current = this.exportNames.get(name);
+    if (path === 'default' && current !== undefined && current !== 'default') return;
+    this.exportNames.set(name, path);
+  }
+
   private readExport(statement: Node): void {
     const isDefault = hasToken(statement, 'default');
     const declaration = statement.childForFieldName('declaration');
@@ -227,7 +281,7 @@ class FileReader {
     }
     const value = statement.childForFieldName('value');
     if (isDefault && value !== null) {
-      if (value.type === 'identifier') this.exportNames.set(value.text, 'default');
+      if (value.type === 'identifier') this.exportAs(value.text, 'default');
       else if (isDefinitionValue(value)) this.direct.push({ path: 'default', node: unwrapValue(value), statement });
       return;
     }
@@ -237,24 +291,34 @@ class FileReader {
       for (const spec of namedChildrenOf(clause)) {
         const name = spec.childForFieldName('name');
         const alias = spec.childForFieldName('alias');
-        if (name !== null) this.exportNames.set(name.text, propertyName(alias) ?? name.text);
+        if (name !== null) this.exportAs(name.text, propertyName(alias) ?? name.text);
       }
     }
   }
 
-  /** `module.exports = …`, `module.exports.x = …`, `exports.x = …`. */
+  /**
+   * `module.exports = …`, `module.exports.x = …`, `exports.x = …`, and chains of them
+   * (`exports.parse = exports.decode = decode`): every name of a chain exports the value at its end.
+   * That value is one unit, named by the export that matches its local name (`decode`), else by the
+   * named export nearest to it (`b` in `module.exports.a = exports.b = function () {…}`, the name its
+   * calls are attributed to), else `default`.
+   */
   private readCommonJsExport(statement: Node): void {
-    const assignment = namedChildrenOf(statement)[0];
-    if (assignment?.type !== 'assignment_expression') return;
-    const left = assignment.childForFieldName('left');
-    const right = assignment.childForFieldName('right');
-    if (left === null || right === null) return;
-    const target = dottedName(left);
-    let path: string | null = null;
-    if (target === 'module.exports') path = 'default';
-    else if (target !== null && /^(module\.)?exports\.[\w$]+$/.test(target)) path = target.slice(target.lastIndexOf('.') + 1);
-    if (path === null) return;
-    if (path === 'default' && right.type === 'object') {
+    let assignment: Node | undefined = namedChildrenOf(statement)[0];
+    const paths: string[] = [];
+    let right: Node | null = null;
+    while (assignment?.type === 'assignment_expression') {
+      const left = assignment.childForFieldName('left');
+      right = assignment.childForFieldName('right');
+      if (left === null || right === null) return;
+      const path = commonJsExportPath(left);
+      if (path !== null) paths.push(path);
+      assignment = right;
+    }
+    if (right === null || paths.length === 0) return;
+    const local = right.type === 'identifier' ? right.text : null;
+    const path = paths.find((p) => p === local) ?? [...paths].reverse().find((p) => p !== 'default') ?? 'default';
+    if (paths.includes('default') && right.type === 'object') {
       // module.exports = { a, b: c, m() {} }: its members are the module's exports
       for (const member of namedChildrenOf(right)) {
         if (member.type === 'shorthand_property_identifier') this.exportNames.set(member.text, member.text);

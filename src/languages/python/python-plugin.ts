@@ -73,6 +73,8 @@ export function createPythonPlugin(): LanguagePlugin {
         findLibraryCopies(imagePaths, { importNames: new Set(library.units.map((u) => u.module.split('.')[0] ?? u.module)), files: library.files }),
       hostLibraryFolders: () => foldersNamed(['usr/lib', 'usr/local/lib'], (name) => name.startsWith('python')),
     }),
+    // the generic scrub covers Python's build output and bytecode
+    workspace: Object.freeze({ scrub: () => ({ remove: [], keep: [] }) }),
   };
   return Object.freeze(plugin);
 }

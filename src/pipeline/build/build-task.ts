@@ -85,7 +85,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   }
 
   const mask = (alsoMask: readonly Unit[] = []): Promise<MaskedWorkspace> =>
-    run.timed('mask', () => maskWorkspace({ unit, files, maskBody: language.maskBody, repoTests: language.repoTests, ...(alsoMask.length > 0 ? { alsoMask } : {}) }));
+    run.timed('mask', () => maskWorkspace({ unit, files, units, maskBody: language.maskBody, repoTests: language.repoTests, workspaceRules: language.workspace, ...(alsoMask.length > 0 ? { alsoMask } : {}) }));
   let masked: MaskedWorkspace;
   try {
     masked = await mask();

@@ -1,5 +1,5 @@
 import type { MaskBody } from '../../languages/language-adapter.js';
-import type { RepoTests } from '../../languages/language.js';
+import type { RepoTests, WorkspaceRules } from '../../languages/language.js';
 import type { Unit } from '../types.js';
 import { compareStrings } from '../write/stable-json.js';
 import { scrubReason } from './scrub-paths.js';
@@ -42,6 +42,13 @@ export interface MaskOptions {
   /** The language's view of the repository's own tests (its plugin's `repoTests`). */
   repoTests: RepoTests;
   /**
+   * The language's part of the scrub (its plugin's `workspace`): built copies it removes or replaces
+   * with shims, sources it keeps from the generic rules. Default: the generic rules alone.
+   */
+  workspaceRules?: WorkspaceRules;
+  /** Every unit of the repository, for `workspaceRules` (which files are sources). Default: the target and `alsoMask`. */
+  units?: readonly Unit[];
+  /**
    * Other units to mask as well, in any file: siblings whose code would give the target back. Their
    * bodies must not overlap the target's or each other's. Default none.
    */
@@ -50,7 +57,7 @@ export interface MaskOptions {
 
 /**
  * Builds the workspace an agent gets for one unit: scrubbed of everything that could give the body
- * back, the body replaced (signature and docstring kept), the bodies of `alsoMask` replaced the same
+ * back (the generic rules of `scrubReason` and the language's `workspaceRules`), the body replaced (signature and docstring kept), the bodies of `alsoMask` replaced the same
  * way, the repository's own tests of the target removed, and copies of the original file elsewhere
  * in the tree dropped.
  */
@@ -75,9 +82,18 @@ export function maskWorkspace(options: MaskOptions): MaskedWorkspace {
   const workspace = new Map<string, Buffer>();
   const scrubbed: MaskedWorkspace['scrubbed'] = [];
   const removedTests: MaskedWorkspace['removedTests'] = [];
+  const languageScrub = options.workspaceRules?.scrub({ files, units: options.units ?? [unit, ...siblings] }) ?? { remove: [], keep: [] };
+  const languageRemoves = new Map(languageScrub.remove.map((r) => [r.path, r]));
+  const kept = new Set(languageScrub.keep);
   for (const path of [...files.keys()].sort(compareStrings)) {
     const content = files.get(path) ?? Buffer.alloc(0);
-    const rule = scrubReason(path);
+    const removal = maskedFiles.has(path) ? undefined : languageRemoves.get(path);
+    if (removal !== undefined) {
+      scrubbed.push({ path, rule: removal.rule });
+      if (removal.replacement !== null) workspace.set(path, removal.replacement);
+      continue;
+    }
+    const rule = maskedFiles.has(path) || kept.has(path) ? null : scrubReason(path);
     if (rule !== null) {
       scrubbed.push({ path, rule });
       continue;

@@ -3,7 +3,8 @@
 // the subject; TypeScript sources are made loadable through typescript.mjs first.
 //
 // A target is a path from the module's exports (how parse-javascript-units.ts names units):
-// `padLeft`, `default` (a default export; for CommonJS, module.exports itself), `Rect.square`
+// `padLeft`, `default` (a default export; for CommonJS, module.exports itself, or its `default`
+// when it was compiled from ES syntax and says so with `__esModule`), `Rect.square`
 // (a static method), `default.describe` (a member of an exported object). With `init`
 // ({args}), the path's last part is a method of an instance: the class at the path before it is
 // constructed with init.args, and the method is called on the instance; a getter is read, a setter
@@ -25,8 +26,20 @@ export class LoadError extends Error {
   }
 }
 
-/** The absolute file of module `name` (`src/text`) under `root`. */
+/**
+ * The absolute file of module `name` under `root`: `src/text` is the first of `src/text.js`,
+ * `src/text.mjs`, ... that exists; a name with its extension (`index.mjs`, given where a twin
+ * `index.js` would be found first) is that file.
+ */
 export function resolveModuleFile(root, name) {
+  if (SOURCE_EXTENSIONS.some((extension) => name.endsWith(extension))) {
+    const file = path.resolve(root, name);
+    try {
+      if (file.startsWith(path.resolve(root) + path.sep) && fs.statSync(file).isFile()) return file;
+    } catch {
+      // not a file of that name: try the extensions
+    }
+  }
   for (const extension of SOURCE_EXTENSIONS) {
     const file = path.resolve(root, name + extension);
     if (!file.startsWith(path.resolve(root) + path.sep)) break;
@@ -86,9 +99,11 @@ function accessor(object, name) {
 }
 
 function walk(loaded, parts) {
-  let value = loaded.commonjs && parts[0] === 'default' ? loaded.exports : loaded.exports[parts[0]];
-  let holder = loaded.exports;
-  if (loaded.commonjs && parts[0] === 'default') holder = undefined;
+  // CommonJS's default is module.exports itself, except in a module compiled from ES syntax
+  // (`__esModule`, as TypeScript and Babel emit it), whose default is its `default` export
+  const whole = loaded.commonjs && parts[0] === 'default' && !(loaded.exports?.__esModule === true && 'default' in loaded.exports);
+  let value = whole ? loaded.exports : loaded.exports[parts[0]];
+  let holder = whole ? undefined : loaded.exports;
   for (const part of parts.slice(1)) {
     if (value === null || value === undefined) throw new LoadError(`nothing at ${parts.join('.')}`);
     holder = value;
