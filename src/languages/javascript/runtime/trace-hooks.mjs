@@ -1,0 +1,55 @@
+// ESM loader hooks of trace-run.mjs (registered with module.register; on Node 20 they run on a
+// loader thread, so what they serve reads the main thread's state through globalThis when it runs):
+//
+// - the test frameworks' modules (`vitest`, `mocha`, `node:test`, ... : STANDIN_EXPORTS) are served
+//   from test-standins.mjs's objects (`globalThis.__codemidasStandins`);
+// - a module that holds targets is served, to every importer but its own wrapper, as a wrapper
+//   module: `export *` from the original, and the targets' top-level exports (and `default`)
+//   replaced by traced ones (`globalThis.__codemidasTrace.wrapNamespace`). Local exports take
+//   precedence over `export *`, so every other name stays the original's.
+import { STANDIN_EXPORTS } from './test-standins.mjs';
+
+const STANDIN_SCHEME = 'codemidas-standin:';
+const WRAPPER_MARK = 'codemidas-trace-wrapper';
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** URL of each module with targets → the top-level export names its targets start with. */
+let wrapped = {};
+
+export function initialize(data) {
+  wrapped = data?.wrapped ?? {};
+}
+
+const isWrapper = (url) => typeof url === 'string' && url.includes(`?${WRAPPER_MARK}`);
+
+export async function resolve(specifier, context, next) {
+  if (Object.hasOwn(STANDIN_EXPORTS, specifier)) return { url: STANDIN_SCHEME + specifier, shortCircuit: true };
+  const resolved = await next(specifier, context);
+  if (isWrapper(context.parentURL) || !Object.hasOwn(wrapped, resolved.url)) return resolved;
+  return { ...resolved, url: `${resolved.url}?${WRAPPER_MARK}`, format: 'module' };
+}
+
+function standinSource(name) {
+  const names = STANDIN_EXPORTS[name].filter((n) => IDENTIFIER.test(n));
+  const lines = [`const m = globalThis.__codemidasStandins[${JSON.stringify(name)}];`, 'export default m.default;'];
+  if (names.length > 0) lines.push(`export const { ${names.join(', ')} } = m;`);
+  return lines.join('\n');
+}
+
+function wrapperSource(url) {
+  const original = url.slice(0, url.indexOf(`?${WRAPPER_MARK}`));
+  const names = [...new Set(wrapped[original])].filter((n) => n !== 'default' && IDENTIFIER.test(n));
+  return [
+    `import * as original from ${JSON.stringify(original)};`,
+    `export * from ${JSON.stringify(original)};`,
+    `const traced = globalThis.__codemidasTrace.wrapNamespace(${JSON.stringify(original)}, original);`,
+    ...names.map((n) => `export const ${n} = traced[${JSON.stringify(n)}];`),
+    'export default traced.default;',
+  ].join('\n');
+}
+
+export async function load(url, context, next) {
+  if (url.startsWith(STANDIN_SCHEME)) return { format: 'module', source: standinSource(url.slice(STANDIN_SCHEME.length)), shortCircuit: true };
+  if (isWrapper(url)) return { format: 'module', source: wrapperSource(url), shortCircuit: true };
+  return next(url, context);
+}

@@ -1,0 +1,278 @@
+// Runs ONE test file of the repository with the targets traced at the module boundary, for
+// trace-tests.mjs (one process per file: a file that exits, loops or crashes loses only itself).
+//
+//   node trace-run.mjs < {root, file, out, targets: [{index, file, target}], maxPerTarget,
+//                         testTimeoutMs, typescriptPath, transpileCache}
+//
+// `targets[].file` is the absolute file of the target's module and `target` its export path
+// (load.mjs's addressing: `padLeft`, `default`, `Rect.square`, `Rect.area` on an instance,
+// `default.describe`). Test frameworks are test-standins.mjs's stand-ins (globals, ES modules through
+// trace-hooks.mjs, CommonJS through Module._load). A module with targets reaches its importers
+// wrapped: functions as proxies that record their arguments, classes as proxies that remember the
+// arguments each instance was built with, prototype methods patched to record theirs with them.
+//
+// Each distinct call (codec-encoded arguments; a call with an unencodable argument is skipped) is
+// appended at once to `out` as a JSON line {"target": index, "args": [TAGGED...], "init": {"args":
+// [...]} | null}, at most maxPerTarget per target: what a killed run wrote stays. Prints nothing.
+import fs from 'node:fs';
+import Module from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { encode } from './codec.mjs';
+import { readStdin } from './io.mjs';
+import { moduleFormat } from './load.mjs';
+import { createStandins } from './test-standins.mjs';
+import { enableTypeScript, loadTypeScript, transpileCached } from './typescript.mjs';
+
+// the tests' output is of no use here; a late async error must not end the file's other tests
+process.stdout.write = () => true;
+process.stderr.write = () => true;
+process.on('uncaughtException', () => undefined);
+process.on('unhandledRejection', () => undefined);
+
+const config = JSON.parse(await readStdin());
+const maxPerTarget = config.maxPerTarget ?? 40;
+
+// ---- recording ----
+
+const recorded = new Map(); // target index → Set of lines written
+function record(index, args, init) {
+  let lines = recorded.get(index);
+  if (lines === undefined) recorded.set(index, (lines = new Set()));
+  if (lines.size >= maxPerTarget) return;
+  let encoded;
+  try {
+    encoded = Array.from(args, (a) => encode(a));
+  } catch {
+    return; // a function, a symbol, a cycle: this call cannot be an input
+  }
+  const line = JSON.stringify({ target: index, args: encoded, init });
+  if (lines.has(line)) return;
+  lines.add(line);
+  fs.appendFileSync(config.out, `${line}\n`);
+}
+
+// ---- wrapping ----
+
+/** A tree of export paths: `{index?, children: Map<name, node>}`, `index` where a target ends. */
+function pathTree(targets) {
+  const root = { children: new Map() };
+  for (const t of targets) {
+    let node = root;
+    for (const part of String(t.target).split('.')) {
+      if (!node.children.has(part)) node.children.set(part, { children: new Map() });
+      node = node.children.get(part);
+    }
+    node.index = t.index;
+  }
+  return root;
+}
+
+const ours = new WeakSet(); // proxies made here: never wrapped again
+const cache = new WeakMap(); // original value → Map(node → proxy)
+const inits = new WeakMap(); // instance built through a class proxy → {args: [TAGGED...]}
+const patched = new WeakSet(); // prototypes whose target methods are patched
+
+function memberOwner(value, name) {
+  for (let o = value; o !== null && o !== undefined; o = Object.getPrototypeOf(o)) {
+    if (Object.getOwnPropertyDescriptor(o, name) !== undefined) return o;
+    if (o === Function.prototype || o === Object.prototype) break;
+  }
+  return null;
+}
+
+/** Patches the prototype members of `klass` named by `node`'s children (not static ones) to record calls on traced instances. */
+function patchPrototype(klass, node) {
+  const proto = klass.prototype;
+  if (proto === null || typeof proto !== 'object' || patched.has(proto)) return;
+  patched.add(proto);
+  for (const [name, child] of node.children) {
+    if (child.index === undefined || memberOwner(klass, name) !== null) continue;
+    const desc = Object.getOwnPropertyDescriptor(proto, name);
+    if (desc === undefined || !desc.configurable) continue;
+    const index = child.index;
+    const initOf = (self) => (self !== null && typeof self === 'object' ? inits.get(self) : undefined);
+    if (typeof desc.value === 'function') {
+      const original = desc.value;
+      const method = {
+        [name](...args) {
+          const init = initOf(this);
+          if (init !== undefined) record(index, args, init);
+          return Reflect.apply(original, this, args);
+        },
+      }[name];
+      Object.defineProperty(proto, name, { ...desc, value: method });
+    } else if (desc.get !== undefined || desc.set !== undefined) {
+      const { get, set } = desc;
+      Object.defineProperty(proto, name, {
+        ...desc,
+        ...(get ? { get() { const init = initOf(this); if (init !== undefined) record(index, [], init); return Reflect.apply(get, this, []); } } : {}),
+        ...(set ? { set(v) { const init = initOf(this); if (init !== undefined) record(index, [v], init); Reflect.apply(set, this, [v]); } } : {}),
+      });
+    }
+  }
+}
+
+/** `value` with the targets at and under `node` traced (the same proxy for the same value and node). */
+function wrap(value, node) {
+  if (value === null || (typeof value !== 'function' && typeof value !== 'object') || ours.has(value)) return value;
+  if (node.index === undefined && node.children.size === 0) return value;
+  let byNode = cache.get(value);
+  if (byNode === undefined) cache.set(value, (byNode = new Map()));
+  if (byNode.has(node)) return byNode.get(node);
+  const isFunction = typeof value === 'function';
+  const instanceTargets = isFunction && [...node.children].some(([name, c]) => c.index !== undefined && memberOwner(value, name) === null);
+  if (instanceTargets) patchPrototype(value, node);
+  const handler = {
+    get(target, prop, receiver) {
+      const member = Reflect.get(target, prop, receiver);
+      const child = typeof prop === 'string' ? node.children.get(prop) : undefined;
+      if (child === undefined) return member;
+      const desc = Object.getOwnPropertyDescriptor(target, prop);
+      if (desc !== undefined && !desc.configurable && desc.writable === false) return member; // a proxy must give this one as it is
+      return wrap(member, child);
+    },
+  };
+  if (isFunction && node.index !== undefined) {
+    const index = node.index;
+    handler.apply = (target, thisArg, args) => {
+      record(index, args, null);
+      return Reflect.apply(target, thisArg, args);
+    };
+  }
+  let proxy;
+  if (instanceTargets) {
+    handler.construct = (target, args, newTarget) => {
+      let init;
+      if (newTarget === proxy) {
+        try {
+          init = { args: Array.from(args, (a) => encode(a)) };
+        } catch {
+          init = undefined;
+        }
+      }
+      const instance = Reflect.construct(target, args, newTarget === proxy ? target : newTarget);
+      if (init !== undefined && instance !== null && typeof instance === 'object') inits.set(instance, init);
+      return instance;
+    };
+  }
+  proxy = new Proxy(value, handler);
+  ours.add(proxy);
+  byNode.set(node, proxy);
+  return proxy;
+}
+
+const trees = new Map(); // absolute module file → path tree of its targets
+for (const t of config.targets ?? []) {
+  if (!trees.has(t.file)) trees.set(t.file, []);
+  trees.get(t.file).push(t);
+}
+for (const [file, targets] of trees) trees.set(file, pathTree(targets));
+
+/**
+ * CommonJS: `module.exports` is `default`, and also holds the named exports (load.mjs's rule); a
+ * module compiled from ES syntax (`__esModule`, TypeScript's output) keeps `default` as a property.
+ */
+function commonjsTree(tree, exportsValue) {
+  if (exportsValue !== null && typeof exportsValue === 'object' && exportsValue.__esModule === true) return tree;
+  const merged = { index: tree.children.get('default')?.index, children: new Map(tree.children.get('default')?.children ?? []) };
+  for (const [name, child] of tree.children) if (name !== 'default' && !merged.children.has(name)) merged.children.set(name, child);
+  return merged;
+}
+
+globalThis.__codemidasTrace = {
+  /** The wrapper module's values (trace-hooks.mjs): each top-level export its targets start with, traced. */
+  wrapNamespace(url, namespace) {
+    const file = url.startsWith('file:') ? fileURLToPath(url) : url;
+    const tree = trees.get(file) ?? { children: new Map() };
+    const commonjs = moduleFormat(file) === 'cjs';
+    const out = {};
+    if (commonjs) {
+      const exportsValue = namespace.default;
+      const merged = commonjsTree(tree, exportsValue);
+      out.default = wrap(exportsValue, merged);
+      for (const [name, child] of tree.children) {
+        if (name === 'default') continue;
+        try {
+          out[name] = wrap(name in namespace ? namespace[name] : exportsValue?.[name], child);
+        } catch {
+          out[name] = undefined;
+        }
+      }
+      return out;
+    }
+    out.default = undefined;
+    for (const name of ['default', ...tree.children.keys()]) {
+      try {
+        out[name] = wrap(namespace[name], tree.children.get(name) ?? { children: new Map() });
+      } catch {
+        out[name] = undefined; // not initialised yet (an import cycle)
+      }
+    }
+    return out;
+  },
+};
+
+// ---- frameworks, TypeScript, hooks ----
+
+const standins = createStandins({ testTimeoutMs: config.testTimeoutMs ?? 5000 });
+globalThis.__codemidasStandins = standins.modules;
+for (const [name, value] of Object.entries(standins.globals)) if (!(name in globalThis)) globalThis[name] = value;
+process.env.NODE_ENV ??= 'test';
+
+enableTypeScript(config.typescriptPath, config.transpileCache);
+
+// A test file in ES module syntax in a CommonJS package (babel-jest's usual setting): transpiled
+// to CommonJS by the TypeScript step; any other .js file loads as it is.
+let ts = null;
+const getTs = () => (ts ??= loadTypeScript(config.typescriptPath));
+const ESM_SYNTAX = /^\s*(?:import\s*[\w*{'"]|export\s+(?:default|const|let|var|function|class|async|\{|\*))/m;
+const jsLoader = Module._extensions['.js'];
+// eslint-disable-next-line no-underscore-dangle
+Module._extensions['.js'] = (module, filename) => {
+  if (!filename.includes(`${path.sep}node_modules${path.sep}`)) {
+    const source = fs.readFileSync(filename, 'utf8');
+    if (ESM_SYNTAX.test(source)) {
+      // eslint-disable-next-line no-underscore-dangle
+      return module._compile(transpileCached(getTs, source, filename, 'cjs', config.transpileCache), filename);
+    }
+  }
+  return jsLoader(module, filename);
+};
+
+Module.register(new URL('./trace-hooks.mjs', import.meta.url).href, {
+  data: { wrapped: Object.fromEntries([...trees].map(([file, tree]) => [pathToFileURL(file).href, [...tree.children.keys()]])) },
+});
+
+// eslint-disable-next-line no-underscore-dangle
+const load = Module._load;
+// eslint-disable-next-line no-underscore-dangle
+Module._load = function traceLoad(request, parent, isMain) {
+  if (Object.hasOwn(standins.modules, request)) {
+    const m = standins.modules[request];
+    return m.commonjs ?? m.default ?? m;
+  }
+  const exports = Reflect.apply(load, this, [request, parent, isMain]);
+  if (trees.size === 0 || request.startsWith('node:')) return exports;
+  let filename;
+  try {
+    // eslint-disable-next-line no-underscore-dangle
+    filename = Module._resolveFilename(request, parent, isMain);
+  } catch {
+    return exports;
+  }
+  const tree = trees.get(filename);
+  return tree === undefined ? exports : wrap(exports, commonjsTree(tree, exports));
+};
+
+// ---- the file ----
+
+const file = path.resolve(config.root, config.file);
+try {
+  if (moduleFormat(file) === 'esm') await import(pathToFileURL(file).href);
+  else Module.createRequire(file)(file);
+} catch {
+  // a file that does not load to its end keeps the tests it registered before the error
+}
+await standins.run();
+process.exit(0);
