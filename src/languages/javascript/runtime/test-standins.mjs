@@ -21,6 +21,7 @@ export const STANDIN_EXPORTS = Object.freeze({
   tape: ['test'],
   chai: ['expect', 'assert', 'should', 'use', 'config', 'AssertionError', 'util'],
   expect: ['expect'],
+  'expect.js': [],
   uvu: ['test', 'suite', 'exec'],
   'uvu/assert': ['ok', 'is', 'equal', 'type', 'instance', 'match', 'snapshot', 'fixture', 'throws', 'unreachable', 'not', 'Assertion'],
   'node:test': ['test', 'describe', 'it', 'suite', 'before', 'after', 'beforeEach', 'afterEach', 'mock', 'skip', 'todo', 'only', 'run'],
@@ -35,7 +36,7 @@ const GLOBAL_NAMES = ['describe', 'it', 'test', 'expect', 'before', 'after', 'be
 /** Assertion methods that are given code to run: the function (or promise) among their arguments is run. */
 const RUNS_ITS_ARGUMENT = /^(?:throws|throw|throwsAsync|notThrows|notThrowsAsync|doesNotThrow|rejects|doesNotReject|isRejected|isFulfilled|try|Throw|throwException)$/;
 /** Matchers that run the value under test (`expect(fn).toThrow()`, chai's `expect(fn).to.throw()`). */
-const RUNS_THE_SUBJECT = /^(?:toThrow\w*|throw|throws|Throw|throwError|throwException)$/;
+const RUNS_THE_SUBJECT = /^(?:toThrow\w*|throw|throws|Throw|throwError|throwException|fail)$/;
 
 const noop = () => undefined;
 const settled = (value) => Promise.resolve(value).then(noop, noop);
@@ -574,6 +575,7 @@ export function createStandins({ testTimeoutMs = 5000 } = {}) {
     tape: { test: tape, default: tape },
     chai: { ...chai, default: chai },
     expect: { expect, default: expect },
+    'expect.js': { default: expect, commonjs: expect },
     uvu: { test: uvuSuite(), suite: uvuSuite, exec: async () => true },
     'uvu/assert': Object.fromEntries(STANDIN_EXPORTS['uvu/assert'].map((n) => [n, uvuAssert[n]])),
     'node:test': { ...Object.fromEntries(STANDIN_EXPORTS['node:test'].map((n) => [n, nodeModule[n]])), default: nodeModule, commonjs: nodeModule },

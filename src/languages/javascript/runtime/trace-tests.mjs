@@ -13,8 +13,11 @@ import { resolveModuleFile } from './load.mjs';
 
 const TRACE_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'trace-run.mjs');
 
-/** javascript-files.ts's TEST_FILE and source rule (kept in step by hand: the runtime imports no TypeScript). */
-const TEST_FILE = /(?:^|\/)(?:__tests__|tests?)\/|\.(?:test|spec)\.[^/]+$/;
+/**
+ * javascript-files.ts's TEST_FILE rule (kept in step by hand: the runtime imports no TypeScript),
+ * plus the files ava and mocha also run by default: `test.js`, `tests.js`, `test-*.js`.
+ */
+const TEST_FILE = /(?:^|\/)(?:__tests__|tests?)\/|\.(?:test|spec)\.[^/]+$|(?:^|\/)(?:tests?\.[^/]+|test-[^/]+)$/;
 const SOURCE = /\.(?:[mc]?[jt]s|[jt]sx)$/;
 /** Folders never walked: installed packages, build output, and what test folders hold that is not a test. */
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'build', 'coverage', 'fixtures', '__fixtures__', '__mocks__', '__snapshots__']);
