@@ -110,7 +110,7 @@ describe('traceRepoTests', () => {
 });
 
 describe('record-driver.mjs with the repository\'s tests', () => {
-  it('records the traced calls first, as source repo-test, with results from the recording', async () => {
+  it('records the traced calls first, as source repo-test, with results from the recording; a traced instance serves the other inputs', async () => {
     const recorder = createJavaScriptRecorder({ typescriptPath: HOST_TYPESCRIPT });
     const snapshot = fixtureSnapshot('trace-cjs');
     const { units } = await parseJavaScriptUnits(snapshot);
@@ -135,5 +135,7 @@ describe('record-driver.mjs with the repository\'s tests', () => {
     expect(capitalize.cases.find((c) => c.args[0]?.v === 'abc')?.expect).toEqual({ returns: { t: 'str', v: 'Abc' } });
     const add = result.targets.find((t) => t.unitId.endsWith(':Counter.add'))!;
     expect(add.cases[0]).toMatchObject({ source: 'repo-test', init: { args: [{ t: 'number', v: '5' }] }, args: [{ t: 'number', v: '2' }], expect: { returns: { t: 'number', v: '7' } } });
+    // the instance the tests built serves the other inputs first
+    expect(add.cases.find((c) => c.source === 'type-hint')?.init).toEqual({ args: [{ t: 'number', v: '5' }], kwargs: {} });
   }, 60_000);
 });

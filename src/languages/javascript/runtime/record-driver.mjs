@@ -34,9 +34,12 @@ export function unitText(repoRoot, target) {
   }
 }
 
-/** The instances a method is called on: constructor call sites first, then generated ones; at most 2. */
-function initsFor(config, target, shape, files) {
-  const found = [...callSiteInputs(target.initCallSites), ...constructorInputs(files(), shape.className)];
+/**
+ * The instances a method is called on: those the repository's tests called it on, constructor call
+ * sites, then generated ones; at most 3.
+ */
+function initsFor(config, target, shape, files, traced = []) {
+  const found = [...traced.flatMap((input) => (input.init ? [input.init.args] : [])), ...callSiteInputs(target.initCallSites), ...constructorInputs(files(), shape.className)];
   const n = shape.constructorLength ?? 0;
   found.push([]);
   if (n > 0) {
@@ -63,7 +66,7 @@ function inputsFor(config, target, shape, files, limit, traced = []) {
   const random = seededRandom((Number(config.seed) || 0) ^ hashText(target.unitId));
   const name = String(target.target).split('.').pop();
   const body = unitText(config.repoRoot, target);
-  const inits = shape.kind === 'instance' ? initsFor(config, target, shape, files) : [null];
+  const inits = shape.kind === 'instance' ? initsFor(config, target, shape, files, traced) : [null];
   const crossed = (argLists) => argLists.flatMap((args) => inits.map((init) => ({ args, init })));
   const lists = [
     // a method's traced calls carry the instance they were made on; a function's carry none
