@@ -109,6 +109,20 @@ describe('traceRepoTests', () => {
   });
 });
 
+describe('pickVaried', () => {
+  it('keeps the rare calls of a long table of similar ones, in the tests\' order', async () => {
+    const { pickVaried } = (await import(TRACE_TESTS)) as { pickVaried: (inputs: TracedInput[], limit: number) => TracedInput[] };
+    const call = (...args: Tagged[]): TracedInput => ({ args, init: null });
+    const table = Array.from({ length: 50 }, (_, i) => call({ t: 'str', v: `${i}ms` }));
+    const inputs = [...table.slice(0, 25), call({ t: 'str', v: '' }), ...table.slice(25), call({ t: 'number', v: '-3' }), call({ t: 'str', v: 'x' }, { t: 'object', v: [['long', { t: 'bool', v: true }]] })];
+    const picked = pickVaried(inputs, 5);
+    expect(picked).toHaveLength(5);
+    expect(picked.slice(0, 2)).toEqual([table[0], table[1]]);
+    expect(picked.slice(2)).toEqual([call({ t: 'str', v: '' }), ...inputs.slice(-2)]);
+    expect(pickVaried(inputs.slice(0, 4), 5)).toEqual(inputs.slice(0, 4));
+  });
+});
+
 describe('record-driver.mjs with the repository\'s tests', () => {
   it('records the traced calls first, as source repo-test, with results from the recording; a traced instance serves the other inputs', async () => {
     const recorder = createJavaScriptRecorder({ typescriptPath: HOST_TYPESCRIPT });

@@ -22,8 +22,58 @@ const SOURCE = /\.(?:[mc]?[jt]s|[jt]sx)$/;
 /** Folders never walked: installed packages, build output, and what test folders hold that is not a test. */
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'build', 'coverage', 'fixtures', '__fixtures__', '__mocks__', '__snapshots__']);
 
-/** Defaults: all files together (config.traceTimeoutMs), one file, one test or hook, files at once, inputs per target, files. */
-export const TRACE_DEFAULTS = Object.freeze({ totalMs: 120_000, fileMs: 20_000, testMs: 5_000, parallel: 2, perTarget: 40, maxFiles: 200 });
+/**
+ * Defaults: all files together (config.traceTimeoutMs), one file, one test or hook, files at once,
+ * inputs kept per target, distinct calls taken per target and file (the kept ones are chosen from
+ * them, see `pickVaried`), files.
+ */
+export const TRACE_DEFAULTS = Object.freeze({ totalMs: 120_000, fileMs: 20_000, testMs: 5_000, parallel: 2, perTarget: 30, perFile: 200, maxFiles: 200 });
+
+/** A coarse class of one tagged value: its tag and whether it is empty, negative, zero, fractional... */
+function valueClass(tagged) {
+  const v = tagged?.v;
+  switch (tagged?.t) {
+    case 'str': return v === '' ? 'str:empty' : /^\s|\s$/.test(v) ? 'str:spaced' : /^-?\d/.test(v) ? 'str:numeric' : 'str';
+    case 'number': {
+      const n = Number(v);
+      if (!Number.isFinite(n)) return `number:${v}`;
+      return `number:${n < 0 ? 'neg' : n === 0 ? 'zero' : 'pos'}${Number.isInteger(n) ? '' : ':frac'}`;
+    }
+    case 'array': return `array:${Array.isArray(v) && v.length === 0 ? 'empty' : 'items'}`;
+    case 'object': return `object:${Array.isArray(v) ? v.map(([k]) => k).sort().join(',') : ''}`;
+    case 'instance': return `instance:${v?.class}`;
+    default: return String(tagged?.t);
+  }
+}
+
+/**
+ * At most `limit` of `inputs`, chosen across their classes (each argument's `valueClass`, the
+ * arguments' count, the instance's): one of each class in turn, in the order the tests made them,
+ * so that a long table of similar calls does not crowd out the rare ones (an empty string, a
+ * negative number, an options object).
+ */
+export function pickVaried(inputs, limit) {
+  if (inputs.length <= limit) return inputs;
+  const groups = new Map();
+  for (const [i, input] of inputs.entries()) {
+    const key = JSON.stringify([input.args.map(valueClass), input.init?.args.map(valueClass) ?? null]);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(i);
+  }
+  const chosen = [];
+  const queues = [...groups.values()];
+  for (let round = 0; chosen.length < limit; round++) {
+    let took = false;
+    for (const queue of queues) {
+      if (round < queue.length && chosen.length < limit) {
+        chosen.push(queue[round]);
+        took = true;
+      }
+    }
+    if (!took) break;
+  }
+  return chosen.sort((a, b) => a - b).map((i) => inputs[i]);
+}
 
 /** The repository's test files (relative paths, sorted), at most `limit`. */
 export function testFiles(root, limit = TRACE_DEFAULTS.maxFiles) {
@@ -97,7 +147,8 @@ function readRecords(file) {
 
 /**
  * Traces the repository's tests for `config.targets`: `{inputs, traces}` where `inputs[i]` holds
- * the distinct inputs ({args, init}) seen for target i, in the order the tests made them, and
+ * distinct inputs ({args, init}) seen for target i (at most perTarget, `pickVaried`), in the order
+ * the tests made them, and
  * `traces` is the run's summary for the result document ([{mode: 'repo-test', timedOut, records}],
  * empty when there is nothing to run). Off with `config.runRepoTests === false`.
  */
@@ -132,7 +183,7 @@ export async function traceRepoTests(config, options = {}) {
       }
       const out = path.join(scratch, `${i}.jsonl`);
       const request = {
-        root: config.repoRoot, file, out, targets: located, maxPerTarget: o.perTarget, testTimeoutMs: o.testMs,
+        root: config.repoRoot, file, out, targets: located, maxPerTarget: o.perFile, testTimeoutMs: o.testMs,
         typescriptPath: config.typescriptPath, ...(config.workDir ? { transpileCache: path.join(config.workDir, 'ts-cache') } : {}),
       };
       const run = await runFile(request, config.repoRoot, Math.min(o.fileMs, left));
@@ -145,10 +196,13 @@ export async function traceRepoTests(config, options = {}) {
       if (!Number.isInteger(index) || index < 0 || index >= targets.length || !Array.isArray(record.args)) continue;
       const input = { args: record.args, init: record.init ?? null };
       const key = JSON.stringify([input.init, input.args]);
-      if (seen[index].has(key) || inputs[index].length >= o.perTarget) continue;
+      if (seen[index].has(key)) continue;
       seen[index].add(key);
       inputs[index].push(input);
-      records += 1;
+    }
+    for (const [index, all] of inputs.entries()) {
+      inputs[index] = pickVaried(all, o.perTarget);
+      records += inputs[index].length;
     }
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
