@@ -39,12 +39,13 @@ function standinSource(name) {
 function wrapperSource(url) {
   const original = url.slice(0, url.indexOf(`?${WRAPPER_MARK}`));
   const names = [...new Set(wrapped[original])].filter((n) => n !== 'default' && IDENTIFIER.test(n));
+  // the wrapper's own bindings must not clash with an export's name
   return [
-    `import * as original from ${JSON.stringify(original)};`,
+    `import * as __codemidasOriginal from ${JSON.stringify(original)};`,
     `export * from ${JSON.stringify(original)};`,
-    `const traced = globalThis.__codemidasTrace.wrapNamespace(${JSON.stringify(original)}, original);`,
-    ...names.map((n) => `export const ${n} = traced[${JSON.stringify(n)}];`),
-    'export default traced.default;',
+    `const __codemidasTraced = globalThis.__codemidasTrace.wrapNamespace(${JSON.stringify(original)}, __codemidasOriginal);`,
+    ...names.filter((n) => !n.startsWith('__codemidas')).map((n) => `export const ${n} = __codemidasTraced[${JSON.stringify(n)}];`),
+    'export default __codemidasTraced.default;',
   ].join('\n');
 }
 
