@@ -83,13 +83,14 @@ describe('traceRepoTests', () => {
     expect(traced.traces).toEqual([{ mode: 'repo-test', timedOut: true, records: 9 }]);
   });
 
-  it('takes the arguments of a CommonJS package\'s mocha-style tests (hooks, this, done, chai) and node:test tests', async () => {
-    const traced = await trace('trace-cjs', ['lib/words:capitalize', 'lib/words:Counter.add', 'lib/slug:default']);
+  it('takes the arguments of a CommonJS package\'s mocha-style (hooks, this, done, chai), node:test and tape tests, with helper packages missing', async () => {
+    const traced = await trace('trace-cjs', ['lib/words:capitalize', 'lib/words:Counter.add', 'lib/slug:default'], { fileMs: 4000 });
     const [capitalize, add, slug] = traced.inputs;
-    expect(capitalize!.map(values).sort()).toEqual([['abc'], ['hello'], ['later'], ['node'], ['subtest']]);
+    expect(capitalize!.map(values).sort()).toEqual([['abc'], ['hello'], ['later'], ['node'], ['subtest'], ['tape'], ['tape-sub']]);
     expect(add).toEqual([{ args: [{ t: 'number', v: '2' }], init: { args: [{ t: 'number', v: '5' }] } }]);
     expect(slug!.map(values)).toEqual([['A B', '_']]);
-    expect(traced.traces).toEqual([{ mode: 'repo-test', timedOut: false, records: 7 }]);
+    // the tape test ended when its plan was met, not at the file's deadline
+    expect(traced.traces).toEqual([{ mode: 'repo-test', timedOut: false, records: 9 }]);
   });
 
   it('runs TypeScript test files through the transpile step', async () => {
@@ -141,10 +142,10 @@ describe('record-driver.mjs with the repository\'s tests', () => {
       targets: candidates.map((c) => recorder.target(c, new Map(), [])),
     };
     const result = recordResultSchema.parse(await runNode([join(javascriptRuntimeDir(), 'record-driver.mjs')], JSON.stringify(config)));
-    expect(result.traces).toEqual([{ mode: 'repo-test', timedOut: false, records: 6 }]);
+    expect(result.traces).toEqual([{ mode: 'repo-test', timedOut: false, records: 8 }]);
     const capitalize = result.targets.find((t) => t.unitId.endsWith(':capitalize'))!;
-    expect(capitalize.sources['repo-test']).toEqual({ tried: 5, kept: 5 });
-    expect(capitalize.cases.slice(0, 5).map((c) => c.source)).toEqual(Array(5).fill('repo-test'));
+    expect(capitalize.sources['repo-test']).toEqual({ tried: 7, kept: 7 });
+    expect(capitalize.cases.slice(0, 7).map((c) => c.source)).toEqual(Array(7).fill('repo-test'));
     // the expected value is the recording's, not the failing test's 'nope'
     expect(capitalize.cases.find((c) => c.args[0]?.v === 'abc')?.expect).toEqual({ returns: { t: 'str', v: 'Abc' } });
     const add = result.targets.find((t) => t.unitId.endsWith(':Counter.add'))!;
