@@ -71,7 +71,7 @@ describe('traceRepoTests', () => {
   it('takes the arguments of an ES package\'s vitest-style tests (re-exports, classes, default objects); a file that loops or exits loses only itself', async () => {
     const traced = await trace('trace-esm', ['src/text:padLeft', 'src/text:Rect.area', 'src/text:Rect.square', 'src/text:default.describe'], { fileMs: 3000 });
     const [padLeft, area, square, describeShape] = traced.inputs;
-    // a callback argument is no input; skipped suites do not run; the looping and exiting files keep what they did before
+    // a callback argument or a tagged template is no input; skipped suites do not run; the looping and exiting files keep what they did before
     expect(padLeft!.map(values)).toEqual(expect.arrayContaining([['ab', '5', '*'], ['x', '3'], ['yy', '1'], ['7', '2'], ['before the loop', '1'], ['before the exit', '1']]));
     expect(padLeft!.map(values)).toHaveLength(6);
     expect(padLeft!.map(values)).not.toContainEqual(['after the exit', '1']);

@@ -40,6 +40,8 @@ function record(index, args, init) {
   let lines = recorded.get(index);
   if (lines === undefined) recorded.set(index, (lines = new Set()));
   if (lines.size >= maxPerTarget) return;
+  // a tagged template's strings: the codec would keep the array and lose its `raw`
+  if (Array.prototype.some.call(args, (a) => Array.isArray(a) && Object.hasOwn(a, 'raw'))) return;
   let encoded;
   try {
     encoded = Array.from(args, (a) => encode(a));
