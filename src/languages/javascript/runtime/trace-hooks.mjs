@@ -7,6 +7,8 @@
 //   module: `export *` from the original, and the targets' top-level exports (and `default`)
 //   replaced by traced ones (`globalThis.__codemidasTrace.wrapNamespace`). Local exports take
 //   precedence over `export *`, so every other name stays the original's.
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { STANDIN_EXPORTS } from './test-standins.mjs';
 
 const STANDIN_SCHEME = 'codemidas-standin:';
@@ -36,15 +38,38 @@ function standinSource(name) {
   return lines.join('\n');
 }
 
+/**
+ * Names the module exports as functions or constants (`export function dedent`, `export const f =`,
+ * `export { a as b }`), read from its source: a target's function may be exported under one of
+ * them too. A name missed here is only not traced; one that is not an export is undefined.
+ */
+function declaredExports(url) {
+  let source = '';
+  try {
+    source = fs.readFileSync(fileURLToPath(url), 'utf8');
+  } catch {
+    return [];
+  }
+  const names = [];
+  for (const m of source.matchAll(/^\s*export\s+(?:async\s+)?(?:function\s*\*?\s*|const\s+)([A-Za-z_$][\w$]*)/gm)) names.push(m[1]);
+  for (const m of source.matchAll(/^\s*export\s*\{([^}]*)\}/gm)) {
+    for (const part of m[1].split(',')) {
+      const name = part.trim().split(/\s+as\s+/).pop()?.trim();
+      if (name) names.push(name);
+    }
+  }
+  return names;
+}
+
 function wrapperSource(url) {
   const original = url.slice(0, url.indexOf(`?${WRAPPER_MARK}`));
-  const names = [...new Set(wrapped[original])].filter((n) => n !== 'default' && IDENTIFIER.test(n));
+  const names = [...new Set([...wrapped[original], ...declaredExports(original)])].filter((n) => n !== 'default' && IDENTIFIER.test(n) && !n.startsWith('__codemidas'));
   // the wrapper's own bindings must not clash with an export's name
   return [
     `import * as __codemidasOriginal from ${JSON.stringify(original)};`,
     `export * from ${JSON.stringify(original)};`,
-    `const __codemidasTraced = globalThis.__codemidasTrace.wrapNamespace(${JSON.stringify(original)}, __codemidasOriginal);`,
-    ...names.filter((n) => !n.startsWith('__codemidas')).map((n) => `export const ${n} = __codemidasTraced[${JSON.stringify(n)}];`),
+    `const __codemidasTraced = globalThis.__codemidasTrace.wrapNamespace(${JSON.stringify(original)}, __codemidasOriginal, ${JSON.stringify(names)});`,
+    ...names.map((n) => `export const ${n} = __codemidasTraced[${JSON.stringify(n)}];`),
     'export default __codemidasTraced.default;',
   ].join('\n');
 }

@@ -115,8 +115,12 @@ function patchPrototype(klass, node) {
   }
 }
 
-/** `value` with the targets at and under `node` traced (the same proxy for the same value and node). */
-function wrap(value, node) {
+/**
+ * `value` with the targets at and under `node` traced (the same proxy for the same value and node).
+ * `aliases` (a module's exports only): target functions by value, so that a function exported
+ * under two names (`export function dedent` and `export default dedent`) is traced under either.
+ */
+function wrap(value, node, aliases = null) {
   if (value === null || (typeof value !== 'function' && typeof value !== 'object') || ours.has(value)) return value;
   if (node.index === undefined && node.children.size === 0) return value;
   let byNode = cache.get(value);
@@ -128,7 +132,7 @@ function wrap(value, node) {
   const handler = {
     get(target, prop, receiver) {
       const member = Reflect.get(target, prop, receiver);
-      const child = typeof prop === 'string' ? node.children.get(prop) : undefined;
+      const child = typeof prop === 'string' ? (node.children.get(prop) ?? (typeof member === 'function' ? aliases?.get(member) : undefined)) : undefined;
       if (child === undefined) return member;
       const desc = Object.getOwnPropertyDescriptor(target, prop);
       if (desc !== undefined && !desc.configurable && desc.writable === false) return member; // a proxy must give this one as it is
@@ -171,6 +175,21 @@ for (const t of config.targets ?? []) {
 }
 for (const [file, targets] of trees) trees.set(file, pathTree(targets));
 
+/** The top-level target functions of a module's exports by value (see `wrap`). */
+function aliasesOf(exportsValue, tree) {
+  const out = new Map();
+  for (const [name, child] of tree.children) {
+    if (child.index === undefined) continue;
+    try {
+      const value = exportsValue[name];
+      if (typeof value === 'function' && !out.has(value)) out.set(value, child);
+    } catch {
+      // not initialised yet
+    }
+  }
+  return out;
+}
+
 /**
  * CommonJS: `module.exports` is `default`, and also holds the named exports (load.mjs's rule); a
  * module compiled from ES syntax (`__esModule`, TypeScript's output) keeps `default` as a property.
@@ -183,8 +202,12 @@ function commonjsTree(tree, exportsValue) {
 }
 
 globalThis.__codemidasTrace = {
-  /** The wrapper module's values (trace-hooks.mjs): each top-level export its targets start with, traced. */
-  wrapNamespace(url, namespace) {
+  /**
+   * The wrapper module's values (trace-hooks.mjs): each top-level export its targets start with,
+   * traced, and `names` (other exports the wrapper re-exports): traced where they are a target's
+   * function under another name, else as they are.
+   */
+  wrapNamespace(url, namespace, names = []) {
     const file = url.startsWith('file:') ? fileURLToPath(url) : url;
     const tree = trees.get(file) ?? { children: new Map() };
     const commonjs = moduleFormat(file) === 'cjs';
@@ -192,7 +215,7 @@ globalThis.__codemidasTrace = {
     if (commonjs) {
       const exportsValue = namespace.default;
       const merged = commonjsTree(tree, exportsValue);
-      out.default = wrap(exportsValue, merged);
+      out.default = wrap(exportsValue, merged, exportsValue?.__esModule === true ? aliasesOf(exportsValue, merged) : null);
       for (const [name, child] of tree.children) {
         if (name === 'default') continue;
         try {
@@ -204,9 +227,12 @@ globalThis.__codemidasTrace = {
       return out;
     }
     out.default = undefined;
-    for (const name of ['default', ...tree.children.keys()]) {
+    const aliases = aliasesOf(namespace, tree);
+    for (const name of new Set(['default', ...tree.children.keys(), ...names])) {
       try {
-        out[name] = wrap(namespace[name], tree.children.get(name) ?? { children: new Map() });
+        const value = namespace[name];
+        const node = tree.children.get(name) ?? (typeof value === 'function' ? aliases.get(value) : undefined) ?? { children: new Map() };
+        out[name] = wrap(value, node);
       } catch {
         out[name] = undefined; // not initialised yet (an import cycle)
       }
@@ -275,7 +301,9 @@ Module._load = function traceLoad(request, parent, isMain) {
     return exports;
   }
   const tree = trees.get(filename);
-  return tree === undefined ? exports : wrap(exports, commonjsTree(tree, exports));
+  if (tree === undefined) return exports;
+  const node = commonjsTree(tree, exports);
+  return wrap(exports, node, aliasesOf(exports, node));
 };
 
 // ---- the file ----
