@@ -10,6 +10,8 @@
 // trace-hooks.mjs, CommonJS through Module._load). A module with targets reaches its importers
 // wrapped: functions as proxies that record their arguments, classes as proxies that remember the
 // arguments each instance was built with, prototype methods patched to record theirs with them.
+// A test helper package that is not installed is required as a stand-in that accepts anything, and
+// a .js file in ES module syntax in a CommonJS package (babel-jest's setting) is transpiled first.
 //
 // Each distinct call (codec-encoded arguments; a call with an unencodable argument is skipped) is
 // appended at once to `out` as a JSON line {"target": index, "args": [TAGGED...], "init": {"args":
