@@ -8,8 +8,10 @@
 //   replaced by traced ones (`globalThis.__codemidasTrace.wrapNamespace`). Local exports take
 //   precedence over `export *`, so every other name stays the original's.
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { STANDIN_EXPORTS } from './test-standins.mjs';
+import { ownPackageName, sourceInstead } from './trace-resolve.mjs';
 
 const STANDIN_SCHEME = 'codemidas-standin:';
 const WRAPPER_MARK = 'codemidas-trace-wrapper';
@@ -17,16 +19,39 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 /** URL of each module with targets → the top-level export names its targets start with. */
 let wrapped = {};
+let root = null;
+let ownName = null;
 
 export function initialize(data) {
   wrapped = data?.wrapped ?? {};
+  root = data?.root ?? null;
+  ownName = root === null ? null : ownPackageName(root);
+}
+
+/** trace-resolve.mjs's source for a path or own-package specifier that did not resolve, as a URL; else null. */
+function sourceUrl(specifier, parentURL) {
+  if (root === null) return null;
+  let named = null;
+  if (/^\.{1,2}(?:\/|$)/.test(specifier) && parentURL?.startsWith('file:')) named = path.resolve(path.dirname(fileURLToPath(parentURL)), specifier);
+  else if (specifier.startsWith('file:')) named = fileURLToPath(specifier);
+  else if (ownName !== null && (specifier === ownName || specifier.startsWith(`${ownName}/`))) named = path.join(root, specifier.slice(ownName.length));
+  const found = named === null ? null : sourceInstead(named, root);
+  return found === null ? null : pathToFileURL(found).href;
 }
 
 const isWrapper = (url) => typeof url === 'string' && url.includes(`?${WRAPPER_MARK}`);
 
 export async function resolve(specifier, context, next) {
   if (Object.hasOwn(STANDIN_EXPORTS, specifier)) return { url: STANDIN_SCHEME + specifier, shortCircuit: true };
-  const resolved = await next(specifier, context);
+  let resolved;
+  try {
+    resolved = await next(specifier, context);
+  } catch (error) {
+    // a path into build output that is not there: its source instead
+    const url = sourceUrl(specifier, context.parentURL);
+    if (url === null) throw error;
+    resolved = { url, shortCircuit: true };
+  }
   if (isWrapper(context.parentURL) || !Object.hasOwn(wrapped, resolved.url)) return resolved;
   return { ...resolved, url: `${resolved.url}?${WRAPPER_MARK}`, format: 'module' };
 }

@@ -24,11 +24,14 @@ import { encode } from './codec.mjs';
 import { readStdin } from './io.mjs';
 import { moduleFormat } from './load.mjs';
 import { absorbing, createStandins } from './test-standins.mjs';
+import { ownPackageName, sourceInstead } from './trace-resolve.mjs';
 import { enableTypeScript, loadTypeScript, transpileCached } from './typescript.mjs';
 
-// the tests' output is of no use here; a late async error must not end the file's other tests
+// the tests' output is of no use here (CODEMIDAS_TRACE_DEBUG keeps stderr, for people tuning this);
+// a late async error must not end the file's other tests
+const debug = process.env.CODEMIDAS_TRACE_DEBUG === '1';
 process.stdout.write = () => true;
-process.stderr.write = () => true;
+if (!debug) process.stderr.write = () => true;
 process.on('uncaughtException', () => undefined);
 process.on('unhandledRejection', () => undefined);
 
@@ -271,8 +274,37 @@ Module._extensions['.js'] = (module, filename) => {
 };
 
 Module.register(new URL('./trace-hooks.mjs', import.meta.url).href, {
-  data: { wrapped: Object.fromEntries([...trees].map(([file, tree]) => [pathToFileURL(file).href, [...tree.children.keys()]])) },
+  data: {
+    root: config.root, wrapped: Object.fromEntries([...trees].map(([file, tree]) => [pathToFileURL(file).href, [...tree.children.keys()]])) },
 });
+
+const ownName = ownPackageName(config.root);
+
+/** The absolute path a specifier names when it is a path or the package's own name, else null. */
+function namedPath(request, parentFile) {
+  if (/^\.{1,2}(?:\/|$)/.test(request)) return path.resolve(path.dirname(parentFile), request);
+  if (path.isAbsolute(request)) return request;
+  if (ownName !== null && (request === ownName || request.startsWith(`${ownName}/`))) return path.join(config.root, request.slice(ownName.length));
+  return null;
+}
+
+const sourcesForBuilds = new Set(); // sources required in place of a CommonJS build (`asBundled`)
+
+// a path into build output that is not there resolves to its source (trace-resolve.mjs)
+// eslint-disable-next-line no-underscore-dangle
+const resolveFilename = Module._resolveFilename;
+// eslint-disable-next-line no-underscore-dangle
+Module._resolveFilename = function traceResolveFilename(request, parent, ...rest) {
+  try {
+    return Reflect.apply(resolveFilename, this, [request, parent, ...rest]);
+  } catch (error) {
+    const named = error?.code === 'MODULE_NOT_FOUND' && typeof parent?.filename === 'string' ? namedPath(request, parent.filename) : null;
+    const found = named === null ? null : sourceInstead(named, config.root);
+    if (found === null) throw error;
+    if (/(?:^|[\\/])(?:dist|build|out|cjs|umd)[\\/]|\.cjs$/.test(request)) sourcesForBuilds.add(found);
+    return found;
+  }
+};
 
 /** A bare specifier (`mock-property`, `@scope/pkg/sub`), not a path or a builtin. */
 const isPackageName = (request) => !/^(?:\.{1,2}(?:\/|$)|\/|node:|file:)/.test(request) && !Module.isBuiltin(request);
@@ -291,7 +323,7 @@ Module._load = function traceLoad(request, parent, isMain) {
   } catch (error) {
     // a test helper package that is not installed (devDependencies seldom are): a stand-in that
     // accepts anything, so that the file's other tests still run
-    if (error?.code === 'MODULE_NOT_FOUND' && isPackageName(request) && !String(parent?.filename ?? '').includes(`${path.sep}node_modules${path.sep}`)) return absorbing();
+    if (error?.code === 'MODULE_NOT_FOUND' && isPackageName(request) && namedPath(request, config.root) === null && !String(parent?.filename ?? '').includes(`${path.sep}node_modules${path.sep}`)) return absorbing();
     throw error;
   }
   if (trees.size === 0 || request.startsWith('node:')) return exports;
@@ -303,10 +335,20 @@ Module._load = function traceLoad(request, parent, isMain) {
     return exports;
   }
   const tree = trees.get(filename);
-  if (tree === undefined) return exports;
-  const node = commonjsTree(tree, exports);
-  return wrap(exports, node, aliasesOf(exports, node));
+  const traced = tree === undefined ? exports : wrap(exports, commonjsTree(tree, exports), aliasesOf(exports, commonjsTree(tree, exports)));
+  return sourcesForBuilds.has(filename) ? asBundled(traced) : traced;
 };
+
+/**
+ * A source required in place of its CommonJS build (`require('../build/index.cjs')`): a bundler's
+ * output is the default export itself (`module.exports = parser`) where the transpiled source has
+ * `{ __esModule, default }`; the default function, with the named exports beside it, stands for it.
+ */
+function asBundled(exports) {
+  if (exports === null || typeof exports !== 'object' || exports.__esModule !== true || typeof exports.default !== 'function') return exports;
+  const main = exports.default;
+  return new Proxy(main, { get: (target, prop, receiver) => (prop in target ? Reflect.get(target, prop, receiver) : exports[prop]) });
+}
 
 // ---- the file ----
 
@@ -314,8 +356,9 @@ const file = path.resolve(config.root, config.file);
 try {
   if (moduleFormat(file) === 'esm') await import(pathToFileURL(file).href);
   else Module.createRequire(file)(file);
-} catch {
+} catch (error) {
   // a file that does not load to its end keeps the tests it registered before the error
+  if (debug) console.error('trace-run: the test file stopped loading:', error);
 }
 await standins.run();
 process.exit(0);
