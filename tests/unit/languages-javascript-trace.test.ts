@@ -84,6 +84,12 @@ describe('traceRepoTests', () => {
     expect(traced.traces).toEqual([{ mode: 'repo-test', timedOut: true, records: 11 }]);
   });
 
+  it('traces a module in an import cycle whose other side reads its exports at load', async () => {
+    const traced = await trace('trace-esm', ['src/cycle:main'], { fileMs: 3000 });
+    // the wrapper's export is read before it has run: undefined, not a ReferenceError that loses the file
+    expect(traced.inputs[0]!.map(values)).toEqual([['9']]);
+  });
+
   it('takes the arguments of a CommonJS package\'s mocha-style (hooks, this, done, chai), node:test and tape tests, with helper packages missing', async () => {
     const traced = await trace('trace-cjs', ['lib/words:capitalize', 'lib/words:Counter.add', 'lib/slug:default'], { fileMs: 4000 });
     const [capitalize, add, slug] = traced.inputs;

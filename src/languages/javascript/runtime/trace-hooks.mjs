@@ -94,7 +94,9 @@ function wrapperSource(url) {
     `import * as __codemidasOriginal from ${JSON.stringify(original)};`,
     `export * from ${JSON.stringify(original)};`,
     `const __codemidasTraced = globalThis.__codemidasTrace.wrapNamespace(${JSON.stringify(original)}, __codemidasOriginal, ${JSON.stringify(names)});`,
-    ...names.map((n) => `export const ${n} = __codemidasTraced[${JSON.stringify(n)}];`),
+    // `var`, not `const`: in an import cycle a module may read an export before this wrapper has run;
+    // it then sees undefined (a hoisted function would have been there) instead of a ReferenceError
+    ...names.map((n) => `export var ${n} = __codemidasTraced[${JSON.stringify(n)}];`),
     'export default __codemidasTraced.default;',
   ].join('\n');
 }
