@@ -100,8 +100,10 @@ describe('traceRepoTests', () => {
     expect(traced.traces).toEqual([{ mode: 'repo-test', timedOut: false, records: 9 }]);
   });
 
-  it('runs TypeScript test files through the transpile step (a function exported under two names traced under both; the missing dist/ is the source)', async () => {
-    const traced = await trace('trace-ts', ['src/stats:mean']);
+  it('runs TypeScript test files through the transpile step (a function exported under two names traced under both; the missing dist/ is the source; workspace packages by name)', async () => {
+    const traced = await trace('trace-ts', ['src/stats:mean', 'packages/util/src/index:twice']);
+    // a monorepo's workspace package, imported by its name
+    expect(traced.inputs[1]!.map(values)).toEqual([['ab']]);
     expect(traced.inputs[0]!.map((i) => i.args[0])).toEqual([
       { t: 'array', v: [{ t: 'number', v: '7' }] },
       { t: 'array', v: [{ t: 'number', v: '8' }, { t: 'number', v: '9' }] },

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { STANDIN_EXPORTS } from './test-standins.mjs';
-import { ownPackageName, sourceInstead } from './trace-resolve.mjs';
+import { packagePath, repositoryPackages, sourceInstead } from './trace-resolve.mjs';
 
 const STANDIN_SCHEME = 'codemidas-standin:';
 const WRAPPER_MARK = 'codemidas-trace-wrapper';
@@ -20,12 +20,12 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 /** URL of each module with targets → the top-level export names its targets start with. */
 let wrapped = {};
 let root = null;
-let ownName = null;
+let packages = new Map();
 
 export function initialize(data) {
   wrapped = data?.wrapped ?? {};
   root = data?.root ?? null;
-  ownName = root === null ? null : ownPackageName(root);
+  packages = root === null ? new Map() : repositoryPackages(root);
 }
 
 /** trace-resolve.mjs's source for a path or own-package specifier that did not resolve, as a URL; else null. */
@@ -34,7 +34,7 @@ function sourceUrl(specifier, parentURL) {
   let named = null;
   if (/^\.{1,2}(?:\/|$)/.test(specifier) && parentURL?.startsWith('file:')) named = path.resolve(path.dirname(fileURLToPath(parentURL)), specifier);
   else if (specifier.startsWith('file:')) named = fileURLToPath(specifier);
-  else if (ownName !== null && (specifier === ownName || specifier.startsWith(`${ownName}/`))) named = path.join(root, specifier.slice(ownName.length));
+  else named = packagePath(specifier, packages);
   const found = named === null ? null : sourceInstead(named, root);
   return found === null ? null : pathToFileURL(found).href;
 }

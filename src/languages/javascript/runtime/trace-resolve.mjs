@@ -1,7 +1,8 @@
 // Where a test's import of the package's build output leads when that output is absent (snapshots
 // leave dist/ and build/ out, and the record sandbox builds nothing): `../build/lib/index.js` to
 // `lib/index.ts`, `../dist/index.js` to `src/index.ts`, and `require('..')` whose package.json
-// `main` is `dist/index.js` to `src/index.ts`; and, for require, `./util.js` to util.ts. Used by trace-run.mjs (require) and trace-hooks.mjs
+// `main` is `dist/index.js` to `src/index.ts`; a monorepo's workspace packages by name; and, for
+// require, `./util.js` to util.ts. Used by trace-run.mjs (require) and trace-hooks.mjs
 // (import); only ever asked about a path that did not resolve.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -67,6 +68,11 @@ export function sourceInstead(missing, root, depth = 0) {
     const file = missing.slice(0, -path.extname(missing).length) + extension;
     if (isFile(file)) return file;
   }
+  // a package subpath without its extension (`pkg/lib/x`): what require would have found
+  if (depth > 0 || path.extname(missing) === '') {
+    const file = firstFile(missing);
+    if (file !== null) return file;
+  }
   const parts = rel.split(path.sep);
   const at = parts.findIndex((p) => BUILD_DIRS.has(p));
   if (at < 0) return null;
@@ -79,12 +85,38 @@ export function sourceInstead(missing, root, depth = 0) {
   return null;
 }
 
-/** The package's own name (a test may import the package by it), or null. */
-export function ownPackageName(root) {
-  try {
-    const name = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).name;
-    return typeof name === 'string' && name !== '' ? name : null;
-  } catch {
-    return null;
+/**
+ * The repository's packages by name (its own, and a monorepo's workspaces: every package.json
+ * outside node_modules, three folders deep at most): a test imports them by name, and nothing is
+ * installed in node_modules to find them.
+ */
+export function repositoryPackages(root) {
+  const out = new Map();
+  const walk = (dir, depth) => {
+    try {
+      const name = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).name;
+      if (typeof name === 'string' && name !== '' && !out.has(name)) out.set(name, dir);
+    } catch {
+      // no package here
+    }
+    if (depth >= 3) return;
+    let entries = [];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) if (e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.') && !BUILD_DIRS.has(e.name)) walk(path.join(dir, e.name), depth + 1);
+  };
+  walk(root, 0);
+  return out;
+}
+
+/** The path a specifier naming one of `packages` (`pkg`, `@scope/pkg/sub`) leads to, or null. */
+export function packagePath(specifier, packages) {
+  for (const [name, dir] of packages) {
+    if (specifier === name) return dir;
+    if (specifier.startsWith(`${name}/`)) return path.join(dir, specifier.slice(name.length + 1));
   }
+  return null;
 }

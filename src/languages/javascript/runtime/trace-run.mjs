@@ -24,7 +24,7 @@ import { encode } from './codec.mjs';
 import { readStdin } from './io.mjs';
 import { moduleFormat } from './load.mjs';
 import { absorbing, createStandins } from './test-standins.mjs';
-import { ownPackageName, sourceInstead } from './trace-resolve.mjs';
+import { packagePath, repositoryPackages, sourceInstead } from './trace-resolve.mjs';
 import { enableTypeScript, loadTypeScript, transpileCached } from './typescript.mjs';
 
 // the tests' output is of no use here (CODEMIDAS_TRACE_DEBUG keeps stderr, for people tuning this);
@@ -278,14 +278,13 @@ Module.register(new URL('./trace-hooks.mjs', import.meta.url).href, {
     root: config.root, wrapped: Object.fromEntries([...trees].map(([file, tree]) => [pathToFileURL(file).href, [...tree.children.keys()]])) },
 });
 
-const ownName = ownPackageName(config.root);
+const packages = repositoryPackages(config.root);
 
-/** The absolute path a specifier names when it is a path or the package's own name, else null. */
+/** The absolute path a specifier names when it is a path or one of the repository's packages, else null. */
 function namedPath(request, parentFile) {
   if (/^\.{1,2}(?:\/|$)/.test(request)) return path.resolve(path.dirname(parentFile), request);
   if (path.isAbsolute(request)) return request;
-  if (ownName !== null && (request === ownName || request.startsWith(`${ownName}/`))) return path.join(config.root, request.slice(ownName.length));
-  return null;
+  return packagePath(request, packages);
 }
 
 const sourcesForBuilds = new Set(); // sources required in place of a CommonJS build (`asBundled`)
