@@ -8,8 +8,10 @@
 //   {unitId, module, file, target, params, docstring, callSites: [{argumentTexts}],
 //    initCallSites: [{argumentTexts}], startLine, endLine, proposed?: [{args, init}]}
 //
-// Per target, inputs in this order: JSDoc examples (`doctest`), call sites' literal arguments
-// (`call-site`), proposals (`llm`), values generated from the parameters (`type-hint`;
+// Per target, inputs in this order: calls the repository's own tests make (`repo-test`,
+// trace-tests.mjs: each test file in a process of its own, all within traceTimeoutMs; off with
+// runRepoTests: false), JSDoc examples (`doctest`), call sites' literal arguments (`call-site`),
+// proposals (`llm`), values generated from the parameters (`type-hint`;
 // `constructed` for a method without parameters called on a built instance). A method of a class gets its
 // instance from `new Class(...)` calls with literal arguments in the repository, else from a
 // constructor without arguments or generated ones. Every input runs in two separate node
@@ -20,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EVALUATE_SCRIPT, INSPECT_SCRIPT, STARTUP_MS, baseRequest, hashText, inputKey, makeCase, pool, recordTwice, runChild, runDriver, seededRandom } from './drive.mjs';
 import { callSiteInputs, constructorInputs, docExampleInputs, generatedInputs, sourceFiles, withEvaluator } from './inputs.mjs';
+import { traceRepoTests } from './trace-tests.mjs';
 
 /** The lines of the unit in its file (its numbers are boundaries worth trying). */
 export function unitText(repoRoot, target) {
@@ -31,9 +34,12 @@ export function unitText(repoRoot, target) {
   }
 }
 
-/** The instances a method is called on: constructor call sites first, then generated ones; at most 2. */
-function initsFor(config, target, shape, files) {
-  const found = [...callSiteInputs(target.initCallSites), ...constructorInputs(files(), shape.className)];
+/**
+ * The instances a method is called on: those the repository's tests called it on, constructor call
+ * sites, then generated ones; at most 3.
+ */
+function initsFor(config, target, shape, files, traced = []) {
+  const found = [...traced.flatMap((input) => (input.init ? [input.init.args] : [])), ...callSiteInputs(target.initCallSites), ...constructorInputs(files(), shape.className)];
   const n = shape.constructorLength ?? 0;
   found.push([]);
   if (n > 0) {
@@ -53,16 +59,18 @@ function initsFor(config, target, shape, files) {
 }
 
 /**
- * Every input of a target in source order (doc examples, call sites, proposals, then generated
- * ones), de-duplicated, at most `limit`.
+ * Every input of a target in source order (the repository's tests' calls, doc examples, call sites,
+ * proposals, then generated ones), de-duplicated, at most `limit`.
  */
-function inputsFor(config, target, shape, files, limit) {
+function inputsFor(config, target, shape, files, limit, traced = []) {
   const random = seededRandom((Number(config.seed) || 0) ^ hashText(target.unitId));
   const name = String(target.target).split('.').pop();
   const body = unitText(config.repoRoot, target);
-  const inits = shape.kind === 'instance' ? initsFor(config, target, shape, files) : [null];
+  const inits = shape.kind === 'instance' ? initsFor(config, target, shape, files, traced) : [null];
   const crossed = (argLists) => argLists.flatMap((args) => inits.map((init) => ({ args, init })));
   const lists = [
+    // a method's traced calls carry the instance they were made on; a function's carry none
+    ['repo-test', traced.filter((input) => (shape.kind === 'instance') === (input.init !== null))],
     ['doctest', crossed(docExampleInputs(target.docstring, name))],
     ['call-site', crossed(callSiteInputs(target.callSites))],
     // proposals come with their own instance, else the first one built here
@@ -109,7 +117,7 @@ function summary(rejected) {
   return Object.entries(rejected).map(([k, v]) => `${k}: ${v}`).join(', ') || 'no input';
 }
 
-async function recordTarget(config, target, files) {
+async function recordTarget(config, target, files, traced) {
   const result = { unitId: target.unitId, cases: [], sources: {}, rejected: {}, drop: null };
   const callTimeoutMs = config.callTimeoutMs ?? 2000;
   const base = baseRequest(config, target);
@@ -124,7 +132,7 @@ async function recordTarget(config, target, files) {
     return result;
   }
   const maxCases = config.maxCases ?? 40;
-  const all = await withEvaluator(() => inputsFor(config, target, shape, files, Math.max(60, maxCases * 3)), evaluateInChild);
+  const all = await withEvaluator(() => inputsFor(config, target, shape, files, Math.max(60, maxCases * 3), traced), evaluateInChild);
   const verdicts = await recordTwice(base, all.map((e) => e.input), callTimeoutMs);
   let timeouts = 0;
   for (const [i, { source, input }] of all.entries()) {
@@ -154,15 +162,16 @@ async function recordTarget(config, target, files) {
 export async function record(config) {
   let files = null;
   const lazyFiles = () => (files ??= sourceFiles(config.repoRoot));
+  const traced = await traceRepoTests(config);
   const targets = [];
-  for (const target of config.targets ?? []) {
+  for (const [index, target] of (config.targets ?? []).entries()) {
     try {
-      targets.push(await recordTarget(config, target, lazyFiles));
+      targets.push(await recordTarget(config, target, lazyFiles, traced.inputs[index] ?? []));
     } catch (error) {
       targets.push({ unitId: target.unitId, cases: [], sources: {}, rejected: {}, drop: { code: 'harness-error', reason: String(error?.message ?? error).slice(0, 300) } });
     }
   }
-  return { targets, traces: [] };
+  return { targets, traces: traced.traces };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await runDriver(record);
