@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectJavaScript } from '../../src/languages/javascript/javascript-files.js';
+import { detectJavaScript, isJavaScriptTestFile } from '../../src/languages/javascript/javascript-files.js';
 import { MASKED_BODY, maskJavaScriptBody } from '../../src/languages/javascript/mask-javascript-body.js';
 import { parseJavaScriptUnits } from '../../src/languages/javascript/parse-javascript-units.js';
 import type { Unit } from '../../src/pipeline/types.js';
@@ -163,5 +163,14 @@ describe('detectJavaScript', () => {
     expect(result).toMatchObject({ language: 'javascript', detected: true, files: ['__tests__/math.js', 'lib/fmt.js', 'lib/math.js'] });
     expect(result.reason).toBe('3 JavaScript/TypeScript files (2 outside tests), package.json');
     expect(detectJavaScript({ dir: '/x', origin: '/x', revision: 'x', files: ['a.py'] }).detected).toBe(false);
+  });
+});
+
+describe('isJavaScriptTestFile', () => {
+  it("takes test folders, *.test.* and *.spec.*, and ava's and mocha's default files, and nothing named like them by chance", () => {
+    const tests = ['test/a.js', 'src/__tests__/b.ts', 'lib/c.test.mjs', 'd.spec.ts', 'test.js', 'tests.js', 'test-parse.js'];
+    const library = ['index.js', 'src/testing.js', 'latest.js', 'contest-x.js', 'src/attest.ts'];
+    expect(tests.filter((f) => !isJavaScriptTestFile(f))).toEqual([]);
+    expect(library.filter((f) => isJavaScriptTestFile(f))).toEqual([]);
   });
 });

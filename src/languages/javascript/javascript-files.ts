@@ -10,8 +10,12 @@ const DECLARATION = /\.d\.[mc]?ts$/;
 const NEVER_READ = /(?:^|\/)(?:node_modules|coverage)\//;
 /** Folders detection does not count: a build's output says little about what the repository is written in. */
 const NOT_COUNTED = /(?:^|\/)(?:dist|build)\//;
-/** Test files: read for call sites, never units. */
-const TEST_FILE = /(?:^|\/)(?:__tests__|tests?)\/|\.(?:test|spec)\.[^/]+$/;
+/**
+ * Test files: read for call sites, never units. Folders `__tests__/`, `test/`, `tests/`; `*.test.*`,
+ * `*.spec.*`; and the files ava and mocha run by default, `test.js`, `tests.js`, `test-*.js`
+ * (runtime/trace-tests.mjs keeps the same rule).
+ */
+const TEST_FILE = /(?:^|\/)(?:__tests__|tests?)\/|\.(?:test|spec)\.[^/]+$|(?:^|\/)(?:tests?\.[^/]+|test-[^/]+)$/;
 
 /**
  * True for a JavaScript/TypeScript file the plugin may read (not a `.d.ts`, not under node_modules/
@@ -21,7 +25,7 @@ export function isJavaScriptSource(file: string): boolean {
   return SOURCE.test(file) && !DECLARATION.test(file) && !NEVER_READ.test(file);
 }
 
-/** True for a test file (`*.test.*`, `*.spec.*`, `__tests__/`, `test/`, `tests/`): its definitions are not units. */
+/** True for a test file (`*.test.*`, `*.spec.*`, `__tests__/`, `test/`, `tests/`, `test.js`, `tests.js`, `test-*.js`): its definitions are not units. */
 export function isJavaScriptTestFile(file: string): boolean {
   return TEST_FILE.test(file);
 }
