@@ -57,6 +57,12 @@ export interface LanguagePlugin extends LanguageAdapter {
   readonly values: ValueFormat;
   /** What a task's workspace keeps of the snapshot, beyond the generic scrub (built copies of the sources go). */
   readonly workspace: WorkspaceRules;
+  /**
+   * Folders at the repository root that ingest leaves out as build output (Python: `build`, `dist`
+   * of setuptools). Empty for a language whose plugin tells built copies from sources itself
+   * (JavaScript: a package may ship only `dist/`).
+   */
+  readonly rootBuildDirs: readonly string[];
 }
 
 /**

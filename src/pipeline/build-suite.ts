@@ -43,7 +43,7 @@ export { DEFAULT_GATE_OPTIONS };
 export function createDefaultStages(parts: { record: PipelineStages['record']; language: LanguagePlugin; maxCandidates?: number }): PipelineStages {
   const adapter = parts.language;
   return {
-    ingest: (source, options) => ingestRepository(source, options),
+    ingest: (source, options) => ingestRepository(source, { ...options, rootDirsLeftOut: new Set(adapter.rootBuildDirs) }),
     analyze: async (snapshot, options) => {
       const analysis = await analyzeRepository(snapshot, [adapter], options);
       return { units: analysis.units, problems: analysis.problems };

@@ -67,6 +67,16 @@ describe('ingestRepository on a local directory', () => {
     expect(listAll(source)).toEqual(before);
   });
 
+  it("keeps root build folders when the language reads them itself (rootDirsLeftOut: JavaScript's none)", async () => {
+    const source = tempDir('cm-src-');
+    write(source, 'package.json', '{}');
+    write(source, 'dist/index.mjs', 'export const a = 1;\n');
+    write(source, 'build/tool.js', 'module.exports = 1;\n');
+    const snapshot = await ingestRepository(source, { workRoot: tempDir('cm-work-'), rootDirsLeftOut: new Set() });
+    expect(snapshot.files).toEqual(['build/tool.js', 'dist/index.mjs', 'package.json']);
+    expect(snapshot.skipped).toEqual([]);
+  });
+
   it('does not copy the work root into itself when it sits inside the source', async () => {
     const source = tempDir('cm-src-');
     write(source, 'mod.py');

@@ -41,6 +41,7 @@ export function createJavaScriptPlugin(): LanguagePlugin {
     repoTests: javascriptRepoTests,
     selection: Object.freeze({ settlesAsync: true, receiverInParams: false, staticMarker: 'static' }),
     values: javascriptProposalValues,
+    rootBuildDirs: Object.freeze([]),
     leaks: javascriptLeakRules,
     workspace: javascriptWorkspaceRules,
   };

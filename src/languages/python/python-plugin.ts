@@ -66,6 +66,7 @@ export function createPythonPlugin(): LanguagePlugin {
     repoTests: pythonRepoTests,
     selection: Object.freeze({ settlesAsync: false, receiverInParams: true, staticMarker: 'staticmethod' }),
     values: pythonProposalValues,
+    rootBuildDirs: Object.freeze(['build', 'dist']),
     leaks: Object.freeze({
       tokenize: tokenizePython,
       indexesImageFile: isPythonFile,

@@ -7,8 +7,8 @@ export const MAX_SNAPSHOT_FILE_BYTES = 1024 * 1024;
 /** Folder names skipped anywhere: VCS data, caches, virtual environments, installed dependencies. */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['.git', '.hg', '.svn', '__pycache__', 'node_modules', '.venv', '.tox', '.nox', '.mypy_cache', '.pytest_cache', '.ruff_cache']);
 /**
- * Build output skipped at the repository root only: a package may well have a subpackage called
- * `build` or `dist`, and removing it would break its imports.
+ * Build output skipped at the repository root only (the default of `rootDirsLeftOut`): a package may
+ * well have a subpackage called `build` or `dist`, and removing it would break its imports.
  */
 export const SKIPPED_ROOT_DIRS: ReadonlySet<string> = new Set(['build', 'dist']);
 
@@ -26,10 +26,15 @@ export interface CopyResult {
 
 /**
  * Copies `from` into `to` (which must exist), leaving out VCS folders, caches, virtual environments,
- * root-level build output, `*.egg-info`, bytecode, symlinks and files over 1 MiB. `exclude` is an
+ * root-level build output (`rootDirsLeftOut`, default SKIPPED_ROOT_DIRS), `*.egg-info`, bytecode, symlinks and files over 1 MiB. `exclude` is an
  * absolute path never descended into (the work root when it sits inside the source).
  */
-export async function copyFilteredTree(from: string, to: string, options: { signal?: AbortSignal; exclude?: string } = {}): Promise<CopyResult> {
+export async function copyFilteredTree(
+  from: string,
+  to: string,
+  options: { signal?: AbortSignal; exclude?: string; rootDirsLeftOut?: ReadonlySet<string> } = {},
+): Promise<CopyResult> {
+  const rootDirsLeftOut = options.rootDirsLeftOut ?? SKIPPED_ROOT_DIRS;
   const files: string[] = [];
   const skipped: SkippedPath[] = [];
   const exclude = options.exclude === undefined ? undefined : resolve(options.exclude);
@@ -43,7 +48,7 @@ export async function copyFilteredTree(from: string, to: string, options: { sign
       if (entry.isSymbolicLink()) {
         skipped.push({ path: rel, reason: 'symlink' });
       } else if (entry.isDirectory()) {
-        if (SKIPPED_DIRS.has(entry.name) || entry.name.endsWith('.egg-info') || (relativeDir === '' && SKIPPED_ROOT_DIRS.has(entry.name))) {
+        if (SKIPPED_DIRS.has(entry.name) || entry.name.endsWith('.egg-info') || (relativeDir === '' && rootDirsLeftOut.has(entry.name))) {
           skipped.push({ path: `${rel}/`, reason: 'ignored-folder' });
         } else if (exclude !== undefined && isInside(resolve(source), exclude)) {
           skipped.push({ path: `${rel}/`, reason: 'ignored-folder' });

@@ -11,6 +11,8 @@ export interface IngestOptions {
   /** Folder the snapshot is created in (as `snapshot-XXXXXX/`); created when missing. */
   workRoot: string;
   signal?: AbortSignal;
+  /** Folders at the root left out as build output (the language's `rootBuildDirs`). Default SKIPPED_ROOT_DIRS (`build`, `dist`). */
+  rootDirsLeftOut?: ReadonlySet<string>;
 }
 
 /** A snapshot, with the paths that were left out of it and why. */
@@ -31,7 +33,6 @@ const WHAT_TO_PASS = 'pass a local directory or a git URL (https://, ssh://, git
  * over 1 MiB are left out in both cases.
  */
 export async function ingestRepository(source: string, options: IngestOptions): Promise<IngestedRepository> {
-  const { signal } = options;
   await mkdir(options.workRoot, { recursive: true });
   if (GIT_URL.test(source)) return ingestClone(source, source, options);
 
@@ -39,7 +40,7 @@ export async function ingestRepository(source: string, options: IngestOptions): 
   if (existsSync(join(path, '.git'))) return ingestClone(pathToFileURL(path).href, source, options);
 
   const dir = await mkdtemp(join(options.workRoot, 'snapshot-'));
-  const copied = await removeOnFailure(dir, copyFilteredTree(path, dir, { exclude: options.workRoot, ...(signal === undefined ? {} : { signal }) }));
+  const copied = await removeOnFailure(dir, copyFilteredTree(path, dir, { exclude: options.workRoot, ...filterOptions(options) }));
   return { dir, origin: source, revision: 'working-tree', files: copied.files, skipped: copied.skipped };
 }
 
@@ -88,9 +89,17 @@ async function ingestClone(url: string, origin: string, options: IngestOptions):
       );
     }
     const dir = await mkdtemp(join(options.workRoot, 'snapshot-'));
-    const copied = await removeOnFailure(dir, copyFilteredTree(join(clone, 'repo'), dir, signal === undefined ? {} : { signal }));
+    const copied = await removeOnFailure(dir, copyFilteredTree(join(clone, 'repo'), dir, filterOptions(options)));
     return { dir, origin, revision, files: copied.files, skipped: copied.skipped };
   } finally {
     await rm(clone, { recursive: true, force: true });
   }
+}
+
+/** The copy's options from the ingest's: its signal and the root folders left out, when given. */
+function filterOptions(options: IngestOptions): { signal?: AbortSignal; rootDirsLeftOut?: ReadonlySet<string> } {
+  return {
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.rootDirsLeftOut === undefined ? {} : { rootDirsLeftOut: options.rootDirsLeftOut }),
+  };
 }
