@@ -5,6 +5,7 @@
 // Every input is codec-encoded: {args: [TAGGED...], init: {args: [TAGGED...]} | null}.
 import fs from 'node:fs';
 import path from 'node:path';
+import { Buffer } from 'node:buffer';
 import { encode } from './codec.mjs';
 
 /**
@@ -93,16 +94,50 @@ export function callArgumentTexts(text, name, { isNew = false } = {}) {
   return out;
 }
 
-/** Inputs from a JSDoc comment's examples (`@example` blocks, or any `name(...)` in the comment). */
+/** Single-line `const|let|var NAME = EXPR;` declarations of a code text, by name (the last one wins). */
+function declarationsOf(code) {
+  const out = new Map();
+  for (const m of code.matchAll(/^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=\n]+)?=\s*(.+?);?\s*$/gm)) {
+    if (!/\brequire\s*\(|^\s*await\b|\bimport\s*\(/.test(m[2])) out.set(m[1], m[2]);
+  }
+  return out;
+}
+
+/** The argument text with the declarations it needs before it (names it uses, and theirs), as one evaluable text. */
+function withSetup(args, declarations) {
+  const needed = [];
+  const visit = (text, depth) => {
+    if (depth > 5) return;
+    for (const [name, expr] of declarations) {
+      if (needed.some(([n]) => n === name) || !new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(text)) continue;
+      visit(expr, depth + 1);
+      if (!needed.some(([n]) => n === name)) needed.push([name, expr]);
+    }
+  };
+  visit(args, 0);
+  if (needed.length === 0) return args;
+  const setup = needed.map(([n, e]) => `const ${n} = ${e};`).join(' ');
+  return `...(() => { ${setup} return [${args}\n]; })()`;
+}
+
+/** Inputs from the calls of any of `names` in a code text, with the constants the text declares. */
+export function exampleCallInputs(code, names) {
+  const declarations = declarationsOf(code);
+  const out = [];
+  for (const name of names) {
+    for (const text of callArgumentTexts(code, name)) {
+      const args = evaluateArguments(withSetup(text, declarations));
+      if (args !== null) out.push(args);
+    }
+  }
+  return out;
+}
+
+/** Inputs from a JSDoc comment's examples (`@example` blocks, or any `name(...)` in the comment), with the constants they declare. */
 export function docExampleInputs(docstring, name) {
   if (!docstring) return [];
   const lines = String(docstring).split('\n').map((l) => l.replace(/^\s*\*\s?/, ''));
-  const out = [];
-  for (const text of callArgumentTexts(lines.join('\n'), name)) {
-    const args = evaluateArguments(text);
-    if (args !== null) out.push(args);
-  }
-  return out;
+  return exampleCallInputs(lines.join('\n'), [name]);
 }
 
 /** Inputs from call sites' literal argument texts. */
@@ -123,7 +158,7 @@ const ARRAY_NAME = /^(?:list|arr|array|items|values|xs|ys|nums|numbers|elements|
 const BOOL_NAME = /^(?:is|has|should|can|allow|use|enable|flag|strict|loose|deep|reverse|ascending|descending|inclusive|exclusive)|^(?:enabled|disabled|verbose|force|recursive)$/i;
 const OBJECT_NAME = /^(?:opts|options|config|settings|obj|object|record|dict|map|props|params|attrs)$/i;
 
-const POOLS = {
+export const POOLS = {
   number: [0, 1, 2, -1, 3, 10, 0.5, 100, -7],
   string: ['', 'a', 'abc', 'Hello World', '  padded  ', 'a-b_c d', '42', 'ÄÖü'],
   boolean: [true, false],
@@ -182,16 +217,177 @@ export function neighbourNumbers(text) {
   return [...new Set(out)];
 }
 
+/** The kind (as `paramKind` says) of a declared SHAPE (declared-types.mjs), or null when it says none. */
+function shapeKind(shape) {
+  switch (shape?.k) {
+    case 'number':
+    case 'string':
+    case 'boolean':
+    case 'array':
+    case 'object':
+      return shape.k;
+    case 'bigint':
+      return 'number';
+    case 'record':
+      return 'object';
+    case 'tuple':
+      return 'array';
+    case 'literal':
+      return typeof shape.v === 'number' ? 'number' : typeof shape.v === 'string' ? 'string' : 'boolean';
+    case 'union': {
+      const kinds = new Set(shape.of.map(shapeKind).filter((k) => k !== null));
+      return kinds.size === 1 ? [...kinds][0] : null;
+    }
+    default:
+      return null;
+  }
+}
+
+const TYPED_ARRAY_ITEMS = [[1, 2, 3], [], [1, 2, 3, 4], [1, 2], [3, 2, 1], [0, 255, 16], [1, 2, 4], [0]];
+const MAX_SHAPE_VALUES = 10;
+
+function typedArrayOf(name, items) {
+  const Ctor = globalThis[name];
+  if (name === 'BigInt64Array' || name === 'BigUint64Array') return new Ctor(items.map((n) => BigInt(n)));
+  if (/^Float/.test(name)) return new Ctor(items.map((n, i) => (i === 1 ? n + 0.5 : n)));
+  return new Ctor(items);
+}
+
+/** Round-robin over lists: the first of each, then the second of each, ... (each member of a union shows early). */
+function interleave(lists, limit) {
+  const out = [];
+  for (let i = 0; out.length < limit && lists.some((l) => i < l.length); i++) for (const l of lists) if (i < l.length && out.length < limit) out.push(l[i]);
+  return out;
+}
+
+/**
+ * Values of a declared SHAPE (declared-types.mjs), the most ordinary first: typed arrays, maps, sets,
+ * dates and objects built as the type says, elements of their element type. `strings` and
+ * `numbers` are the pools of the plain kinds (the body's literals among them).
+ */
+export function shapeValues(shape, pools = {}, depth = 0) {
+  const strings = pools.strings ?? POOLS.string;
+  const numbers = pools.numbers ?? POOLS.number;
+  const limit = depth === 0 ? MAX_SHAPE_VALUES : 4;
+  const inner = (s) => shapeValues(s, pools, depth + 1);
+  if (depth > 3) return [];
+  switch (shape?.k) {
+    case 'number':
+      return numbers.slice(0, limit);
+    case 'string':
+      return strings.slice(0, limit);
+    case 'boolean':
+      return [true, false];
+    case 'bigint':
+      return [1n, 0n, 2n, -1n, 255n, 2n ** 64n];
+    case 'literal':
+      return [shape.v];
+    case 'null':
+      return [null];
+    case 'undefined':
+      return [undefined];
+    case 'any':
+      return depth === 0 ? POOLS.any : [1, 'abc'];
+    case 'union': {
+      // null and undefined members last: the ordinary value is a present one
+      const members = [...shape.of].sort((a, b) => Number(a.k === 'null' || a.k === 'undefined') - Number(b.k === 'null' || b.k === 'undefined'));
+      return interleave(members.map(inner), limit);
+    }
+    case 'array': {
+      const items = inner(shape.of).filter((v) => v !== undefined);
+      if (items.length === 0) return [[]];
+      const [a, b = a, c = b] = items;
+      return [[a, b, c], [], [a], [b, a], [a, a], [c, b, a, a], items.slice(0, 4)];
+    }
+    case 'tuple': {
+      const each = shape.of.map(inner);
+      const base = each.map((vs) => vs[0]);
+      const out = [base];
+      each.forEach((vs, i) => vs.slice(1, 3).forEach((v) => out.push(base.map((x, j) => (j === i ? v : x)))));
+      return out.slice(0, limit);
+    }
+    case 'record': {
+      const vs = inner(shape.of);
+      const [a, b = a] = vs;
+      return vs.length === 0 ? [{}] : [{ a, b }, {}, { a }, { b, a }, { key: b }];
+    }
+    case 'object': {
+      const props = shape.props.filter((p) => p.type.k !== 'function' || p.optional);
+      if (props.length < shape.props.length) return [];
+      const each = props.map((p) => (p.type.k === 'function' ? [] : inner(p.type)));
+      const build = (pick, withOptional) => {
+        const o = {};
+        props.forEach((p, i) => {
+          const v = pick(i);
+          if ((p.optional && !withOptional) || each[i].length === 0) return;
+          if (v !== undefined || !p.optional) o[p.name] = v;
+        });
+        return o;
+      };
+      const out = [build((i) => each[i][0], false)];
+      if (props.some((p) => p.optional)) out.push(build((i) => each[i][0], true));
+      for (const [i] of props.entries()) for (const v of each[i].slice(1, 3)) out.push(build((j) => (j === i ? v : each[j][0]), true));
+      if (depth === 0 && props.length === 0) out.push({ a: 1 });
+      return out.slice(0, limit);
+    }
+    case 'builtin':
+      return builtinValues(shape, inner, limit);
+    default:
+      return [];
+  }
+}
+
+function builtinValues(shape, inner, limit) {
+  const name = shape.name;
+  if (name === 'Date') return [new Date('2020-01-02T03:04:05.000Z'), new Date(0), new Date('1999-12-31T23:59:59.999Z'), new Date(Number.NaN)];
+  if (name === 'RegExp') return [/a/, /^\d+$/, /[a-z]+/gi, /(?:)/];
+  if (name === 'ArrayBuffer') return TYPED_ARRAY_ITEMS.slice(0, 5).map((items) => new Uint8Array(items).buffer);
+  if (name === 'DataView') return [[0x12, 0x34, 0x56], [], [1], [0x12, 0x34, 0x56, 0x78, 0x90, 0xab], [255, 255]].map((items) => new DataView(new Uint8Array(items).buffer));
+  if (name === 'Buffer') return TYPED_ARRAY_ITEMS.map((items) => Buffer.from(items));
+  if (typeof globalThis[name] === 'function' && /Array$/.test(name)) return TYPED_ARRAY_ITEMS.map((items) => typedArrayOf(name, items));
+  if (name === 'Map') {
+    const keys = shape.of[0] ? inner(shape.of[0]) : ['a', 'b'];
+    const values = shape.of[1] ? inner(shape.of[1]) : [1, 2];
+    const [k1, k2 = k1] = keys.length > 0 ? keys : ['a'];
+    const [v1, v2 = v1] = values.length > 0 ? values : [1];
+    return [new Map([[k1, v1], [k2, v2]]), new Map(), new Map([[k1, v1]]), new Map([[k2, v2], [k1, v1]]), new Map([[k1, v2], [k2, v1]])].slice(0, limit);
+  }
+  if (name === 'Set') {
+    const items = shape.of[0] ? inner(shape.of[0]) : [1, 2, 3];
+    const [a, b = a, c = b] = items.length > 0 ? items : [1];
+    return [new Set([a, b]), new Set(), new Set([a]), new Set([b, a]), new Set([a, b, c])].slice(0, limit);
+  }
+  return [];
+}
+
 /** The encoded values tried for one parameter, the most ordinary first. */
-export function paramValues(param, bodyText) {
-  const kind = paramKind(param);
+export function paramValues(param, bodyText, pools = {}) {
+  const declared = param.shape ?? null;
+  const kind = shapeKind(declared) ?? paramKind(param);
   const values = [];
   const fallback = param.defaultValue ? evaluateArguments(param.defaultValue) : null;
   if (fallback?.length === 1) values.push(fallback[0]);
   values.push(...unionLiterals(param.annotation));
-  for (const v of POOLS[kind]) values.push(encode(v));
+  const encodable = (v) => {
+    try {
+      values.push(encode(v));
+    } catch {
+      // not encodable (a function, a symbol)
+    }
+  };
+  const typed = declared === null ? [] : shapeValues(declared, { strings: pools.strings, numbers: pools.numbers });
+  for (const v of typed) encodable(v);
+  // an optional parameter: left out too
+  if (param.optional) values.splice(Math.min(values.length, 1), 0, { t: 'undefined' });
+  if (typed.length > 0) {
+    // a value of another kind or none at all: the body's checks of its argument
+    for (const v of [null, kind === 'string' ? 1 : 'abc']) encodable(v);
+  } else {
+    const pool = kind === 'string' && pools.strings ? pools.strings : kind === 'number' && pools.numbers ? pools.numbers : POOLS[kind];
+    for (const v of pool) encodable(v);
+  }
   // a kind guessed from the name alone may be wrong (`cents` is no list): a few values of other kinds after
-  const guessed = !param.annotation && !param.defaultValue;
+  const guessed = !param.annotation && !param.defaultValue && declared === null;
   if (guessed) for (const v of GUESS_HEDGE) values.push(encode(v));
   if (kind === 'number' || kind === 'any' || guessed) for (const n of neighbourNumbers(bodyText)) values.push(encode(n));
   const seen = new Set();
@@ -207,10 +403,10 @@ export function paramValues(param, bodyText) {
  * Argument lists generated from the parameters: the ordinary values, then each parameter varied in
  * turn, then `extra` seeded combinations.
  */
-export function generatedInputs(params, bodyText, random, extra = 8) {
+export function generatedInputs(params, bodyText, random, extra = 8, kindPools = {}) {
   const positional = (params ?? []).filter((p) => p.kind !== 'var-positional' && p.kind !== 'var-keyword');
   if (positional.length === 0) return [[]];
-  const pools = positional.map((p) => paramValues(p, bodyText));
+  const pools = positional.map((p) => paramValues(p, bodyText, kindPools));
   const base = pools.map((pool) => pool[0]);
   const out = [base];
   const longest = Math.max(...pools.map((p) => p.length));
