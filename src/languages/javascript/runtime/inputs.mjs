@@ -459,8 +459,29 @@ export function constructorInputs(files, className) {
   return out;
 }
 
-/** Variations of one encoded value: neighbours of numbers, cut and grown strings and arrays, flipped booleans. */
-export function variationsOf(tagged, boundaries = []) {
+/** The string with its last digit counted up (`1.2.3-4` → `1.2.3-5`), or null when it has none. */
+function nextDigit(s) {
+  const m = /(\d)(?!.*\d)/s.exec(s);
+  if (m === null) return null;
+  return s.slice(0, m.index) + String((Number(m[1]) + 1) % 10) + s.slice(m.index + 1);
+}
+
+/** Variations of a list of items (tagged): shorter, longer, reordered, one item varied. */
+function itemVariations(items, boundaries, strings) {
+  const lists = [[], items.slice(0, -1), items.slice(1), [...items].reverse()];
+  if (items.length > 0) lists.push([...items, items[0]], [items[items.length - 1], ...items]);
+  for (const [i, item] of items.entries()) {
+    if (i >= 3) break;
+    for (const v of variationsOf(item, boundaries, strings).slice(0, 6)) lists.push(items.map((x, j) => (j === i ? v : x)));
+  }
+  return lists;
+}
+
+/**
+ * Variations of one encoded value: neighbours of numbers, cut and grown strings (and `strings`, the
+ * ones shaped like what the code checks), arrays, typed arrays, maps, sets and objects, flipped booleans.
+ */
+export function variationsOf(tagged, boundaries = [], strings = []) {
   const out = [];
   const add = (v) => {
     try {
@@ -479,19 +500,50 @@ export function variationsOf(tagged, boundaries = []) {
     case 'str': {
       const s = tagged.v;
       for (const v of ['', s.slice(1), s.slice(0, -1), `${s}a`, s.toUpperCase(), s.toLowerCase(), ` ${s} `, s + s, 'a']) add(v);
+      const digit = nextDigit(s);
+      if (digit !== null) add(digit);
+      for (const v of strings) add(v);
       break;
     }
     case 'bool':
       add(!tagged.v);
       break;
-    case 'array': {
-      const items = tagged.v ?? [];
-      out.push({ t: 'array', v: [] }, { t: 'array', v: items.slice(0, -1) }, { t: 'array', v: items.slice(1) }, { t: 'array', v: [...items].reverse() });
-      if (items.length > 0) out.push({ t: 'array', v: [...items, items[0]] }, { t: 'array', v: [items[items.length - 1], ...items] });
-      for (const [i, item] of items.entries()) {
-        if (i >= 3) break;
-        for (const v of variationsOf(item, boundaries)) out.push({ t: 'array', v: items.map((x, j) => (j === i ? v : x)) });
+    case 'array':
+      for (const v of itemVariations(tagged.v ?? [], boundaries, strings)) out.push({ t: 'array', v });
+      break;
+    case 'set':
+      for (const v of itemVariations(tagged.v ?? [], boundaries, strings)) out.push({ t: 'set', v });
+      break;
+    case 'map': {
+      const entries = tagged.v ?? [];
+      for (const v of itemVariations(entries, [], [])) out.push({ t: 'map', v });
+      // a value varied, keys kept
+      for (const [i, [k, x]] of entries.entries()) {
+        if (i >= 2) break;
+        for (const y of variationsOf(x, boundaries, strings).slice(0, 4)) out.push({ t: 'map', v: entries.map((e, j) => (j === i ? [k, y] : e)) });
       }
+      break;
+    }
+    case 'object': {
+      const entries = tagged.v ?? [];
+      const withProto = (v) => (tagged.proto === undefined ? { t: 'object', v } : { t: 'object', v, proto: tagged.proto });
+      for (const [i, [k, x]] of entries.entries()) {
+        if (i >= 6) break;
+        out.push(withProto(entries.filter((_, j) => j !== i)));
+        for (const y of variationsOf(x, boundaries, strings).slice(0, 4)) out.push(withProto(entries.map((e, j) => (j === i ? [k, y] : e))));
+      }
+      out.push(withProto([...entries].reverse()), withProto([]));
+      break;
+    }
+    case 'typedarray': {
+      const bytes = Buffer.from(tagged.v.b64, 'base64');
+      const width = { Int16Array: 2, Uint16Array: 2, Int32Array: 4, Uint32Array: 4, Float32Array: 4, Float64Array: 8, BigInt64Array: 8, BigUint64Array: 8 }[tagged.v.type] ?? 1;
+      const cut = (b) => ({ t: 'typedarray', v: { type: tagged.v.type, b64: Buffer.from(b).toString('base64') } });
+      const last = bytes.length - width;
+      const bumped = Buffer.from(bytes);
+      if (last >= 0) bumped[last] = (bumped[last] + 1) % 256;
+      out.push(cut([]), cut(bytes.subarray(0, Math.max(0, last))), cut(bytes.subarray(width)), cut(Buffer.concat([bytes, bytes.subarray(0, width)])), cut(bumped));
+      if (width === 1) out.push(cut(Buffer.from(bytes).reverse()));
       break;
     }
     case 'null':

@@ -27,14 +27,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { baseRequest, expectedOutcome, hashText, inputKey, makeCase, pool, recordOnce, recordTwice, runDriver, sameOutcome, seededRandom, shuffled } from './drive.mjs';
 import { neighbourNumbers, variationsOf } from './inputs.mjs';
+import { createTypeReader } from './declared-types.mjs';
 import { applyMutant, findFunction, mutantsOf } from './mutants.mjs';
+import { sourceStrings } from './source-strings.mjs';
 import { moduleFormat } from './load.mjs';
 import { transpileTypeScript } from './typescript.mjs';
 
 const require = createRequire(import.meta.url);
 const PARALLEL = Math.max(1, Math.min(2, os.cpus().length));
 /** Search inputs recorded per target, at most. */
-const SEARCH_POOL = 160;
+const SEARCH_POOL = 240;
 
 /** Survivors the score leaves out are listed with this prefix (as the Python harness does). */
 const EQUIVALENT_PREFIX = 'likely equivalent (not counted): ';
@@ -143,10 +145,18 @@ async function mutateTarget(config, ts, target, random) {
     known.add(key);
     candidates.push(input);
   };
+  const range = { start: fn.getStart(sourceFile), end: fn.getEnd() };
+  const strings = sourceStrings(createTypeReader(ts), file, range, []) ?? [];
   for (const c of cases) {
     const init = c.init ? { args: c.init.args } : null;
     for (const [position, arg] of c.args.entries()) {
-      for (const variant of variationsOf(arg, boundaries)) add({ args: c.args.map((a, j) => (j === position ? variant : a)), init });
+      for (const variant of variationsOf(arg, boundaries, strings)) add({ args: c.args.map((a, j) => (j === position ? variant : a)), init });
+      // an argument the same as another (comparisons and equality checks), or varied from it
+      for (const [other, value] of c.args.entries()) {
+        if (other === position || value.t !== arg.t) continue;
+        add({ args: c.args.map((a, j) => (j === position ? value : a)), init });
+        for (const variant of variationsOf(value, boundaries).slice(0, 12)) add({ args: c.args.map((a, j) => (j === position ? variant : a)), init });
+      }
     }
     // a method's instance varied too (its constructor's arguments)
     for (const [position, arg] of (init?.args ?? []).entries()) {

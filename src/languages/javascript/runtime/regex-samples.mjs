@@ -135,14 +135,31 @@ function generate(node, mode, state, depth = 0) {
   const k = mode.branch && mode.branch[0] === node.id ? mode.branch[1] : Math.max(digits, 0);
   const seq = branches[Math.min(k, branches.length - 1)];
   let out = '';
-  for (const { atom, min, max } of seq) {
-    // with a depth, optional groups are taken that many levels deep, optional characters never
-    const take = mode.depth === undefined ? mode.optional : atom.group !== undefined && depth < mode.depth;
+  for (const item of seq) {
+    const { atom, min, max } = item;
+    // with a depth, optional groups are taken that many levels deep, with `only` one optional group
+    // (and those around it); optional characters in neither
+    const take = mode.only !== undefined ? mode.only.has(item.optional) : mode.depth === undefined ? mode.optional : atom.group !== undefined && depth < mode.depth;
     const times = take ? Math.min(Math.max(min, 1), max) : min;
     for (let n = 0; n < times; n++) {
       if (atom.group) out += generate(atom.group, mode, state, min === 0 ? depth + 1 : depth);
       else if (atom.digit) out += DIGITS[state.digits++ % DIGITS.length];
       else out += atom.chars[0] ?? '';
+    }
+  }
+  return out;
+}
+
+/** Numbers the optional groups of the tree (`item.optional`); gives each one's enclosing optional groups, by number. */
+function optionalGroups(node, around = [], out = []) {
+  for (const seq of node.alt) {
+    for (const item of seq) {
+      if (!item.atom.group) continue;
+      if (item.min === 0) {
+        item.optional = out.length;
+        out.push(around);
+        optionalGroups(item.atom.group, [...around, item.optional], out);
+      } else optionalGroups(item.atom.group, around, out);
     }
   }
   return out;
@@ -164,6 +181,9 @@ export function regexSamples(regex, limit = 12) {
     return [];
   }
   const modes = [{ optional: false }, { depth: 1 }, { depth: 2 }, { depth: 3 }, { optional: true }];
+  optionalGroups(tree).forEach((around, id) => {
+    if (id < 12) modes.push({ only: new Set([...around, id]) });
+  });
   alternationsOf(tree).forEach((count, id) => {
     for (let k = 1; k < Math.min(count, 8); k++) modes.push({ optional: true, branch: [id, k] }, { optional: false, branch: [id, k] });
   });
