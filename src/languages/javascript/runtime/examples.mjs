@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { exampleCallInputs } from './inputs.mjs';
 
-const FENCE = /^(\s*)(```+|~~~+)\s*([\w-]*)[^\n]*\n([\s\S]*?)^\1\2\s*$/gm;
+const FENCE = /^([ \t]*)(```+|~~~+)[ \t]*([\w-]*)[^\n]*\n([\s\S]*?)^[ \t]*\2[ \t]*$/gm;
 const CODE_TAGS = new Set(['', 'js', 'javascript', 'mjs', 'cjs', 'jsx', 'ts', 'typescript', 'tsx', 'node', 'sh-session-js']);
 
 /** The code blocks of a Markdown text that hold JavaScript or TypeScript (or say nothing). */

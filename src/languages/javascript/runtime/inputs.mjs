@@ -217,6 +217,9 @@ export function neighbourNumbers(text) {
   return [...new Set(out)];
 }
 
+/** A body that checks the kind of what it was given (`typeof v`, `instanceof`, `Array.isArray`, `assertX(v)`, `isX(v)`). */
+const KIND_CHECK = /\btypeof\b|\binstanceof\b|\bisArray\b|\bassert\w*\(|\bis[A-Z]\w*\(/;
+
 /** The kind (as `paramKind` says) of a declared SHAPE (declared-types.mjs), or null when it says none. */
 function shapeKind(shape) {
   switch (shape?.k) {
@@ -380,8 +383,8 @@ export function paramValues(param, bodyText, pools = {}) {
   // an optional parameter: left out too
   if (param.optional) values.splice(Math.min(values.length, 1), 0, { t: 'undefined' });
   if (typed.length > 0) {
-    // a value of another kind or none at all: the body's checks of its argument
-    for (const v of [null, kind === 'string' ? 1 : 'abc']) encodable(v);
+    // a value of another kind or none at all, where the body checks what it was given
+    if (KIND_CHECK.test(String(bodyText ?? ''))) for (const v of [null, kind === 'string' ? 1 : 'abc']) encodable(v);
   } else {
     const pool = kind === 'string' && pools.strings ? pools.strings : kind === 'number' && pools.numbers ? pools.numbers : POOLS[kind];
     for (const v of pool) encodable(v);

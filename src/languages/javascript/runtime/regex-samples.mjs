@@ -144,7 +144,7 @@ function generate(node, mode, state, depth = 0) {
     for (let n = 0; n < times; n++) {
       if (atom.group) out += generate(atom.group, mode, state, min === 0 ? depth + 1 : depth);
       else if (atom.digit) out += DIGITS[state.digits++ % DIGITS.length];
-      else out += atom.chars[0] ?? '';
+      else out += atom.chars[Math.min(mode.pick ?? 0, atom.chars.length - 1)] ?? '';
     }
   }
   return out;
@@ -181,6 +181,8 @@ export function regexSamples(regex, limit = 12) {
     return [];
   }
   const modes = [{ optional: false }, { depth: 1 }, { depth: 2 }, { depth: 3 }, { optional: true }];
+  // each class's other characters (`[<>=~^]` gives `<`, `>`, `=`, ...)
+  for (let pick = 1; pick < 6; pick++) modes.push({ optional: false, pick });
   optionalGroups(tree).forEach((around, id) => {
     if (id < 12) modes.push({ only: new Set([...around, id]) });
   });

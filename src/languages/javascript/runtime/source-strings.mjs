@@ -36,7 +36,8 @@ function literalsOf(ts, sf) {
   return { regexes, separators, strings, imports };
 }
 
-function samplesOf(regexes) {
+/** Samples of each regular expression; those of one anchored at its start only (`/^[<>=]+/`) are prefixes, put before `wholes`. */
+function samplesOf(regexes, wholes = []) {
   const out = [];
   for (const r of regexes) {
     let regex;
@@ -45,7 +46,11 @@ function samplesOf(regexes) {
     } catch {
       continue;
     }
-    out.push(...regexSamples(regex, 10));
+    const samples = regexSamples(regex, 10);
+    if (/^\^/.test(r.source) && !/(?<!\\)\$$/.test(r.source) && wholes.length > 0) {
+      for (const prefix of samples.slice(0, 6)) for (const whole of wholes.slice(0, 3)) out.push(prefix + whole);
+    }
+    out.push(...samples);
   }
   return out;
 }
@@ -74,11 +79,13 @@ export function sourceStrings(reader, file, range, basics, limit = 24) {
     }
   }
   const joined = own.separators.filter(inBody).flatMap((s) => [['1', '2', '3'].join(s.text), ['a', 'b'].join(s.text)]);
+  // what a whole-string pattern accepts, to follow what a prefix pattern accepts
+  const wholes = samplesOf([...own.regexes, ...imported].filter((r) => /^\^/.test(r.source) && /(?<!\\)\$$/.test(r.source))).filter((w) => /\d/.test(w)).slice(2);
   const out = [
-    ...samplesOf(own.regexes.filter(inBody)),
+    ...samplesOf(own.regexes.filter(inBody), wholes),
     ...joined,
-    ...samplesOf(own.regexes.filter((r) => !inBody(r))),
-    ...samplesOf(imported),
+    ...samplesOf(own.regexes.filter((r) => !inBody(r)), wholes),
+    ...samplesOf(imported, wholes),
     ...own.strings.filter((s) => inBody(s) && s.text !== '').map((s) => s.text),
     ...basics,
     ...own.strings.filter((s) => !inBody(s)).map((s) => s.text),
