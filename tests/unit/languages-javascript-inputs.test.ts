@@ -50,7 +50,7 @@ async function unitsOf(name: string) {
 }
 
 async function declaredFor(qualname: string): Promise<Declared | null> {
-  const unit = (await unitsOf('typed-pkg')).find((u) => u.qualname === qualname);
+  const unit = (await unitsOf('typed-pkg')).find((u) => u.qualname === qualname && !u.file.startsWith('cjs/'));
   if (unit === undefined) throw new Error(`no unit ${qualname}`);
   return declaredParams(createTypeReader(ts), PKG, { file: unit.file, target: unit.qualname, startLine: unit.startLine, endLine: unit.endLine });
 }
@@ -139,7 +139,17 @@ describe('values of declared types (inputs.mjs)', () => {
     expect(variationsOf(object)).toContainEqual({ t: 'object', v: [['b', { t: 'bool', v: true }]] });
     expect(variationsOf(object)).toContainEqual({ t: 'object', v: [['a', { t: 'number', v: '1' }], ['b', { t: 'bool', v: false }]] });
     const strings = variationsOf({ t: 'str', v: '1.2.3-4' }, [], ['2.0.0']).map((v) => v.v);
-    expect(strings).toEqual(expect.arrayContaining(['1.2.3-5', '2.0.0']));
+    expect(strings).toEqual(expect.arrayContaining(['1.2.3-5', '2.0.0', '"1.2.3-4"', "'1.2.3-4'", '1.2.3-4\\']));
+    // a typed array as long as a boundary of the body
+    const long = variationsOf(bytes, [5]).map((v) => Buffer.from((v.v as { b64: string }).b64, 'base64').length);
+    expect(long).toContain(5);
+  });
+
+  it('gives a rest parameter one value, then two, after the ordinary inputs', () => {
+    const params = [{ name: 's', kind: 'positional', annotation: 'string', defaultValue: null }, { name: 'values', kind: 'var-positional', annotation: null, defaultValue: null, shape: { k: 'number' } }];
+    const lists = generatedInputs(params, '', () => 0, 0, { strings: ['x'] });
+    expect(lists).toContainEqual([{ t: 'str', v: 'x' }, { t: 'number', v: '0' }]);
+    expect(lists).toContainEqual([{ t: 'str', v: 'x' }, { t: 'number', v: '0' }, { t: 'number', v: '1' }]);
   });
 });
 
@@ -179,6 +189,17 @@ describe('README examples (examples.mjs)', () => {
       { t: 'map', v: [[{ t: 'str', v: 'a' }, { t: 'number', v: '5' }], [{ t: 'str', v: 'b' }, { t: 'number', v: '1' }]] },
       { t: 'number', v: '2' },
     ]]);
+  });
+});
+
+describe('loading a default export (load.mjs)', () => {
+  it('takes a transpiled ES module’s own default export, not module.exports, in CommonJS', async () => {
+    const { loadModule, callTarget } = (await import('../../src/languages/javascript/runtime/load.mjs')) as unknown as {
+      loadModule(file: string): Promise<unknown>;
+      callTarget(loaded: unknown, target: string, init: null, args: unknown[]): unknown;
+    };
+    const loaded = await loadModule(join(PKG, 'cjs/transpiled.js'));
+    expect(callTarget(loaded, 'default', null, [4])).toBe(8);
   });
 });
 

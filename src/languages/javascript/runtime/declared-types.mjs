@@ -276,7 +276,7 @@ function enumShape(ts, decl) {
   return of.length > 0 ? { k: 'union', of } : ANY;
 }
 
-/** Per position, the union of the signatures' parameter shapes (the `this` parameter left out); optional ones flagged. */
+/** Per position, the union of the signatures' parameter shapes (the `this` parameter left out; a rest parameter's is one value's); optional ones flagged. */
 function mergeSignatures(reader, signatures, scope, env) {
   const { ts } = reader;
   const positions = [];
@@ -285,14 +285,18 @@ function mergeSignatures(reader, signatures, scope, env) {
     real.forEach((p, i) => {
       let type = p.type ?? ts.getJSDocType?.(p);
       const optional = p.questionToken !== undefined || p.initializer !== undefined || (type !== undefined && ts.isJSDocOptionalType?.(type)) || isOptionalJSDoc(ts, p);
-      const shape = type === undefined ? null : p.dotDotDotToken !== undefined ? ANY : shapeOf(reader, type, scope, env);
-      (positions[i] ??= []).push({ shape, optional, text: type === undefined ? null : type.getText() });
+      // a rest parameter: the shape of one of its values
+      let shape = type === undefined ? null : shapeOf(reader, type, scope, env);
+      if (p.dotDotDotToken !== undefined) shape = shape?.k === 'array' ? shape.of : ANY;
+      (positions[i] ??= []).push({ shape, optional, rest: p.dotDotDotToken !== undefined, name: ts.isIdentifier(p.name) ? p.name.text : `arg${i}`, text: type === undefined ? null : type.getText() });
     });
   }
   return positions.map((alternatives) => {
     const shapes = alternatives.map((a) => a.shape).filter((s) => s !== null);
     const texts = [...new Set(alternatives.map((a) => a.text).filter((t) => t !== null))];
     return {
+      name: alternatives[0].name,
+      rest: alternatives.every((a) => a.rest),
       shape: shapes.length === 0 ? null : shapes.length === 1 ? shapes[0] : { k: 'union', of: shapes },
       optional: alternatives.some((a) => a.optional) || alternatives.length < signatures.length,
       text: texts.join(' | ') || null,
@@ -318,7 +322,7 @@ function leadingDocs(sf, node) {
 }
 
 /**
- * The declared types of a target's parameters: {params: [{shape, optional, text}, ...] by
+ * The declared types of a target's parameters: {params: [{name, rest, shape, optional, text}, ...] by
  * position, docs: a declaration file's JSDoc of it or null}, or null when nothing declares them.
  * `target`: record-driver.mjs's TARGET (file, target, startLine, endLine).
  */

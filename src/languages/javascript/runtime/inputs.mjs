@@ -160,11 +160,11 @@ const OBJECT_NAME = /^(?:opts|options|config|settings|obj|object|record|dict|map
 
 export const POOLS = {
   number: [0, 1, 2, -1, 3, 10, 0.5, 100, -7],
-  string: ['', 'a', 'abc', 'Hello World', '  padded  ', 'a-b_c d', '42', 'ÄÖü'],
+  string: ['', 'a', 'abc', 'Hello World', '  padded  ', 'a-b_c d', '42', 'ÄÖü', '\n  first\n    second\n  '],
   boolean: [true, false],
   array: [[], [1], [1, 2, 3], [3, 1, 2, 2], ['b', 'a'], [0, -1, 5]],
   object: [{}, { a: 1 }, { a: 1, b: 'x' }],
-  any: [1, 'abc', [1, 2], 0, '', null, true, -1, { a: 1 }, undefined],
+  any: [1, 'abc', [1, 2], 0, '', null, true, -1, { a: 1 }, undefined, 'a\n  b'],
 };
 
 /** Values tried after a kind guessed from a parameter's name alone. */
@@ -219,6 +219,12 @@ export function neighbourNumbers(text) {
 
 /** A body that checks the kind of what it was given (`typeof v`, `instanceof`, `Array.isArray`, `assertX(v)`, `isX(v)`). */
 const KIND_CHECK = /\btypeof\b|\binstanceof\b|\bisArray\b|\bassert\w*\(|\bis[A-Z]\w*\(/;
+
+/** True when a declared SHAPE takes plain numbers (the body's boundaries are worth trying). */
+function takesNumbers(shape) {
+  if (shape.k === 'number' || shape.k === 'any') return true;
+  return shape.k === 'union' && shape.of.some(takesNumbers);
+}
 
 /** The kind (as `paramKind` says) of a declared SHAPE (declared-types.mjs), or null when it says none. */
 function shapeKind(shape) {
@@ -278,7 +284,8 @@ export function shapeValues(shape, pools = {}, depth = 0) {
     case 'number':
       return numbers.slice(0, limit);
     case 'string':
-      return strings.slice(0, limit);
+      // the shaped strings first, then plain ones: a pattern's samples alone would say too little
+      return [...new Set([...strings.slice(0, Math.max(2, limit - 3)), 'abc', POOLS.string[POOLS.string.length - 1], ''])].slice(0, limit);
     case 'boolean':
       return [true, false];
     case 'bigint':
@@ -392,7 +399,8 @@ export function paramValues(param, bodyText, pools = {}) {
   // a kind guessed from the name alone may be wrong (`cents` is no list): a few values of other kinds after
   const guessed = !param.annotation && !param.defaultValue && declared === null;
   if (guessed) for (const v of GUESS_HEDGE) values.push(encode(v));
-  if (kind === 'number' || kind === 'any' || guessed) for (const n of neighbourNumbers(bodyText)) values.push(encode(n));
+  const numeric = declared === null ? kind === 'number' || kind === 'any' || guessed : takesNumbers(declared);
+  if (numeric) for (const n of neighbourNumbers(bodyText)) values.push(encode(n));
   const seen = new Set();
   return values.filter((v) => {
     const key = JSON.stringify(v);
@@ -408,13 +416,21 @@ export function paramValues(param, bodyText, pools = {}) {
  */
 export function generatedInputs(params, bodyText, random, extra = 8, kindPools = {}) {
   const positional = (params ?? []).filter((p) => p.kind !== 'var-positional' && p.kind !== 'var-keyword');
-  if (positional.length === 0) return [[]];
+  if (positional.length === 0 && !(params ?? []).some((p) => p.kind === 'var-positional')) return [[]];
   const pools = positional.map((p) => paramValues(p, bodyText, kindPools));
   const base = pools.map((pool) => pool[0]);
   const out = [base];
   const longest = Math.max(...pools.map((p) => p.length));
   for (let k = 1; k < longest; k++) {
     for (let i = 0; i < pools.length; i++) if (k < pools[i].length) out.push(base.map((v, j) => (j === i ? pools[i][k] : v)));
+  }
+  // a rest parameter: one value, then two (its name says nothing of one value's kind)
+  const rest = (params ?? []).find((p) => p.kind === 'var-positional');
+  if (rest !== undefined) {
+    const one = rest.shape ? { ...rest, optional: false, defaultValue: null } : { ...rest, name: '', annotation: null, defaultValue: null };
+    const values = paramValues(one, bodyText, kindPools).filter((v) => v.t !== 'undefined').slice(0, 4);
+    const [a, b = a] = values;
+    if (a !== undefined) out.push(...values.map((v) => [...base, v]), [...base, a, b], [...base, b, a]);
   }
   for (let n = 0; n < extra * positional.length; n++) out.push(pools.map((pool) => pool[Math.floor(random() * pool.length)]));
   return out;
@@ -462,6 +478,9 @@ export function constructorInputs(files, className) {
   return out;
 }
 
+/** The longest typed array the search builds from a boundary of the body (in elements). */
+const MAX_TYPED_LENGTH = 70_000;
+
 /** The string with its last digit counted up (`1.2.3-4` → `1.2.3-5`), or null when it has none. */
 function nextDigit(s) {
   const m = /(\d)(?!.*\d)/s.exec(s);
@@ -505,6 +524,8 @@ export function variationsOf(tagged, boundaries = [], strings = []) {
       for (const v of ['', s.slice(1), s.slice(0, -1), `${s}a`, s.toUpperCase(), s.toLowerCase(), ` ${s} `, s + s, 'a']) add(v);
       const digit = nextDigit(s);
       if (digit !== null) add(digit);
+      // quoted and escaped forms: what parsers of values check first
+      for (const v of [`"${s}"`, `'${s}'`, `${s}\\`]) add(v);
       for (const v of strings) add(v);
       break;
     }
@@ -543,10 +564,17 @@ export function variationsOf(tagged, boundaries = [], strings = []) {
       const width = { Int16Array: 2, Uint16Array: 2, Int32Array: 4, Uint32Array: 4, Float32Array: 4, Float64Array: 8, BigInt64Array: 8, BigUint64Array: 8 }[tagged.v.type] ?? 1;
       const cut = (b) => ({ t: 'typedarray', v: { type: tagged.v.type, b64: Buffer.from(b).toString('base64') } });
       const last = bytes.length - width;
-      const bumped = Buffer.from(bytes);
-      if (last >= 0) bumped[last] = (bumped[last] + 1) % 256;
-      out.push(cut([]), cut(bytes.subarray(0, Math.max(0, last))), cut(bytes.subarray(width)), cut(Buffer.concat([bytes, bytes.subarray(0, width)])), cut(bumped));
+      const bump = (at) => {
+        const b = Buffer.from(bytes);
+        if (at >= 0 && at < b.length) b[at] = (b[at] + 1) % 256;
+        return cut(b);
+      };
+      out.push(cut([]), cut(bytes.subarray(0, Math.max(0, last))), cut(bytes.subarray(width)), cut(Buffer.concat([bytes, bytes.subarray(0, width)])), bump(last), bump(0));
       if (width === 1) out.push(cut(Buffer.from(bytes).reverse()));
+      // as long as a boundary of the body says (`array.length < MAX_BLOCK_SIZE`): bytes are cheap to carry
+      for (const n of boundaries) {
+        if (Number.isInteger(n) && n > 0 && n <= MAX_TYPED_LENGTH && n * width !== bytes.length) out.push(cut(Buffer.from(Array.from({ length: n * width }, (_, i) => (i * 7 + 1) % 256))));
+      }
       break;
     }
     case 'null':

@@ -89,9 +89,15 @@ function sourceKnowledge(config, target) {
   if (declared !== null) {
     knowledge.params = knowledge.params.map((p, i) => {
       const d = declared.params[i];
-      if (d === undefined || p.kind === 'var-positional') return p;
+      if (d === undefined) return p;
       return { ...p, shape: d.shape, optional: d.optional || p.defaultValue !== null, annotation: p.annotation ?? d.text };
     });
+    // parameters only the declaration names (a transpiled function reading `arguments`)
+    if (!knowledge.params.some((p) => p.kind === 'var-positional')) {
+      for (const d of declared.params.slice(knowledge.params.length)) {
+        knowledge.params.push({ name: d.name, kind: d.rest ? 'var-positional' : 'positional', annotation: d.text, defaultValue: null, shape: d.shape, optional: d.optional });
+      }
+    }
     knowledge.docs = declared.docs;
   }
   const sf = reader.parse(file);
