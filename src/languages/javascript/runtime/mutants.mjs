@@ -80,7 +80,8 @@ export function mutantsOf(ts, sourceFile, fn) {
       edit(node, `${node.operand.getText(sourceFile)}${node.operator === ts.SyntaxKind.PlusPlusToken ? '--' : '++'}`);
     } else if (ts.isNumericLiteral(node)) {
       const value = Number(node.text);
-      if (Number.isFinite(value) && !ts.isPropertyAssignment(node.parent)) {
+      // `void 0` is undefined whatever the number: no mutant there
+      if (Number.isFinite(value) && !ts.isPropertyAssignment(node.parent) && !ts.isVoidExpression(node.parent)) {
         const negated = ts.isPrefixUnaryExpression(node.parent) && node.parent.operator === ts.SyntaxKind.MinusToken;
         for (const v of [value + 1, value - 1]) edit(node, v < 0 && !negated ? `(${v})` : String(v));
       }
