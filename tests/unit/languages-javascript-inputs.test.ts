@@ -211,6 +211,10 @@ describe('mutants and impurities', () => {
     const found = mutantsOf(ts, sf, fn).map((m) => m.description);
     expect(found.some((d) => d.includes("'bad '") || /line 2: \+ -> -/.test(d))).toBe(false);
     expect(found).toContain('line 3: + -> -');
+    // `void 0` is undefined whatever the number
+    const voided = ts.createSourceFile('g.js', 'function g(v) {\n  return v === void 0 ? 1 : v;\n}\n', ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+    const numbers = mutantsOf(ts, voided, findFunction(ts, voided, 1, 3)!).map((m) => m.description).filter((d) => /: \(?-?\d+\)? -> /.test(d));
+    expect(numbers).toEqual(['line 2: 1 -> 2', 'line 2: 1 -> 0']);
   });
 
   it('counts deterministic built-ins reached through globalThis as pure, the rest of globalThis not', async () => {
