@@ -14,7 +14,7 @@ import * as inputs from '../../src/languages/javascript/runtime/inputs.mjs';
 import * as mutants from '../../src/languages/javascript/runtime/mutants.mjs';
 import * as regexSamplesModule from '../../src/languages/javascript/runtime/regex-samples.mjs';
 import * as sourceStringsModule from '../../src/languages/javascript/runtime/source-strings.mjs';
-import { recordResultSchema } from '../../src/pipeline/record/harness-result-schema.js';
+import { mutateResultSchema, recordResultSchema } from '../../src/pipeline/record/harness-result-schema.js';
 import { FIXTURES, fixtureSnapshot, makeTempDir, removeTempDirs, TEST_NODE } from './languages-javascript-fixtures.js';
 
 interface Tagged { t: string; v?: unknown }
@@ -227,10 +227,10 @@ describe('mutants and impurities', () => {
   });
 });
 
-/** Runs record-driver.mjs on the test node with `config`; its one JSON document. */
-function runRecordDriver(config: unknown): Promise<unknown> {
+/** Runs record-driver.mjs (or mutate-driver.mjs) on the test node with `config`; its one JSON document. */
+function runRecordDriver(config: unknown, script = 'record-driver.mjs'): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TEST_NODE, [join(javascriptRuntimeDir(), 'record-driver.mjs')], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(TEST_NODE, [join(javascriptRuntimeDir(), script)], { stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.on('error', reject);
@@ -268,4 +268,19 @@ describe('record-driver.mjs with declared types and README examples', () => {
     const returned = parse.cases.filter((c) => 'returns' in c.expect && c.source === 'type-hint');
     expect(returned.length).toBeGreaterThanOrEqual(3);
   }, 60_000);
+
+  it('searches typed arrays as long as a module constant the body names (`bytes.length < LIMIT`)', async () => {
+    const recorder = createJavaScriptRecorder({ typescriptPath: HOST_TYPESCRIPT });
+    const candidates = (await unitsOf('typed-pkg')).filter((u) => u.qualname === 'blockSum').map((unit) => ({ unit, reasons: [] }));
+    const common = { ...recorder.config(candidates, PKG), repoRoot: PKG, seed: 1, workDir: makeTempDir('cm-jsinputs-'), callTimeoutMs: 2000 };
+    const targets = candidates.map((c) => recorder.target(c, new Map(), []));
+    const recorded = recordResultSchema.parse(await runRecordDriver({ ...common, maxCases: 40, traceTimeoutMs: 10_000, runRepoTests: false, targets }));
+    const cases = recorded.targets[0]!.cases;
+    // the generated arrays are all shorter than the limit: `<` and `<=` agree on them
+    expect(cases.every((c) => c.expect.returns?.v === '-1' || !('returns' in c.expect))).toBe(true);
+    const mutated = mutateResultSchema.parse(await runRecordDriver({ ...common, search: true, maxNewCases: 20, maxMutants: 150, targets: targets.map((t) => ({ ...t, cases })) }, 'mutate-driver.mjs'));
+    const found = mutated.targets[0]!;
+    expect(found.newCases.some((c) => Buffer.from((c.args[0] as { v: { b64: string } }).v.b64, 'base64').length >= 6)).toBe(true);
+    expect(found.mutation.survivors.filter((s) => s.startsWith('line 5:'))).toEqual([]);
+  }, 90_000);
 });

@@ -78,6 +78,27 @@ function emptyResult(unitId) {
   return { unitId, mutation: zero, before: zero, newCases: [], search: { tried: 0, found: 0 }, baselineMismatches: 0, error: null };
 }
 
+/**
+ * The neighbours of the numbers the function names rather than writes: module-level
+ * `const MAX_BLOCK_SIZE = 65_535` read in its body.
+ */
+function namedConstants(ts, sourceFile, fn) {
+  const numbers = new Map();
+  for (const statement of sourceFile.statements) {
+    if (!ts.isVariableStatement(statement) || !(statement.declarationList.flags & ts.NodeFlags.Const)) continue;
+    for (const d of statement.declarationList.declarations) {
+      if (ts.isIdentifier(d.name) && d.initializer !== undefined && ts.isNumericLiteral(d.initializer)) numbers.set(d.name.text, Number(d.initializer.text));
+    }
+  }
+  const out = [];
+  const visit = (node) => {
+    if (ts.isIdentifier(node) && numbers.has(node.text)) out.push(...neighbourNumbers(String(numbers.get(node.text))));
+    ts.forEachChild(node, visit);
+  };
+  if (numbers.size > 0) visit(fn);
+  return out;
+}
+
 /** The JavaScript a mutated source runs as (TypeScript transpiled in the module's format). */
 function runnable(ts, file, source) {
   if (!/\.(?:[mc]?ts|tsx)$/.test(file)) return source;
@@ -136,7 +157,7 @@ async function mutateTarget(config, ts, target, random) {
   if (!config.search || killed.size === mutants.length) return result;
 
   // the search: variations of the recorded inputs, recorded twice on the original
-  const boundaries = neighbourNumbers(source.slice(fn.getStart(sourceFile), fn.getEnd()));
+  const boundaries = [...new Set([...neighbourNumbers(source.slice(fn.getStart(sourceFile), fn.getEnd())), ...namedConstants(ts, sourceFile, fn)])];
   const known = new Set(target.cases.map((c) => inputKey({ args: c.args, init: c.init ? { args: c.init.args } : null })));
   const candidates = [];
   const add = (input) => {
