@@ -152,7 +152,8 @@ const IMPURITY_RULES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(setTimeout|setInterval|setImmediate|queueMicrotask)$/, 'threads'],
   [/^console\./, 'io'],
   [/^(window|document|localStorage|sessionStorage|navigator)\b/, 'global'],
-  [/^globalThis\./, 'global'],
+  // deterministic built-ins reached through globalThis are no outside world (`globalThis.btoa`, `new globalThis.TextDecoder()`)
+  [/^globalThis\.(?!(?:atob|btoa|TextDecoder|TextEncoder|structuredClone|Buffer|Math|JSON|Number|String|Boolean|BigInt|Symbol|Array|Object|Map|Set|WeakMap|WeakSet|Promise|Reflect|RegExp|Error|TypeError|RangeError|Intl|encodeURIComponent|decodeURIComponent|encodeURI|decodeURI|escape|unescape|parseInt|parseFloat|isNaN|isFinite|ArrayBuffer|SharedArrayBuffer|DataView|(?:Big)?(?:Int|Uint|Float)(?:8|16|32|64)(?:Clamped)?Array)(?![\w$]))/, 'global'],
 ];
 
 const IMPURE_MODULES: ReadonlyArray<readonly [RegExp, string]> = [

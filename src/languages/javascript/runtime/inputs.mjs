@@ -5,6 +5,7 @@
 // Every input is codec-encoded: {args: [TAGGED...], init: {args: [TAGGED...]} | null}.
 import fs from 'node:fs';
 import path from 'node:path';
+import { Buffer } from 'node:buffer';
 import { encode } from './codec.mjs';
 
 /**
@@ -93,16 +94,50 @@ export function callArgumentTexts(text, name, { isNew = false } = {}) {
   return out;
 }
 
-/** Inputs from a JSDoc comment's examples (`@example` blocks, or any `name(...)` in the comment). */
+/** Single-line `const|let|var NAME = EXPR;` declarations of a code text, by name (the last one wins). */
+function declarationsOf(code) {
+  const out = new Map();
+  for (const m of code.matchAll(/^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=\n]+)?=\s*(.+?);?\s*$/gm)) {
+    if (!/\brequire\s*\(|^\s*await\b|\bimport\s*\(/.test(m[2])) out.set(m[1], m[2]);
+  }
+  return out;
+}
+
+/** The argument text with the declarations it needs before it (names it uses, and theirs), as one evaluable text. */
+function withSetup(args, declarations) {
+  const needed = [];
+  const visit = (text, depth) => {
+    if (depth > 5) return;
+    for (const [name, expr] of declarations) {
+      if (needed.some(([n]) => n === name) || !new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(text)) continue;
+      visit(expr, depth + 1);
+      if (!needed.some(([n]) => n === name)) needed.push([name, expr]);
+    }
+  };
+  visit(args, 0);
+  if (needed.length === 0) return args;
+  const setup = needed.map(([n, e]) => `const ${n} = ${e};`).join(' ');
+  return `...(() => { ${setup} return [${args}\n]; })()`;
+}
+
+/** Inputs from the calls of any of `names` in a code text, with the constants the text declares. */
+export function exampleCallInputs(code, names) {
+  const declarations = declarationsOf(code);
+  const out = [];
+  for (const name of names) {
+    for (const text of callArgumentTexts(code, name)) {
+      const args = evaluateArguments(withSetup(text, declarations));
+      if (args !== null) out.push(args);
+    }
+  }
+  return out;
+}
+
+/** Inputs from a JSDoc comment's examples (`@example` blocks, or any `name(...)` in the comment), with the constants they declare. */
 export function docExampleInputs(docstring, name) {
   if (!docstring) return [];
   const lines = String(docstring).split('\n').map((l) => l.replace(/^\s*\*\s?/, ''));
-  const out = [];
-  for (const text of callArgumentTexts(lines.join('\n'), name)) {
-    const args = evaluateArguments(text);
-    if (args !== null) out.push(args);
-  }
-  return out;
+  return exampleCallInputs(lines.join('\n'), [name]);
 }
 
 /** Inputs from call sites' literal argument texts. */
@@ -123,13 +158,13 @@ const ARRAY_NAME = /^(?:list|arr|array|items|values|xs|ys|nums|numbers|elements|
 const BOOL_NAME = /^(?:is|has|should|can|allow|use|enable|flag|strict|loose|deep|reverse|ascending|descending|inclusive|exclusive)|^(?:enabled|disabled|verbose|force|recursive)$/i;
 const OBJECT_NAME = /^(?:opts|options|config|settings|obj|object|record|dict|map|props|params|attrs)$/i;
 
-const POOLS = {
+export const POOLS = {
   number: [0, 1, 2, -1, 3, 10, 0.5, 100, -7],
-  string: ['', 'a', 'abc', 'Hello World', '  padded  ', 'a-b_c d', '42', 'ÄÖü'],
+  string: ['', 'a', 'abc', 'Hello World', '  padded  ', 'a-b_c d', '42', 'ÄÖü', '\n  first\n    second\n  '],
   boolean: [true, false],
   array: [[], [1], [1, 2, 3], [3, 1, 2, 2], ['b', 'a'], [0, -1, 5]],
   object: [{}, { a: 1 }, { a: 1, b: 'x' }],
-  any: [1, 'abc', [1, 2], 0, '', null, true, -1, { a: 1 }, undefined],
+  any: [1, 'abc', [1, 2], 'a\n  b', 0, '', null, true, -1, { a: 1 }, undefined],
 };
 
 /** Values tried after a kind guessed from a parameter's name alone. */
@@ -182,18 +217,190 @@ export function neighbourNumbers(text) {
   return [...new Set(out)];
 }
 
+/** A body that checks the kind of what it was given (`typeof v`, `instanceof`, `Array.isArray`, `assertX(v)`, `isX(v)`). */
+const KIND_CHECK = /\btypeof\b|\binstanceof\b|\bisArray\b|\bassert\w*\(|\bis[A-Z]\w*\(/;
+
+/** True when a declared SHAPE takes plain numbers (the body's boundaries are worth trying). */
+function takesNumbers(shape) {
+  if (shape.k === 'number' || shape.k === 'any') return true;
+  return shape.k === 'union' && shape.of.some(takesNumbers);
+}
+
+/** The kind (as `paramKind` says) of a declared SHAPE (declared-types.mjs), or null when it says none. */
+function shapeKind(shape) {
+  switch (shape?.k) {
+    case 'number':
+    case 'string':
+    case 'boolean':
+    case 'array':
+    case 'object':
+      return shape.k;
+    case 'bigint':
+      return 'number';
+    case 'record':
+      return 'object';
+    case 'tuple':
+      return 'array';
+    case 'literal':
+      return typeof shape.v === 'number' ? 'number' : typeof shape.v === 'string' ? 'string' : 'boolean';
+    case 'union': {
+      const kinds = new Set(shape.of.map(shapeKind).filter((k) => k !== null));
+      return kinds.size === 1 ? [...kinds][0] : null;
+    }
+    default:
+      return null;
+  }
+}
+
+const TYPED_ARRAY_ITEMS = [[1, 2, 3], [], [1, 2, 3, 4], [1, 2], [3, 2, 1], [0, 255, 16], [1, 2, 4], [0]];
+const MAX_SHAPE_VALUES = 10;
+
+function typedArrayOf(name, items) {
+  const Ctor = globalThis[name];
+  if (name === 'BigInt64Array' || name === 'BigUint64Array') return new Ctor(items.map((n) => BigInt(n)));
+  if (/^Float/.test(name)) return new Ctor(items.map((n, i) => (i === 1 ? n + 0.5 : n)));
+  return new Ctor(items);
+}
+
+/** Round-robin over lists: the first of each, then the second of each, ... (each member of a union shows early). */
+function interleave(lists, limit) {
+  const out = [];
+  for (let i = 0; out.length < limit && lists.some((l) => i < l.length); i++) for (const l of lists) if (i < l.length && out.length < limit) out.push(l[i]);
+  return out;
+}
+
+/**
+ * Values of a declared SHAPE (declared-types.mjs), the most ordinary first: typed arrays, maps, sets,
+ * dates and objects built as the type says, elements of their element type. `strings` and
+ * `numbers` are the pools of the plain kinds (the body's literals among them).
+ */
+export function shapeValues(shape, pools = {}, depth = 0) {
+  const strings = pools.strings ?? POOLS.string;
+  const numbers = pools.numbers ?? POOLS.number;
+  const limit = depth === 0 ? MAX_SHAPE_VALUES : 4;
+  const inner = (s) => shapeValues(s, pools, depth + 1);
+  if (depth > 3) return [];
+  switch (shape?.k) {
+    case 'number':
+      return numbers.slice(0, limit);
+    case 'string':
+      // the shaped strings first, then plain ones: a pattern's samples alone would say too little
+      return [...new Set([...strings.slice(0, Math.max(2, limit - 3)), 'abc', POOLS.string[POOLS.string.length - 1], ''])].slice(0, limit);
+    case 'boolean':
+      return [true, false];
+    case 'bigint':
+      return [1n, 0n, 2n, -1n, 255n, 2n ** 64n];
+    case 'literal':
+      return [shape.v];
+    case 'null':
+      return [null];
+    case 'undefined':
+      return [undefined];
+    case 'any':
+      return depth === 0 ? POOLS.any : [1, 'abc'];
+    case 'union': {
+      // null and undefined members last: the ordinary value is a present one
+      const members = [...shape.of].sort((a, b) => Number(a.k === 'null' || a.k === 'undefined') - Number(b.k === 'null' || b.k === 'undefined'));
+      return interleave(members.map(inner), limit);
+    }
+    case 'array': {
+      const items = inner(shape.of).filter((v) => v !== undefined);
+      if (items.length === 0) return [[]];
+      const [a, b = a, c = b] = items;
+      return [[a, b, c], [], [a], [b, a], [a, a], [c, b, a, a], items.slice(0, 4)];
+    }
+    case 'tuple': {
+      const each = shape.of.map(inner);
+      const base = each.map((vs) => vs[0]);
+      const out = [base];
+      each.forEach((vs, i) => vs.slice(1, 3).forEach((v) => out.push(base.map((x, j) => (j === i ? v : x)))));
+      return out.slice(0, limit);
+    }
+    case 'record': {
+      const vs = inner(shape.of);
+      const [a, b = a] = vs;
+      return vs.length === 0 ? [{}] : [{ a, b }, {}, { a }, { b, a }, { key: b }];
+    }
+    case 'object': {
+      const props = shape.props.filter((p) => p.type.k !== 'function' || p.optional);
+      if (props.length < shape.props.length) return [];
+      const each = props.map((p) => (p.type.k === 'function' ? [] : inner(p.type)));
+      const build = (pick, withOptional) => {
+        const o = {};
+        props.forEach((p, i) => {
+          const v = pick(i);
+          if ((p.optional && !withOptional) || each[i].length === 0) return;
+          if (v !== undefined || !p.optional) o[p.name] = v;
+        });
+        return o;
+      };
+      const out = [build((i) => each[i][0], false)];
+      if (props.some((p) => p.optional)) out.push(build((i) => each[i][0], true));
+      for (const [i] of props.entries()) for (const v of each[i].slice(1, 3)) out.push(build((j) => (j === i ? v : each[j][0]), true));
+      if (depth === 0 && props.length === 0) out.push({ a: 1 });
+      return out.slice(0, limit);
+    }
+    case 'builtin':
+      return builtinValues(shape, inner, limit);
+    default:
+      return [];
+  }
+}
+
+function builtinValues(shape, inner, limit) {
+  const name = shape.name;
+  if (name === 'Date') return [new Date('2020-01-02T03:04:05.000Z'), new Date(0), new Date('1999-12-31T23:59:59.999Z'), new Date(Number.NaN)];
+  if (name === 'RegExp') return [/a/, /^\d+$/, /[a-z]+/gi, /(?:)/];
+  if (name === 'ArrayBuffer') return TYPED_ARRAY_ITEMS.slice(0, 5).map((items) => new Uint8Array(items).buffer);
+  if (name === 'DataView') return [[0x12, 0x34, 0x56], [], [1], [0x12, 0x34, 0x56, 0x78, 0x90, 0xab], [255, 255]].map((items) => new DataView(new Uint8Array(items).buffer));
+  if (name === 'Buffer') return TYPED_ARRAY_ITEMS.map((items) => Buffer.from(items));
+  if (typeof globalThis[name] === 'function' && /Array$/.test(name)) return TYPED_ARRAY_ITEMS.map((items) => typedArrayOf(name, items));
+  if (name === 'Map') {
+    const keys = shape.of[0] ? inner(shape.of[0]) : ['a', 'b'];
+    const values = shape.of[1] ? inner(shape.of[1]) : [1, 2];
+    const [k1, k2 = k1] = keys.length > 0 ? keys : ['a'];
+    const [v1, v2 = v1] = values.length > 0 ? values : [1];
+    return [new Map([[k1, v1], [k2, v2]]), new Map(), new Map([[k1, v1]]), new Map([[k2, v2], [k1, v1]]), new Map([[k1, v2], [k2, v1]])].slice(0, limit);
+  }
+  if (name === 'Set') {
+    const items = shape.of[0] ? inner(shape.of[0]) : [1, 2, 3];
+    const [a, b = a, c = b] = items.length > 0 ? items : [1];
+    return [new Set([a, b]), new Set(), new Set([a]), new Set([b, a]), new Set([a, b, c])].slice(0, limit);
+  }
+  return [];
+}
+
 /** The encoded values tried for one parameter, the most ordinary first. */
-export function paramValues(param, bodyText) {
-  const kind = paramKind(param);
+export function paramValues(param, bodyText, pools = {}) {
+  const declared = param.shape ?? null;
+  const kind = shapeKind(declared) ?? paramKind(param);
   const values = [];
   const fallback = param.defaultValue ? evaluateArguments(param.defaultValue) : null;
   if (fallback?.length === 1) values.push(fallback[0]);
   values.push(...unionLiterals(param.annotation));
-  for (const v of POOLS[kind]) values.push(encode(v));
+  const encodable = (v) => {
+    try {
+      values.push(encode(v));
+    } catch {
+      // not encodable (a function, a symbol)
+    }
+  };
+  const typed = declared === null ? [] : shapeValues(declared, { strings: pools.strings, numbers: pools.numbers });
+  for (const v of typed) encodable(v);
+  // an optional parameter: left out too
+  if (param.optional) values.splice(Math.min(values.length, 1), 0, { t: 'undefined' });
+  if (typed.length > 0) {
+    // a value of another kind or none at all, where the body checks what it was given
+    if (KIND_CHECK.test(String(bodyText ?? ''))) for (const v of [null, kind === 'string' ? 1 : 'abc']) encodable(v);
+  } else {
+    const pool = kind === 'string' && pools.strings ? pools.strings : kind === 'number' && pools.numbers ? pools.numbers : POOLS[kind];
+    for (const v of pool) encodable(v);
+  }
   // a kind guessed from the name alone may be wrong (`cents` is no list): a few values of other kinds after
-  const guessed = !param.annotation && !param.defaultValue;
+  const guessed = !param.annotation && !param.defaultValue && declared === null;
   if (guessed) for (const v of GUESS_HEDGE) values.push(encode(v));
-  if (kind === 'number' || kind === 'any' || guessed) for (const n of neighbourNumbers(bodyText)) values.push(encode(n));
+  const numeric = declared === null ? kind === 'number' || kind === 'any' || guessed : takesNumbers(declared);
+  if (numeric) for (const n of neighbourNumbers(bodyText)) values.push(encode(n));
   const seen = new Set();
   return values.filter((v) => {
     const key = JSON.stringify(v);
@@ -207,15 +414,23 @@ export function paramValues(param, bodyText) {
  * Argument lists generated from the parameters: the ordinary values, then each parameter varied in
  * turn, then `extra` seeded combinations.
  */
-export function generatedInputs(params, bodyText, random, extra = 8) {
+export function generatedInputs(params, bodyText, random, extra = 8, kindPools = {}) {
   const positional = (params ?? []).filter((p) => p.kind !== 'var-positional' && p.kind !== 'var-keyword');
-  if (positional.length === 0) return [[]];
-  const pools = positional.map((p) => paramValues(p, bodyText));
+  if (positional.length === 0 && !(params ?? []).some((p) => p.kind === 'var-positional')) return [[]];
+  const pools = positional.map((p) => paramValues(p, bodyText, kindPools));
   const base = pools.map((pool) => pool[0]);
   const out = [base];
   const longest = Math.max(...pools.map((p) => p.length));
   for (let k = 1; k < longest; k++) {
     for (let i = 0; i < pools.length; i++) if (k < pools[i].length) out.push(base.map((v, j) => (j === i ? pools[i][k] : v)));
+  }
+  // a rest parameter: one value, then two (its name says nothing of one value's kind)
+  const rest = (params ?? []).find((p) => p.kind === 'var-positional');
+  if (rest !== undefined) {
+    const one = rest.shape ? { ...rest, optional: false, defaultValue: null } : { ...rest, name: '', annotation: null, defaultValue: null };
+    const values = paramValues(one, bodyText, kindPools).filter((v) => v.t !== 'undefined').slice(0, 4);
+    const [a, b = a] = values;
+    if (a !== undefined) out.push(...values.map((v) => [...base, v]), [...base, a, b], [...base, b, a]);
   }
   for (let n = 0; n < extra * positional.length; n++) out.push(pools.map((pool) => pool[Math.floor(random() * pool.length)]));
   return out;
@@ -263,8 +478,32 @@ export function constructorInputs(files, className) {
   return out;
 }
 
-/** Variations of one encoded value: neighbours of numbers, cut and grown strings and arrays, flipped booleans. */
-export function variationsOf(tagged, boundaries = []) {
+/** The longest typed array the search builds from a boundary of the body (in elements). */
+const MAX_TYPED_LENGTH = 70_000;
+
+/** The string with its last digit counted up (`1.2.3-4` → `1.2.3-5`), or null when it has none. */
+function nextDigit(s) {
+  const m = /(\d)(?!.*\d)/s.exec(s);
+  if (m === null) return null;
+  return s.slice(0, m.index) + String((Number(m[1]) + 1) % 10) + s.slice(m.index + 1);
+}
+
+/** Variations of a list of items (tagged): shorter, longer, reordered, one item varied. */
+function itemVariations(items, boundaries, strings) {
+  const lists = [[], items.slice(0, -1), items.slice(1), [...items].reverse()];
+  if (items.length > 0) lists.push([...items, items[0]], [items[items.length - 1], ...items]);
+  for (const [i, item] of items.entries()) {
+    if (i >= 3) break;
+    for (const v of variationsOf(item, boundaries, strings).slice(0, 6)) lists.push(items.map((x, j) => (j === i ? v : x)));
+  }
+  return lists;
+}
+
+/**
+ * Variations of one encoded value: neighbours of numbers, cut and grown strings (and `strings`, the
+ * ones shaped like what the code checks), arrays, typed arrays, maps, sets and objects, flipped booleans.
+ */
+export function variationsOf(tagged, boundaries = [], strings = []) {
   const out = [];
   const add = (v) => {
     try {
@@ -283,18 +522,58 @@ export function variationsOf(tagged, boundaries = []) {
     case 'str': {
       const s = tagged.v;
       for (const v of ['', s.slice(1), s.slice(0, -1), `${s}a`, s.toUpperCase(), s.toLowerCase(), ` ${s} `, s + s, 'a']) add(v);
+      const digit = nextDigit(s);
+      if (digit !== null) add(digit);
+      // quoted and escaped forms: what parsers of values check first
+      for (const v of [`"${s}"`, `'${s}'`, `${s}\\`]) add(v);
+      for (const v of strings) add(v);
       break;
     }
     case 'bool':
       add(!tagged.v);
       break;
-    case 'array': {
-      const items = tagged.v ?? [];
-      out.push({ t: 'array', v: [] }, { t: 'array', v: items.slice(0, -1) }, { t: 'array', v: items.slice(1) }, { t: 'array', v: [...items].reverse() });
-      if (items.length > 0) out.push({ t: 'array', v: [...items, items[0]] }, { t: 'array', v: [items[items.length - 1], ...items] });
-      for (const [i, item] of items.entries()) {
-        if (i >= 3) break;
-        for (const v of variationsOf(item, boundaries)) out.push({ t: 'array', v: items.map((x, j) => (j === i ? v : x)) });
+    case 'array':
+      for (const v of itemVariations(tagged.v ?? [], boundaries, strings)) out.push({ t: 'array', v });
+      break;
+    case 'set':
+      for (const v of itemVariations(tagged.v ?? [], boundaries, strings)) out.push({ t: 'set', v });
+      break;
+    case 'map': {
+      const entries = tagged.v ?? [];
+      for (const v of itemVariations(entries, [], [])) out.push({ t: 'map', v });
+      // a value varied, keys kept
+      for (const [i, [k, x]] of entries.entries()) {
+        if (i >= 2) break;
+        for (const y of variationsOf(x, boundaries, strings).slice(0, 4)) out.push({ t: 'map', v: entries.map((e, j) => (j === i ? [k, y] : e)) });
+      }
+      break;
+    }
+    case 'object': {
+      const entries = tagged.v ?? [];
+      const withProto = (v) => (tagged.proto === undefined ? { t: 'object', v } : { t: 'object', v, proto: tagged.proto });
+      for (const [i, [k, x]] of entries.entries()) {
+        if (i >= 6) break;
+        out.push(withProto(entries.filter((_, j) => j !== i)));
+        for (const y of variationsOf(x, boundaries, strings).slice(0, 4)) out.push(withProto(entries.map((e, j) => (j === i ? [k, y] : e))));
+      }
+      out.push(withProto([...entries].reverse()), withProto([]));
+      break;
+    }
+    case 'typedarray': {
+      const bytes = Buffer.from(tagged.v.b64, 'base64');
+      const width = { Int16Array: 2, Uint16Array: 2, Int32Array: 4, Uint32Array: 4, Float32Array: 4, Float64Array: 8, BigInt64Array: 8, BigUint64Array: 8 }[tagged.v.type] ?? 1;
+      const cut = (b) => ({ t: 'typedarray', v: { type: tagged.v.type, b64: Buffer.from(b).toString('base64') } });
+      const last = bytes.length - width;
+      const bump = (at) => {
+        const b = Buffer.from(bytes);
+        if (at >= 0 && at < b.length) b[at] = (b[at] + 1) % 256;
+        return cut(b);
+      };
+      out.push(cut([]), cut(bytes.subarray(0, Math.max(0, last))), cut(bytes.subarray(width)), cut(Buffer.concat([bytes, bytes.subarray(0, width)])), bump(last), bump(0));
+      if (width === 1) out.push(cut(Buffer.from(bytes).reverse()));
+      // as long as a boundary of the body says (`array.length < MAX_BLOCK_SIZE`): bytes are cheap to carry
+      for (const n of boundaries) {
+        if (Number.isInteger(n) && n > 0 && n <= MAX_TYPED_LENGTH && n * width !== bytes.length) out.push(cut(Buffer.from(Array.from({ length: n * width }, (_, i) => (i * 7 + 1) % 256))));
       }
       break;
     }

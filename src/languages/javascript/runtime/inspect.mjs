@@ -7,7 +7,7 @@
 // "constructorLength": N} or {"error": "..."} (the module does not load, or nothing at the path).
 import { thrownClassName } from './codec.mjs';
 import { readStdin } from './io.mjs';
-import { loadModule, resolveModuleFile } from './load.mjs';
+import { exportOf, loadModule, resolveModuleFile } from './load.mjs';
 import { enableTypeScript } from './typescript.mjs';
 
 const writeOut = process.stdout.write.bind(process.stdout);
@@ -44,12 +44,12 @@ async function main() {
   let ownerIsDefault = false;
   for (const [i, part] of parts.slice(0, -1).entries()) {
     if (owner === null || owner === undefined) break;
-    owner = loaded.commonjs && i === 0 && part === 'default' ? loaded.exports : owner[part];
+    owner = i === 0 ? exportOf(loaded, part) : owner[part];
     ownerIsDefault = ownerIsDefault || (i === 0 && part === 'default');
   }
   const name = parts[parts.length - 1];
   if (parts.length === 1) {
-    const value = loaded.commonjs && name === 'default' ? loaded.exports : loaded.exports[name];
+    const value = exportOf(loaded, name);
     if (typeof value !== 'function') return finish({ error: `${config.target} is not a function` });
     return finish({ kind: 'function', length: value.length });
   }

@@ -98,12 +98,26 @@ function accessor(object, name) {
   return null;
 }
 
+/**
+ * True when export `name` of a CommonJS module is module.exports itself: its `default`, unless the
+ * module is a transpiled ES module (`__esModule`) with a default export of its own.
+ */
+export function isWholeModule(loaded, name) {
+  if (!loaded.commonjs || name !== 'default') return false;
+  const exports = loaded.exports;
+  return !(exports !== null && typeof exports === 'object' && exports.__esModule === true && 'default' in exports);
+}
+
+/** Export `name` of a loaded module (a CommonJS `default`: as `isWholeModule` says). */
+export function exportOf(loaded, name) {
+  return isWholeModule(loaded, name) ? loaded.exports : loaded.exports?.[name];
+}
+
 function walk(loaded, parts) {
-  // CommonJS's default is module.exports itself, except in a module compiled from ES syntax
-  // (`__esModule`, as TypeScript and Babel emit it), whose default is its `default` export
-  const whole = loaded.commonjs && parts[0] === 'default' && !(loaded.exports?.__esModule === true && 'default' in loaded.exports);
-  let value = whole ? loaded.exports : loaded.exports[parts[0]];
-  let holder = whole ? undefined : loaded.exports;
+  const whole = isWholeModule(loaded, parts[0]);
+  let value = exportOf(loaded, parts[0]);
+  let holder = loaded.exports;
+  if (whole) holder = undefined;
   for (const part of parts.slice(1)) {
     if (value === null || value === undefined) throw new LoadError(`nothing at ${parts.join('.')}`);
     holder = value;

@@ -3,7 +3,7 @@
 // Operators: arithmetic (+ - * / %), comparisons (< <= > >= === !== == !=), && and ||, compound
 // assignments, ++/--, `!` and unary `-` removed, numbers ±1, true/false swapped, non-empty strings
 // emptied (not an error's message: never compared), a returned value replaced by undefined, conditions
-// negated. Type annotations are skipped.
+// negated. Type annotations and the arguments of a built-in error's constructor are skipped.
 
 const SWAPS = {
   '+': ['-'], '-': ['+'], '*': ['/'], '/': ['*'], '%': ['*'],
@@ -43,6 +43,7 @@ function short(text) {
 }
 
 const LOGICAL = new Set(['&&', '||', '??']);
+const BUILTIN_ERROR = /^(?:globalThis\.)?(?:Error|TypeError|RangeError|SyntaxError|ReferenceError|EvalError|URIError|AggregateError)$/;
 
 /** True when `node` sits under a conditional expression or a logical operator within `fn`: running its block does not mean it ran. */
 function guarded(ts, node, fn) {
@@ -65,6 +66,8 @@ export function mutantsOf(ts, sourceFile, fn) {
   };
   const visit = (node) => {
     if (ts.isTypeNode(node) || ts.isDecorator(node) || ts.isImportDeclaration(node)) return;
+    // a built-in error's arguments (its message, `{cause}`) are never compared: no mutant there could be told apart
+    if ((ts.isNewExpression(node) || ts.isCallExpression(node)) && BUILTIN_ERROR.test(node.expression.getText(sourceFile))) return;
     if (ts.isBinaryExpression(node)) {
       const op = node.operatorToken;
       for (const swap of SWAPS[op.getText(sourceFile)] ?? []) edit(op, swap);
@@ -77,7 +80,8 @@ export function mutantsOf(ts, sourceFile, fn) {
       edit(node, `${node.operand.getText(sourceFile)}${node.operator === ts.SyntaxKind.PlusPlusToken ? '--' : '++'}`);
     } else if (ts.isNumericLiteral(node)) {
       const value = Number(node.text);
-      if (Number.isFinite(value) && !ts.isPropertyAssignment(node.parent)) {
+      // `void 0` is undefined whatever the number: no mutant there
+      if (Number.isFinite(value) && !ts.isPropertyAssignment(node.parent) && !ts.isVoidExpression(node.parent)) {
         const negated = ts.isPrefixUnaryExpression(node.parent) && node.parent.operator === ts.SyntaxKind.MinusToken;
         for (const v of [value + 1, value - 1]) edit(node, v < 0 && !negated ? `(${v})` : String(v));
       }

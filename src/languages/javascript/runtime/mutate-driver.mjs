@@ -27,14 +27,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { baseRequest, expectedOutcome, hashText, inputKey, makeCase, pool, recordOnce, recordTwice, runDriver, sameOutcome, seededRandom, shuffled } from './drive.mjs';
 import { neighbourNumbers, variationsOf } from './inputs.mjs';
+import { createTypeReader } from './declared-types.mjs';
 import { applyMutant, findFunction, mutantsOf } from './mutants.mjs';
+import { sourceStrings } from './source-strings.mjs';
 import { moduleFormat } from './load.mjs';
 import { transpileTypeScript } from './typescript.mjs';
 
 const require = createRequire(import.meta.url);
 const PARALLEL = Math.max(1, Math.min(2, os.cpus().length));
 /** Search inputs recorded per target, at most. */
-const SEARCH_POOL = 160;
+const SEARCH_POOL = 240;
 
 /** Survivors the score leaves out are listed with this prefix (as the Python harness does). */
 const EQUIVALENT_PREFIX = 'likely equivalent (not counted): ';
@@ -74,6 +76,27 @@ function likelyEquivalent(mutant, outcomes) {
 function emptyResult(unitId) {
   const zero = { total: 0, killed: 0, score: 1, survivors: [] };
   return { unitId, mutation: zero, before: zero, newCases: [], search: { tried: 0, found: 0 }, baselineMismatches: 0, error: null };
+}
+
+/**
+ * The neighbours of the numbers the function names rather than writes: module-level
+ * `const MAX_BLOCK_SIZE = 65_535` read in its body.
+ */
+function namedConstants(ts, sourceFile, fn) {
+  const numbers = new Map();
+  for (const statement of sourceFile.statements) {
+    if (!ts.isVariableStatement(statement) || !(statement.declarationList.flags & ts.NodeFlags.Const)) continue;
+    for (const d of statement.declarationList.declarations) {
+      if (ts.isIdentifier(d.name) && d.initializer !== undefined && ts.isNumericLiteral(d.initializer)) numbers.set(d.name.text, Number(d.initializer.text));
+    }
+  }
+  const out = [];
+  const visit = (node) => {
+    if (ts.isIdentifier(node) && numbers.has(node.text)) out.push(...neighbourNumbers(String(numbers.get(node.text))));
+    ts.forEachChild(node, visit);
+  };
+  if (numbers.size > 0) visit(fn);
+  return out;
 }
 
 /** The JavaScript a mutated source runs as (TypeScript transpiled in the module's format). */
@@ -151,7 +174,7 @@ async function mutateTarget(config, ts, target, random) {
   if (!config.search || killed.size === mutants.length) return result;
 
   // the search: variations of the recorded inputs, recorded twice on the original
-  const boundaries = neighbourNumbers(source.slice(fn.getStart(sourceFile), fn.getEnd()));
+  const boundaries = [...new Set([...neighbourNumbers(source.slice(fn.getStart(sourceFile), fn.getEnd())), ...namedConstants(ts, sourceFile, fn)])];
   const known = new Set(target.cases.map((c) => inputKey({ args: c.args, init: c.init ? { args: c.init.args } : null })));
   const candidates = [];
   const add = (input) => {
@@ -160,10 +183,18 @@ async function mutateTarget(config, ts, target, random) {
     known.add(key);
     candidates.push(input);
   };
+  const range = { start: fn.getStart(sourceFile), end: fn.getEnd() };
+  const strings = sourceStrings(createTypeReader(ts), file, range, []) ?? [];
   for (const c of cases) {
     const init = c.init ? { args: c.init.args } : null;
     for (const [position, arg] of c.args.entries()) {
-      for (const variant of variationsOf(arg, boundaries)) add({ args: c.args.map((a, j) => (j === position ? variant : a)), init });
+      for (const variant of variationsOf(arg, boundaries, strings)) add({ args: c.args.map((a, j) => (j === position ? variant : a)), init });
+      // an argument the same as another (comparisons and equality checks), or varied from it
+      for (const [other, value] of c.args.entries()) {
+        if (other === position || value.t !== arg.t) continue;
+        add({ args: c.args.map((a, j) => (j === position ? value : a)), init });
+        for (const variant of variationsOf(value, boundaries).slice(0, 12)) add({ args: c.args.map((a, j) => (j === position ? variant : a)), init });
+      }
     }
     // a method's instance varied too (its constructor's arguments)
     for (const [position, arg] of (init?.args ?? []).entries()) {

@@ -10,8 +10,11 @@
 //
 // Per target, inputs in this order: calls the repository's own tests make (`repo-test`,
 // trace-tests.mjs: each test file in a process of its own, all within traceTimeoutMs; off with
-// runRepoTests: false), JSDoc examples (`doctest`), call sites' literal arguments (`call-site`),
-// proposals (`llm`), values generated from the parameters (`type-hint`;
+// runRepoTests: false), JSDoc examples (`doctest`; the JSDoc of a declaration file's declaration
+// too), calls in the README's code blocks (`readme`, examples.mjs), call sites' literal arguments
+// (`call-site`), proposals (`llm`), values generated from the parameters and the types they are
+// declared with (declared-types.mjs), with strings shaped like what the body checks
+// (source-strings.mjs) (`type-hint`;
 // `constructed` for a method without parameters called on a built instance). A method of a class gets its
 // instance from `new Class(...)` calls with literal arguments in the repository, else from a
 // constructor without arguments or generated ones. Every input runs in two separate node
@@ -21,7 +24,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EVALUATE_SCRIPT, INSPECT_SCRIPT, STARTUP_MS, baseRequest, hashText, inputKey, makeCase, pool, recordTwice, runChild, runDriver, seededRandom } from './drive.mjs';
-import { callSiteInputs, constructorInputs, docExampleInputs, generatedInputs, sourceFiles, withEvaluator } from './inputs.mjs';
+import { createRequire } from 'node:module';
+import { createTypeReader, declaredParams } from './declared-types.mjs';
+import { readmeInputs } from './examples.mjs';
+import { callSiteInputs, constructorInputs, docExampleInputs, generatedInputs, POOLS, sourceFiles, withEvaluator } from './inputs.mjs';
+import { findFunction } from './mutants.mjs';
+import { sourceStrings } from './source-strings.mjs';
 import { traceRepoTests } from './trace-tests.mjs';
 
 /** The lines of the unit in its file (its numbers are boundaries worth trying). */
@@ -58,9 +66,56 @@ function initsFor(config, target, shape, files, traced = []) {
   return out;
 }
 
+const require = createRequire(import.meta.url);
+let typeReader;
+
+/** The `typescript` parser with its cache of files, loaded once per run; null when it cannot be loaded. */
+function typeReaderFor(config) {
+  if (typeReader === undefined) {
+    try {
+      typeReader = createTypeReader(require(config.typescriptPath ?? 'typescript'));
+    } catch {
+      typeReader = null;
+    }
+  }
+  return typeReader;
+}
+
 /**
- * Every input of a target in source order (the repository's tests' calls, doc examples, call sites,
- * proposals, then generated ones), de-duplicated, at most `limit`.
+ * What the sources say about a target beyond its own parameter list: the declared types of its
+ * parameters (declared-types.mjs), the JSDoc of its declaration, and strings shaped like what its
+ * body checks (source-strings.mjs).
+ */
+function sourceKnowledge(config, target) {
+  const reader = typeReaderFor(config);
+  const knowledge = { params: target.params ?? [], docs: null, pools: {} };
+  if (reader === null) return knowledge;
+  const file = path.resolve(config.repoRoot, target.file);
+  const declared = declaredParams(reader, config.repoRoot, target);
+  if (declared !== null) {
+    knowledge.params = knowledge.params.map((p, i) => {
+      const d = declared.params[i];
+      if (d === undefined) return p;
+      return { ...p, shape: d.shape, optional: d.optional || p.defaultValue !== null, annotation: p.annotation ?? d.text };
+    });
+    // parameters only the declaration names (a transpiled function reading `arguments`)
+    if (!knowledge.params.some((p) => p.kind === 'var-positional')) {
+      for (const d of declared.params.slice(knowledge.params.length)) {
+        knowledge.params.push({ name: d.name, kind: d.rest ? 'var-positional' : 'positional', annotation: d.text, defaultValue: null, shape: d.shape, optional: d.optional });
+      }
+    }
+    knowledge.docs = declared.docs;
+  }
+  const sf = reader.parse(file);
+  const fn = sf === null ? null : findFunction(reader.ts, sf, target.startLine ?? 1, target.endLine ?? Number.MAX_SAFE_INTEGER);
+  const strings = sourceStrings(reader, file, fn === null ? null : { start: fn.getStart(sf), end: fn.getEnd() }, POOLS.string);
+  if (strings !== null) knowledge.pools.strings = strings;
+  return knowledge;
+}
+
+/**
+ * Every input of a target in source order (the repository's tests' calls, doc examples, README
+ * examples, call sites, proposals, then generated ones), de-duplicated, at most `limit`.
  */
 function inputsFor(config, target, shape, files, limit, traced = []) {
   const random = seededRandom((Number(config.seed) || 0) ^ hashText(target.unitId));
@@ -68,14 +123,16 @@ function inputsFor(config, target, shape, files, limit, traced = []) {
   const body = unitText(config.repoRoot, target);
   const inits = shape.kind === 'instance' ? initsFor(config, target, shape, files, traced) : [null];
   const crossed = (argLists) => argLists.flatMap((args) => inits.map((init) => ({ args, init })));
+  const known = sourceKnowledge(config, target);
   const lists = [
     // a method's traced calls carry the instance they were made on; a function's carry none
     ['repo-test', traced.filter((input) => (shape.kind === 'instance') === (input.init !== null))],
-    ['doctest', crossed(docExampleInputs(target.docstring, name))],
+    ['doctest', crossed([...docExampleInputs(target.docstring, name), ...docExampleInputs(known.docs, name)])],
+    ['readme', crossed(readmeInputs(config.repoRoot, target.target))],
     ['call-site', crossed(callSiteInputs(target.callSites))],
     // proposals come with their own instance, else the first one built here
     ['llm', (target.proposed ?? []).map((p) => ({ args: p.args ?? [], init: p.init ? { args: p.init.args ?? [] } : inits[0] }))],
-    ['type-hint', crossed(generatedInputs(target.params, body, random))],
+    ['type-hint', crossed(generatedInputs(known.params, body, random, 8, known.pools))],
   ];
   const out = [];
   const seen = new Set();

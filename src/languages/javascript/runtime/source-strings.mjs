@@ -1,0 +1,94 @@
+// Strings shaped like what a function expects, from its module's source: samples of the regular
+// expressions the body and its module use (and those of the modules it imports by a relative
+// path: a helper's `semver` pattern), strings joined by the separators the body splits on, the
+// body's own string literals, then the module's. Read with the `typescript` parser.
+import path from 'node:path';
+import { regexSamples } from './regex-samples.mjs';
+
+const MAX_LITERAL_LENGTH = 40;
+
+/** Regular expressions, `.split(SEP)` separators and string literals of a parsed file, each with its offset. */
+function literalsOf(ts, sf) {
+  const regexes = [];
+  const separators = [];
+  const strings = [];
+  const imports = [];
+  const visit = (node) => {
+    if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) {
+      const m = /^\/(.*)\/([a-z]*)$/s.exec(node.text);
+      if (m !== null) regexes.push({ at: node.pos, source: m[1], flags: m[2] });
+    } else if ((ts.isNewExpression(node) || ts.isCallExpression(node)) && ts.isIdentifier(node.expression) && node.expression.text === 'RegExp') {
+      const first = node.arguments?.[0];
+      if (first !== undefined && ts.isStringLiteralLike(first)) regexes.push({ at: node.pos, source: first.text, flags: '' });
+    } else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'split') {
+      const first = node.arguments[0];
+      if (first !== undefined && ts.isStringLiteralLike(first) && first.text !== '') separators.push({ at: node.pos, text: first.text });
+    } else if (ts.isStringLiteralLike(node) && node.text.length <= MAX_LITERAL_LENGTH) {
+      const parent = node.parent;
+      const skipped = ts.isImportDeclaration(parent) || ts.isExportDeclaration(parent) || ts.isExternalModuleReference(parent) || (ts.isCallExpression(parent) && ts.isIdentifier(parent.expression) && parent.expression.text === 'require') || ts.isExpressionStatement(parent);
+      if (!skipped) strings.push({ at: node.getStart(sf), text: node.text });
+    }
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) imports.push(node.moduleSpecifier.text);
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'require' && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) imports.push(node.arguments[0].text);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return { regexes, separators, strings, imports };
+}
+
+/** Samples of each regular expression; those of one anchored at its start only (`/^[<>=]+/`) are prefixes, put before `wholes`. */
+function samplesOf(regexes, wholes = []) {
+  const out = [];
+  for (const r of regexes) {
+    let regex;
+    try {
+      regex = new RegExp(r.source, r.flags);
+    } catch {
+      continue;
+    }
+    const samples = regexSamples(regex, 10);
+    if (/^\^/.test(r.source) && !/(?<!\\)\$$/.test(r.source) && wholes.length > 0) {
+      for (const prefix of samples.slice(0, 6)) for (const whole of wholes.slice(0, 3)) out.push(prefix + whole);
+    }
+    out.push(...samples);
+  }
+  return out;
+}
+
+/**
+ * Strings for a target's string parameters, the likeliest to get through its checks first (at most
+ * `limit`; `basics` after the body's own), or null when its file cannot be parsed. `range`: the
+ * body's offsets in the file ({start, end}).
+ */
+export function sourceStrings(reader, file, range, basics, limit = 24) {
+  const sf = reader.parse(file);
+  if (sf === null) return null;
+  const { ts } = reader;
+  const own = literalsOf(ts, sf);
+  const inBody = (x) => range !== null && x.at >= range.start && x.at < range.end;
+  const imported = [];
+  for (const spec of own.imports) {
+    if (!spec.startsWith('.')) continue;
+    const base = path.resolve(path.dirname(file), spec).replace(/\.[mc]?[jt]s$/, '');
+    for (const ext of ['.ts', '.js', '.mjs', '.cjs', '.mts', '.tsx', '/index.ts', '/index.js']) {
+      const other = reader.parse(base + ext);
+      if (other !== null) {
+        imported.push(...literalsOf(ts, other).regexes);
+        break;
+      }
+    }
+  }
+  const joined = own.separators.filter(inBody).flatMap((s) => [['1', '2', '3'].join(s.text), ['a', 'b'].join(s.text)]);
+  // what a whole-string pattern accepts, to follow what a prefix pattern accepts
+  const wholes = samplesOf([...own.regexes, ...imported].filter((r) => /^\^/.test(r.source) && /(?<!\\)\$$/.test(r.source))).filter((w) => /\d/.test(w)).slice(2);
+  const out = [
+    ...samplesOf(own.regexes.filter(inBody), wholes),
+    ...joined,
+    ...samplesOf(own.regexes.filter((r) => !inBody(r)), wholes),
+    ...samplesOf(imported, wholes),
+    ...own.strings.filter((s) => inBody(s) && s.text !== '').map((s) => s.text),
+    ...basics,
+    ...own.strings.filter((s) => !inBody(s)).map((s) => s.text),
+  ];
+  return [...new Set(out)].slice(0, limit);
+}
