@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,15 +7,15 @@ import { createJavaScriptRecorder } from '../../src/languages/javascript/javascr
 import { createJavaScriptParser, loadJavaScriptGrammars } from '../../src/languages/javascript/javascript-grammars.js';
 import { impuritiesIn } from '../../src/languages/javascript/javascript-syntax.js';
 import { parseJavaScriptUnits } from '../../src/languages/javascript/parse-javascript-units.js';
-import { javascriptRuntimeDir } from '../../src/languages/javascript/record-javascript-cases.js';
 import * as declaredTypes from '../../src/languages/javascript/runtime/declared-types.mjs';
 import * as examples from '../../src/languages/javascript/runtime/examples.mjs';
 import * as inputs from '../../src/languages/javascript/runtime/inputs.mjs';
 import * as mutants from '../../src/languages/javascript/runtime/mutants.mjs';
+import * as mutateDriver from '../../src/languages/javascript/runtime/mutate-driver.mjs';
 import * as regexSamplesModule from '../../src/languages/javascript/runtime/regex-samples.mjs';
 import * as sourceStringsModule from '../../src/languages/javascript/runtime/source-strings.mjs';
 import { mutateResultSchema, recordResultSchema } from '../../src/pipeline/record/harness-result-schema.js';
-import { FIXTURES, fixtureSnapshot, makeTempDir, removeTempDirs, TEST_NODE } from './languages-javascript-fixtures.js';
+import { FIXTURES, fixtureSnapshot, makeTempDir, removeTempDirs, runJavaScriptDriver } from './languages-javascript-fixtures.js';
 
 interface Tagged { t: string; v?: unknown }
 interface Shape { k: string; v?: unknown; of?: Shape[] | Shape; name?: string; props?: { name: string; optional: boolean; type: Shape }[] }
@@ -39,6 +39,8 @@ const { mutantsOf, findFunction } = mutants as unknown as {
   mutantsOf(t: typeof ts, sf: ts.SourceFile, fn: ts.Node): { description: string }[];
   findFunction(t: typeof ts, sf: ts.SourceFile, start: number, end: number): ts.Node | null;
 };
+
+const { namedConstants } = mutateDriver as unknown as { namedConstants(t: typeof ts, sf: ts.SourceFile, fn: ts.Node): number[] };
 
 const PKG = join(FIXTURES, 'typed-pkg');
 const HOST_TYPESCRIPT = dirname(dirname(createRequire(import.meta.url).resolve('typescript')));
@@ -227,24 +229,6 @@ describe('mutants and impurities', () => {
   });
 });
 
-/** Runs record-driver.mjs (or mutate-driver.mjs) on the test node with `config`; its one JSON document. */
-function runRecordDriver(config: unknown, script = 'record-driver.mjs'): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TEST_NODE, [join(javascriptRuntimeDir(), script)], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.on('error', reject);
-    child.on('close', () => {
-      try {
-        resolve(JSON.parse(Buffer.concat(out).toString()));
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    });
-    child.stdin.end(JSON.stringify(config));
-  });
-}
-
 describe('record-driver.mjs with declared types and README examples', () => {
   it('records a plain JavaScript function on values of its .d.ts types, README and declaration examples first', async () => {
     const recorder = createJavaScriptRecorder({ typescriptPath: HOST_TYPESCRIPT });
@@ -254,7 +238,7 @@ describe('record-driver.mjs with declared types and README examples', () => {
       ...recorder.config(candidates, PKG), repoRoot: PKG, seed: 1, workDir: makeTempDir('cm-jsinputs-'), callTimeoutMs: 2000,
       maxCases: 40, traceTimeoutMs: 10_000, runRepoTests: false, targets: candidates.map((c) => recorder.target(c, new Map(), [])),
     };
-    const result = recordResultSchema.parse(await runRecordDriver(config));
+    const result = recordResultSchema.parse(await runJavaScriptDriver('record', config));
     const byId = new Map(result.targets.map((t) => [t.unitId, t] as const));
     const sum = byId.get('index:sumBytes')!;
     expect(sum.drop).toBeNull();
@@ -274,13 +258,40 @@ describe('record-driver.mjs with declared types and README examples', () => {
     const candidates = (await unitsOf('typed-pkg')).filter((u) => u.qualname === 'blockSum').map((unit) => ({ unit, reasons: [] }));
     const common = { ...recorder.config(candidates, PKG), repoRoot: PKG, seed: 1, workDir: makeTempDir('cm-jsinputs-'), callTimeoutMs: 2000 };
     const targets = candidates.map((c) => recorder.target(c, new Map(), []));
-    const recorded = recordResultSchema.parse(await runRecordDriver({ ...common, maxCases: 40, traceTimeoutMs: 10_000, runRepoTests: false, targets }));
+    const recorded = recordResultSchema.parse(await runJavaScriptDriver('record', { ...common, maxCases: 40, traceTimeoutMs: 10_000, runRepoTests: false, targets }));
     const cases = recorded.targets[0]!.cases;
     // the generated arrays are all shorter than the limit: `<` and `<=` agree on them
     expect(cases.every((c) => c.expect.returns?.v === '-1' || !('returns' in c.expect))).toBe(true);
-    const mutated = mutateResultSchema.parse(await runRecordDriver({ ...common, search: true, maxNewCases: 20, maxMutants: 150, targets: targets.map((t) => ({ ...t, cases })) }, 'mutate-driver.mjs'));
+    const mutated = mutateResultSchema.parse(await runJavaScriptDriver('mutate', { ...common, search: true, maxNewCases: 20, maxMutants: 150, targets: targets.map((t) => ({ ...t, cases })) }));
     const found = mutated.targets[0]!;
     expect(found.newCases.some((c) => Buffer.from((c.args[0] as { v: { b64: string } }).v.b64, 'base64').length >= 6)).toBe(true);
     expect(found.mutation.survivors.filter((s) => s.startsWith('line 5:'))).toEqual([]);
   }, 90_000);
+});
+
+describe('inputs for a unit table and its constants', () => {
+  it('samples each branch of an alternation alone, its optional parts taken and left out (`years?`: years and year)', () => {
+    const samples = regexSamples(/^(-?\d+) *(seconds?|minutes?|hours?|days?|weeks?|years?)?$/i);
+    for (const unit of ['second', 'minute', 'hour', 'day', 'week', 'year']) {
+      expect(samples.some((s) => new RegExp(`^-?\\d+ *${unit}$`).test(s)), unit).toBe(true);
+      expect(samples.some((s) => new RegExp(`^-?\\d+ *${unit}s$`).test(s)), `${unit}s`).toBe(true);
+    }
+  });
+
+  it('takes README calls of a default export by the package name in camelCase when no import shows the binding', () => {
+    const dir = makeTempDir('cm-readme-');
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: '@scope/to-ms' }));
+    writeFileSync(join(dir, 'readme.md'), "# to-ms\n\n```js\ntoMs('2 days') // 172800000\ntoMs(60000, { long: true })\n```\n");
+    expect(readmeInputs(dir, 'default')).toEqual([
+      [{ t: 'str', v: '2 days' }],
+      [{ t: 'number', v: '60000' }, { t: 'object', v: [['long', { t: 'bool', v: true }]] }],
+    ]);
+  });
+
+  it('searches around the module constants a body names, computed ones too (`var d = h * 24`)', () => {
+    const source = 'var s = 1000;\nvar m = s * 60;\nvar h = m * 60;\nconst d = (h * 24);\nfunction fmt(ms) {\n  if (ms >= d) return Math.round(ms / d) + "d";\n  return ms + "ms";\n}\n';
+    const sf = ts.createSourceFile('x.js', source, ts.ScriptTarget.Latest, true);
+    const fn = findFunction(ts, sf, 5, 8)!;
+    expect([...new Set(namedConstants(ts, sf, fn))]).toEqual([86399999, 86400000, 86400001]);
+  });
 });

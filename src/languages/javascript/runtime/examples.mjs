@@ -39,6 +39,13 @@ export function importedDefaultNames(code, packageName) {
   return names;
 }
 
+/** The name a package is usually imported under: its name without scope, in camelCase (`@a/compare-versions` → `compareVersions`). */
+export function bindingOfPackage(name) {
+  const bare = String(name).replace(/^@[^/]+\//, '');
+  const camel = bare.replace(/[^A-Za-z0-9_$]+(.)?/g, (_, c) => (c ?? '').toUpperCase());
+  return /^[0-9]/.test(camel) ? `_${camel}` : camel;
+}
+
 /** The package's name from its package.json, or null. */
 export function packageName(repoRoot) {
   try {
@@ -65,7 +72,10 @@ export function readmeInputs(repoRoot, target) {
     }
   });
   const all = blocks.join('\n');
-  const names = new Set(last === 'default' ? importedDefaultNames(all, packageName(repoRoot)) : [last]);
+  const pkg = packageName(repoRoot);
+  const names = new Set(last === 'default' ? importedDefaultNames(all, pkg) : [last]);
+  // a README that never shows the import calls the default export by the package's name (`ms('2d')`)
+  if (last === 'default' && names.size === 0 && pkg) names.add(bindingOfPackage(pkg));
   if (names.size === 0) return [];
   return blocks.flatMap((code) => exampleCallInputs(code, [...names]));
 }

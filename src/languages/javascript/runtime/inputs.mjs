@@ -371,6 +371,9 @@ function builtinValues(shape, inner, limit) {
 }
 
 /** The encoded values tried for one parameter, the most ordinary first. */
+/** Kinds a guessed parameter may hold a string of instead (`val`, `input`): not a container's. */
+const SCALAR_KINDS = new Set(['number', 'string', 'any']);
+
 export function paramValues(param, bodyText, pools = {}) {
   const declared = param.shape ?? null;
   const kind = shapeKind(declared) ?? paramKind(param);
@@ -395,6 +398,8 @@ export function paramValues(param, bodyText, pools = {}) {
   } else {
     const pool = kind === 'string' && pools.strings ? pools.strings : kind === 'number' && pools.numbers ? pools.numbers : POOLS[kind];
     for (const v of pool) encodable(v);
+    // an export's parameter on its way to a module-internal function: the strings that function's body checks too
+    if (param.reachesBody && SCALAR_KINDS.has(kind) && pool !== pools.strings) for (const v of pools.strings ?? []) encodable(v);
   }
   // a kind guessed from the name alone may be wrong (`cents` is no list): a few values of other kinds after
   const guessed = !param.annotation && !param.defaultValue && declared === null;

@@ -43,6 +43,11 @@ function short(text) {
 }
 
 const LOGICAL = new Set(['&&', '||', '??']);
+
+/** `undefined` or `void 0` as written: replacing it by undefined changes nothing. */
+function isUndefinedText(text) {
+  return /^(?:undefined|void\s+0)$/.test(text.trim());
+}
 const BUILTIN_ERROR = /^(?:globalThis\.)?(?:Error|TypeError|RangeError|SyntaxError|ReferenceError|EvalError|URIError|AggregateError)$/;
 
 /** True when `node` sits under a conditional expression or a logical operator within `fn`: running its block does not mean it ran. */
@@ -97,7 +102,7 @@ export function mutantsOf(ts, sourceFile, fn) {
       // an error's message is never compared (codec.mjs): emptying it could not be told apart
       const message = (ts.isNewExpression(parent) || ts.isCallExpression(parent)) && /Error$/.test(parent.expression.getText(sourceFile));
       if (!directive && !key && !required && !message && !ts.isImportDeclaration(parent) && !ts.isExternalModuleReference(parent)) edit(node, "''");
-    } else if (ts.isReturnStatement(node) && node.expression !== undefined) {
+    } else if (ts.isReturnStatement(node) && node.expression !== undefined && !isUndefinedText(node.expression.getText(sourceFile))) {
       edit(node.expression, 'undefined', `return ${short(node.expression.getText(sourceFile))} -> return undefined`);
     } else if ((ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node)) && node.expression !== undefined) {
       edit(node.expression, `!(${node.expression.getText(sourceFile)})`, `condition ${short(node.expression.getText(sourceFile))} negated`);
@@ -109,7 +114,7 @@ export function mutantsOf(ts, sourceFile, fn) {
     ts.forEachChild(node, visit);
   };
   const body = fn.body;
-  if (body !== undefined && !ts.isBlock(body)) {
+  if (body !== undefined && !ts.isBlock(body) && !isUndefinedText(body.getText(sourceFile))) {
     // an arrow's expression body is its returned value
     edit(body, 'undefined', `=> ${short(body.getText(sourceFile))} -> => undefined`);
   }

@@ -79,20 +79,52 @@ function emptyResult(unitId) {
 }
 
 /**
- * The neighbours of the numbers the function names rather than writes: module-level
- * `const MAX_BLOCK_SIZE = 65_535` read in its body.
+ * The value of a constant numeric expression (`1000`, `s * 60`, `(h * 24) * 365.25`, `-1`) over the
+ * module's numeric constants found so far, or null.
  */
-function namedConstants(ts, sourceFile, fn) {
+function foldNumber(ts, node, numbers) {
+  if (ts.isNumericLiteral(node)) return Number(node.text.replace(/_/g, ''));
+  if (ts.isIdentifier(node)) return numbers.get(node.text) ?? null;
+  if (ts.isParenthesizedExpression(node)) return foldNumber(ts, node.expression, numbers);
+  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken) {
+    const v = foldNumber(ts, node.operand, numbers);
+    return v === null ? null : -v;
+  }
+  if (ts.isBinaryExpression(node)) {
+    const a = foldNumber(ts, node.left, numbers);
+    const b = foldNumber(ts, node.right, numbers);
+    if (a === null || b === null) return null;
+    switch (node.operatorToken.kind) {
+      case ts.SyntaxKind.PlusToken: return a + b;
+      case ts.SyntaxKind.MinusToken: return a - b;
+      case ts.SyntaxKind.AsteriskToken: return a * b;
+      case ts.SyntaxKind.SlashToken: return b === 0 ? null : a / b;
+      case ts.SyntaxKind.AsteriskAsteriskToken: return a ** b;
+      default: return null;
+    }
+  }
+  return null;
+}
+
+/**
+ * The neighbours of the numbers the function names rather than writes: module-level
+ * `const MAX_BLOCK_SIZE = 65_535` or `var d = h * 24` read in its body.
+ */
+export function namedConstants(ts, sourceFile, fn) {
   const numbers = new Map();
   for (const statement of sourceFile.statements) {
-    if (!ts.isVariableStatement(statement) || !(statement.declarationList.flags & ts.NodeFlags.Const)) continue;
+    if (!ts.isVariableStatement(statement)) continue;
     for (const d of statement.declarationList.declarations) {
-      if (ts.isIdentifier(d.name) && d.initializer !== undefined && ts.isNumericLiteral(d.initializer)) numbers.set(d.name.text, Number(d.initializer.text));
+      if (!ts.isIdentifier(d.name) || d.initializer === undefined) continue;
+      const value = foldNumber(ts, d.initializer, numbers);
+      if (value !== null && Number.isFinite(value)) numbers.set(d.name.text, value);
     }
   }
   const out = [];
   const visit = (node) => {
-    if (ts.isIdentifier(node) && numbers.has(node.text)) out.push(...neighbourNumbers(String(numbers.get(node.text))));
+    const value = ts.isIdentifier(node) ? numbers.get(node.text) : undefined;
+    // its neighbours, large ones too (a unit size of 86400000 is one on purpose)
+    if (value !== undefined && Math.abs(value) < 1e15) out.push(value - 1, value, value + 1);
     ts.forEachChild(node, visit);
   };
   if (numbers.size > 0) visit(fn);

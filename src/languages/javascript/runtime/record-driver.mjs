@@ -110,6 +110,8 @@ function sourceKnowledge(config, target) {
   const fn = sf === null ? null : findFunction(reader.ts, sf, target.startLine ?? 1, target.endLine ?? Number.MAX_SAFE_INTEGER);
   const strings = sourceStrings(reader, file, fn === null ? null : { start: fn.getStart(sf), end: fn.getEnd() }, POOLS.string);
   if (strings !== null) knowledge.pools.strings = strings;
+  // a module-internal unit: the export's parameters may carry what its body checks, whatever their names say
+  if (target.via) knowledge.params = knowledge.params.map((p) => ({ ...p, reachesBody: true }));
   return knowledge;
 }
 
@@ -188,7 +190,8 @@ async function recordTarget(config, target, files, traced) {
     result.drop = { code: 'import-error', reason: String(shape.error).slice(0, 300) };
     return result;
   }
-  const maxCases = config.maxCases ?? 40;
+  // a module-internal unit keeps only the calls of its export that reach it (mutate-driver.mjs): more are recorded
+  const maxCases = (config.maxCases ?? 40) * (target.via ? 2 : 1);
   const all = await withEvaluator(() => inputsFor(config, target, shape, files, Math.max(60, maxCases * 3), traced), evaluateInChild);
   const verdicts = await recordTwice(base, all.map((e) => e.input), callTimeoutMs);
   let timeouts = 0;

@@ -139,7 +139,9 @@ function generate(node, mode, state, depth = 0) {
     const { atom, min, max } = item;
     // with a depth, optional groups are taken that many levels deep, with `only` one optional group
     // (and those around it); optional characters in neither
-    const take = mode.only !== undefined ? mode.only.has(item.optional) : mode.depth === undefined ? mode.optional : atom.group !== undefined && depth < mode.depth;
+    // with `holds`, an optional group holding that alternation is taken, other optional parts not
+    const holding = mode.holds !== undefined && atom.group !== undefined && holdsAlternation(atom.group, mode.holds);
+    const take = holding || (mode.only !== undefined ? mode.only.has(item.optional) : mode.depth === undefined ? mode.optional : atom.group !== undefined && depth < mode.depth);
     const times = take ? Math.min(Math.max(min, 1), max) : min;
     for (let n = 0; n < times; n++) {
       if (atom.group) out += generate(atom.group, mode, state, min === 0 ? depth + 1 : depth);
@@ -165,6 +167,12 @@ function optionalGroups(node, around = [], out = []) {
   return out;
 }
 
+/** True when the alternation numbered `id` is `node` or lies inside it. */
+function holdsAlternation(node, id) {
+  if (node.id === id) return true;
+  return node.alt.some((seq) => seq.some(({ atom }) => atom.group !== undefined && holdsAlternation(atom.group, id)));
+}
+
 /** Alternations of the tree with their branch counts, by id. */
 function alternationsOf(node, out = []) {
   out[node.id] = node.alt.length;
@@ -172,13 +180,26 @@ function alternationsOf(node, out = []) {
   return out;
 }
 
-/** Up to `limit` different strings `regex` accepts, the shortest kinds first. */
-export function regexSamples(regex, limit = 12) {
+/** Branches of alternations taken one at a time, at most (a unit table `ms|s|m|h|d|w|y`: each of them). */
+const MAX_BRANCHES = 32;
+
+/**
+ * Up to `limit` different strings `regex` accepts, the shortest kinds first. Default: 12, and two
+ * more per branch of its alternations (each branch alone, with and without its optional parts).
+ */
+export function regexSamples(regex, limit) {
   let tree;
   try {
     tree = parse(regex.source);
   } catch {
     return [];
+  }
+  if (limit === undefined) {
+    let branches = 0;
+    alternationsOf(tree).forEach((count) => {
+      branches += Math.min(count, MAX_BRANCHES) - 1;
+    });
+    limit = 12 + 3 * branches;
   }
   const modes = [{ optional: false }, { depth: 1 }, { depth: 2 }, { depth: 3 }, { optional: true }];
   // each class's other characters (`[<>=~^]` gives `<`, `>`, `=`, ...)
@@ -187,7 +208,11 @@ export function regexSamples(regex, limit = 12) {
     if (id < 12) modes.push({ only: new Set([...around, id]) });
   });
   alternationsOf(tree).forEach((count, id) => {
-    for (let k = 1; k < Math.min(count, 8); k++) modes.push({ optional: true, branch: [id, k] }, { optional: false, branch: [id, k] });
+    for (let k = 1; k < Math.min(count, MAX_BRANCHES); k++) modes.push({ optional: true, branch: [id, k] }, { optional: false, branch: [id, k] });
+  });
+  // each branch alone, its own optional parts left out (`years?` gives `year` too)
+  alternationsOf(tree).forEach((count, id) => {
+    for (let k = 0; k < Math.min(count, MAX_BRANCHES); k++) modes.push({ optional: false, branch: [id, k], holds: id });
   });
   const out = [];
   const tester = new RegExp(regex.source, regex.flags.replace(/[gy]/g, ''));

@@ -46,7 +46,7 @@ function samplesOf(regexes, wholes = []) {
     } catch {
       continue;
     }
-    const samples = regexSamples(regex, 10);
+    const samples = regexSamples(regex);
     if (/^\^/.test(r.source) && !/(?<!\\)\$$/.test(r.source) && wholes.length > 0) {
       for (const prefix of samples.slice(0, 6)) for (const whole of wholes.slice(0, 3)) out.push(prefix + whole);
     }
@@ -60,7 +60,7 @@ function samplesOf(regexes, wholes = []) {
  * `limit`; `basics` after the body's own), or null when its file cannot be parsed. `range`: the
  * body's offsets in the file ({start, end}).
  */
-export function sourceStrings(reader, file, range, basics, limit = 24) {
+export function sourceStrings(reader, file, range, basics, limit = 64) {
   const sf = reader.parse(file);
   if (sf === null) return null;
   const { ts } = reader;
