@@ -44,23 +44,28 @@ export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-/** Runs one of the runtime's drivers (`record-driver.mjs`, `mutate-driver.mjs`) on TEST_NODE with `config` on stdin; its one JSON document. */
-export function runJavaScriptDriver(script: 'record' | 'mutate', config: unknown): Promise<unknown> {
+/** Runs `node <args>` on TEST_NODE with `stdin`; its stdout parsed as one JSON document (a non-zero exit rejects with its stderr). */
+export function runNodeJson(args: string[], stdin: string): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TEST_NODE, [join(javascriptRuntimeDir(), `${script}-driver.mjs`)], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(TEST_NODE, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => err.push(c));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`${script} driver exited ${code}: ${Buffer.concat(err).toString()}`));
+      if (code !== 0) return reject(new Error(`node ${args[0] ?? ''} exited ${code}: ${Buffer.concat(err).toString()}`));
       try {
         resolve(JSON.parse(Buffer.concat(out).toString()));
       } catch (error) {
         reject(error instanceof Error ? error : new Error(String(error)));
       }
     });
-    child.stdin.end(JSON.stringify(config));
+    child.stdin.end(stdin);
   });
+}
+
+/** Runs one of the runtime's drivers (`record-driver.mjs`, `mutate-driver.mjs`) on TEST_NODE with `config` on stdin; its one JSON document. */
+export function runJavaScriptDriver(script: 'record' | 'mutate', config: unknown): Promise<unknown> {
+  return runNodeJson([join(javascriptRuntimeDir(), `${script}-driver.mjs`)], JSON.stringify(config));
 }

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -8,31 +7,10 @@ import { parseJavaScriptUnits } from '../../src/languages/javascript/parse-javas
 import { javascriptRuntimeDir } from '../../src/languages/javascript/record-javascript-cases.js';
 import type { Candidate, InputProposal, RecordedCase } from '../../src/languages/construction-types.js';
 import { type MutateResult, mutateResultSchema, type RecordResult, recordResultSchema } from '../../src/pipeline/record/harness-result-schema.js';
-import { fixtureSnapshot, makeTempDir, TEST_NODE } from './languages-javascript-fixtures.js';
+import { fixtureSnapshot, makeTempDir, runJavaScriptDriver } from './languages-javascript-fixtures.js';
 
 const HOST_TYPESCRIPT = dirname(dirname(createRequire(import.meta.url).resolve('typescript')));
 const recorder = createJavaScriptRecorder({ typescriptPath: HOST_TYPESCRIPT });
-
-/** Runs one driver on the test node binary with `config` on stdin; its one JSON document. */
-function runDriver(script: 'record' | 'mutate', config: unknown): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TEST_NODE, [join(javascriptRuntimeDir(), `${script}-driver.mjs`)], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`${script} driver exited ${code}: ${Buffer.concat(err).toString()}`));
-      try {
-        resolve(JSON.parse(Buffer.concat(out).toString()));
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    });
-    child.stdin.end(JSON.stringify(config));
-  });
-}
 
 interface Fixture {
   dir: string;
@@ -58,7 +36,7 @@ async function record(f: Fixture, options: { maxCases?: number; only?: string[];
     runRepoTests: false,
     targets: candidates.map((c) => recorder.target(c, new Map(), options.proposals ?? [])),
   };
-  return recordResultSchema.parse(await runDriver('record', config));
+  return recordResultSchema.parse(await runJavaScriptDriver('record', config));
 }
 
 async function mutate(f: Fixture, recorded: RecordResult, options: { search: boolean; maxMutants?: number }): Promise<MutateResult> {
@@ -70,7 +48,7 @@ async function mutate(f: Fixture, recorded: RecordResult, options: { search: boo
     maxMutants: options.maxMutants ?? 150,
     targets: recorded.targets.filter((t) => !t.drop).map((t) => ({ ...recorder.target(byId.get(t.unitId)!, new Map(), []), cases: t.cases })),
   };
-  return mutateResultSchema.parse(await runDriver('mutate', config));
+  return mutateResultSchema.parse(await runJavaScriptDriver('mutate', config));
 }
 
 function target<T extends { unitId: string }>(targets: T[], unitId: string): T {
@@ -274,7 +252,7 @@ describe('mutate-driver.mjs', () => {
     const str = (v: string): { t: string; v: string } => ({ t: 'str', v });
     const cases = ['a', 'b'].map((p) => ({ id: `next-id-${p}`, module: 'src/state', target: 'nextId', init: null, args: [str(p)], kwargs: {}, expect: { returns: str(`${p}-1`) }, argsAfter: null, source: 'call-site' }));
     const config = { ...f.common, search: false, maxNewCases: 20, maxMutants: 150, targets: [{ ...recorder.target(unit, new Map(), []), cases }] };
-    const mutated = target(mutateResultSchema.parse(await runDriver('mutate', config)).targets, 'src/state:nextId');
+    const mutated = target(mutateResultSchema.parse(await runJavaScriptDriver('mutate', config)).targets, 'src/state:nextId');
     expect(mutated.baselineMismatches).toBe(1);
     expect(mutated.cases).toEqual(cases.slice(0, 1));
     expect(mutated.error).toBeNull();

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,7 +6,7 @@ import { createJavaScriptRecorder } from '../../src/languages/javascript/javascr
 import { parseJavaScriptUnits } from '../../src/languages/javascript/parse-javascript-units.js';
 import { javascriptRuntimeDir } from '../../src/languages/javascript/record-javascript-cases.js';
 import { recordResultSchema } from '../../src/pipeline/record/harness-result-schema.js';
-import { FIXTURES, fixtureSnapshot, makeTempDir, removeTempDirs, TEST_NODE } from './languages-javascript-fixtures.js';
+import { FIXTURES, fixtureSnapshot, makeTempDir, removeTempDirs, runJavaScriptDriver, runNodeJson } from './languages-javascript-fixtures.js';
 
 const HOST_TYPESCRIPT = dirname(dirname(createRequire(import.meta.url).resolve('typescript')));
 const TRACE_TESTS = pathToFileURL(join(javascriptRuntimeDir(), 'trace-tests.mjs')).href;
@@ -25,27 +24,6 @@ interface Traced {
   traces: { mode: string; timedOut: boolean; records: number }[];
 }
 
-/** Runs `node <script>` on the test node binary with `stdin`; its stdout parsed as JSON. */
-function runNode(args: string[], stdin: string): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TEST_NODE, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`node exited ${code}: ${Buffer.concat(err).toString()}`));
-      try {
-        resolve(JSON.parse(Buffer.concat(out).toString()));
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    });
-    child.stdin.end(stdin);
-  });
-}
-
 /** trace-tests.mjs's traceRepoTests on a fixture package, for targets given as `module:exportPath`. */
 async function trace(pkg: string, targets: string[], options: Record<string, number> = {}): Promise<Traced> {
   const script = `import { traceRepoTests } from ${JSON.stringify(TRACE_TESTS)};
@@ -59,7 +37,7 @@ async function trace(pkg: string, targets: string[], options: Record<string, num
     runRepoTests: true,
     targets: targets.map((t) => ({ module: t.split(':')[0], target: t.split(':')[1] })),
   };
-  return (await runNode(['--input-type=module', '-e', script], JSON.stringify({ config, options }))) as Traced;
+  return (await runNodeJson(['--input-type=module', '-e', script], JSON.stringify({ config, options }))) as Traced;
 }
 
 /** The plain values of an input's arguments (strings and numbers as their text). */
@@ -118,7 +96,7 @@ describe('traceRepoTests', () => {
     expect(capped.inputs[0]).toHaveLength(2);
     const script = `import { traceRepoTests } from ${JSON.stringify(TRACE_TESTS)};
       process.stdout.write(JSON.stringify(await traceRepoTests({ repoRoot: ${JSON.stringify(join(FIXTURES, 'trace-esm'))}, runRepoTests: false, targets: [{ module: 'src/text', target: 'padLeft' }] })));`;
-    expect(await runNode(['--input-type=module', '-e', script], '')).toEqual({ inputs: [[]], traces: [] });
+    expect(await runNodeJson(['--input-type=module', '-e', script], '')).toEqual({ inputs: [[]], traces: [] });
   });
 });
 
@@ -153,7 +131,7 @@ describe('record-driver.mjs with the repository\'s tests', () => {
       runRepoTests: true,
       targets: candidates.map((c) => recorder.target(c, new Map(), [])),
     };
-    const result = recordResultSchema.parse(await runNode([join(javascriptRuntimeDir(), 'record-driver.mjs')], JSON.stringify(config)));
+    const result = recordResultSchema.parse(await runJavaScriptDriver('record', config));
     expect(result.traces).toEqual([{ mode: 'repo-test', timedOut: false, records: 8 }]);
     const capitalize = result.targets.find((t) => t.unitId.endsWith(':capitalize'))!;
     expect(capitalize.sources['repo-test']).toEqual({ tried: 7, kept: 7 });
