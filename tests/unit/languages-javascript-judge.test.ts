@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { javascriptRuntimeDir, type JavaScriptRecordRequest, recordJavaScriptTwice, type TaggedValue } from '../../src/languages/javascript/record-javascript-cases.js';
@@ -42,11 +42,11 @@ function workspace(pkg: string, files: Record<string, string> = {}): string {
 }
 
 /** Runs judge.mjs on `ws` and `cases`; returns the parsed result line and everything stdout held. */
-function judge(ws: string, cases: Case[], options: { caseTimeoutMs?: number; budgetMs?: number; uid?: number; hidden?: string; typescriptPath?: string } = {}): Promise<{ result: JudgeResult; stdout: string }> {
+function judge(ws: string, cases: Case[], options: { caseTimeoutMs?: number; loadTimeoutMs?: number; budgetMs?: number; uid?: number; hidden?: string; typescriptPath?: string } = {}): Promise<{ result: JudgeResult; stdout: string }> {
   const hidden = options.hidden ?? makeTempDir('js-judge-hidden-');
   writeFileSync(join(hidden, 'cases.json'), JSON.stringify({ cases }));
   const nonce = `n${Math.random().toString(16).slice(2)}`;
-  const config = { workspace: ws, hiddenDir: hidden, cases: 'cases.json', caseTimeoutMs: options.caseTimeoutMs ?? 5000, budgetMs: options.budgetMs ?? 60_000, dropPrivileges: options.uid !== undefined, uid: options.uid, gid: options.uid, nonce, typescriptPath: options.typescriptPath };
+  const config = { workspace: ws, hiddenDir: hidden, cases: 'cases.json', caseTimeoutMs: options.caseTimeoutMs ?? 5000, loadTimeoutMs: options.loadTimeoutMs ?? 5000, budgetMs: options.budgetMs ?? 60_000, dropPrivileges: options.uid !== undefined, uid: options.uid, gid: options.uid, nonce, typescriptPath: options.typescriptPath };
   return new Promise((resolve, reject) => {
     const child = spawn(TEST_NODE, [join(javascriptRuntimeDir(), 'judge.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
     let stdout = '';
@@ -115,10 +115,19 @@ describe('JavaScript judge', () => {
 
   it('times out a subject that loops forever and judges the next case in a fresh one', async () => {
     const looping = `export function padLeft(text) {\n  if (text === 'ab') for (;;);\n  return text;\n}\n`;
-    const { result } = await judge(workspace('esm-pkg', { 'src/text.js': looping }), [...padCases, ...rectCases], { caseTimeoutMs: 1500 });
+    const { result } = await judge(workspace('esm-pkg', { 'src/text.js': looping }), [...padCases, ...rectCases], { caseTimeoutMs: 1500, loadTimeoutMs: 500 });
     expect(statuses(result)).toEqual(['failed', 'passed', 'failed', 'passed', 'passed']);
-    expect(result.tests[0]?.message).toBe('timed out after 1500 ms');
+    // each fresh subject's first case has loadTimeoutMs more: it loads the module
+    expect(result.tests[0]?.message).toBe('timed out after 2000 ms (its module loaded in that time)');
     expect(result.budgetExhausted).toBe(false);
+  });
+
+  it('gives the first case of each subject loadTimeoutMs more: a module slow to load (a loaded machine, the TypeScript transpiler) passes', async () => {
+    const slow = `const until = Date.now() + 1200;\nwhile (Date.now() < until);\n${readFileSync(join(FIXTURES, 'esm-pkg', 'src/text.js'), 'utf8')}`;
+    const { result } = await judge(workspace('esm-pkg', { 'src/text.js': slow }), padCases, { caseTimeoutMs: 800, loadTimeoutMs: 3000 });
+    expect(statuses(result)).toEqual(padCases.map(() => 'passed'));
+    const { result: strict } = await judge(workspace('esm-pkg', { 'src/text.js': slow }), padCases.slice(0, 1), { caseTimeoutMs: 800, loadTimeoutMs: 0 });
+    expect(statuses(strict)).toEqual(['failed']);
   });
 
   it('cannot be fooled by fake frames written to the channel or fake result lines printed on stdout', async () => {

@@ -7,7 +7,10 @@
 //     "workspace": "/workspace",                 // the agent's files (owned by the agent user)
 //     "hiddenDir": "/var/lib/codemidas/hidden",  // root-only 0700
 //     "cases": "cases.json",                     // path under hiddenDir: {"cases": [RecordedCase...]}
-//     "caseTimeoutMs": 10000,                    // one recorded case, module load included
+//     "caseTimeoutMs": 10000,                    // one recorded case
+//     "loadTimeoutMs": 20000,                    // more for the first case of each subject, which loads
+//                                                // the module (and typescript for .ts): a loaded machine
+//                                                // must not fail a correct workspace at its import
 //     "budgetMs": 120000,                        // the whole judge run
 //     "uid": 1000, "gid": 1000,                  // the unprivileged subject user
 //     "dropPrivileges": true,                    // applied when running as root; skipped otherwise
@@ -52,6 +55,7 @@ function readConfig(raw) {
     hiddenDir: String(raw.hiddenDir),
     cases: raw.cases ?? null,
     caseTimeoutMs: Number(raw.caseTimeoutMs ?? 10_000),
+    loadTimeoutMs: Number(raw.loadTimeoutMs ?? 20_000),
     budgetMs: Number(raw.budgetMs ?? 120_000),
     uid: Number(raw.uid ?? 1000),
     gid: Number(raw.gid ?? 1000),
@@ -256,8 +260,9 @@ async function runCases(config, cases, deadline, scratch) {
         outcomes.push({ name, status: 'failed', message: 'scoring time budget exhausted' });
         continue;
       }
-      const caseDeadline = Math.min(now + config.caseTimeoutMs, deadline);
+      let loads = false;
       if (subject === null) {
+        loads = true;
         try {
           subject = new Subject(config, neutral);
         } catch (error) {
@@ -266,13 +271,16 @@ async function runCases(config, cases, deadline, scratch) {
           continue;
         }
       }
+      // a fresh subject loads the module on this case: it has loadTimeoutMs more
+      const limitMs = config.caseTimeoutMs + (loads ? config.loadTimeoutMs : 0);
+      const caseDeadline = Math.min(now + limitMs, deadline);
       let answer;
       try {
         answer = await subject.ask(caseInputs(c), caseDeadline);
       } catch (error) {
         let message;
         if (error?.timeout) {
-          message = `timed out after ${config.caseTimeoutMs} ms`;
+          message = loads ? `timed out after ${limitMs} ms (its module loaded in that time)` : `timed out after ${limitMs} ms`;
           if (caseDeadline >= deadline) {
             exhausted = true;
             message = 'scoring time budget exhausted';
