@@ -50,7 +50,7 @@ from pathlib import Path  # noqa: E402
 REPO_ROOT = Path(__file__).resolve().parent.parent
 LIBRARY_DIR = REPO_ROOT / "examples" / "textkit"
 LIBRARY_REPO = "examples/textkit"
-CODEC_DIR = REPO_ROOT / "src" / "scoring" / "python"
+CODEC_DIR = REPO_ROOT / "src" / "languages" / "python" / "judge"
 DEFAULT_OUT = REPO_ROOT / "environments" / "sample"
 SUITE = "sample"
 BASE_DIR = "_base"
