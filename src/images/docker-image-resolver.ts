@@ -32,7 +32,9 @@ export function createDockerImageResolver(options: DockerImageResolverOptions): 
 
 /** The tag of the runtime image named `name` in `tags`; `base` is no runtime image. */
 function tagOf(tags: Readonly<Record<string, string>>, name: string): string {
-  const tag = name === 'base' ? undefined : tags[name];
+  // task.json may name the image as its repository (`codemidas/python`) or with a tag: the folder's name is what counts
+  const key = /^codemidas\/([a-z0-9][a-z0-9._-]*)(?::[\w.-]+)?$/.exec(name)?.[1] ?? name;
+  const tag = key === 'base' ? undefined : tags[key];
   if (tag === undefined) {
     const known = Object.keys(tags).filter((k) => k !== 'base');
     throw new InvalidArgumentError('language', `no sandbox image '${name}' (known: ${known.join(', ')}; an image is a folder sandbox-images/<name>/ with a Dockerfile)`);
