@@ -221,6 +221,12 @@ export function neighbourNumbers(text) {
 const KIND_CHECK = /\btypeof\b|\binstanceof\b|\bisArray\b|\bassert\w*\(|\bis[A-Z]\w*\(/;
 
 /** True when a declared SHAPE takes plain numbers (the body's boundaries are worth trying). */
+/** True when a declared SHAPE accepts values of the plain `kind` ('string', 'number'), alone or in a union. */
+function takesKind(shape, kind) {
+  if (shape.k === kind) return true;
+  return shape.k === 'union' && shape.of.some((s) => takesKind(s, kind));
+}
+
 function takesNumbers(shape) {
   if (shape.k === 'number' || shape.k === 'any') return true;
   return shape.k === 'union' && shape.of.some(takesNumbers);
@@ -370,6 +376,54 @@ function builtinValues(shape, inner, limit) {
   return [];
 }
 
+const MAX_USAGE_VALUES = 16;
+
+/** `count` members spread over a list, its first included (the shaped strings of all sorts, not the first sort only). */
+function spread(list, count) {
+  if (list.length <= count) return list;
+  return Array.from({ length: count }, (_, i) => list[Math.floor((i * list.length) / count)]);
+}
+
+/**
+ * Values of an object SHAPE read from a body's use (usage-shapes.mjs): the ordinary one, then each
+ * of its first string- or number-valued properties (`headers['content-type']`) set in turn to
+ * values spread over the pools, which hold what the body checks (a media type, a parameter list).
+ */
+function usageValues(shape, pools) {
+  const narrowed = { strings: pools.strings, numbers: pools.numbers };
+  const [base, ...others] = shapeValues(shape, narrowed);
+  if (base === undefined || base === null || typeof base !== 'object') return shapeValues(shape, narrowed).slice(0, MAX_USAGE_VALUES);
+  const leaves = [];
+  const walk = (s, at) => {
+    if (s?.k !== 'object' || at.length > 3) return;
+    for (const p of s.props) {
+      if (p.type.k === 'string' || p.type.k === 'number') leaves.push({ at: [...at, p.name], kind: p.type.k });
+      else walk(p.type, [...at, p.name]);
+    }
+  };
+  walk(shape, []);
+  const out = [base];
+  const setAt = (value, at, leaf) => {
+    const copy = structuredClone(value);
+    let o = copy;
+    for (const key of at.slice(0, -1)) {
+      if (o[key] === null || typeof o[key] !== 'object') return null;
+      o = o[key];
+    }
+    o[at[at.length - 1]] = leaf;
+    return copy;
+  };
+  for (const leaf of leaves.slice(0, 3)) {
+    const pool = leaf.kind === 'string' ? pools.strings ?? POOLS.string : pools.numbers ?? POOLS.number;
+    for (const v of spread(pool, 10)) {
+      const made = setAt(base, leaf.at, v);
+      if (made !== null) out.push(made);
+    }
+  }
+  out.push(...others);
+  return out.slice(0, MAX_USAGE_VALUES);
+}
+
 /** The encoded values tried for one parameter, the most ordinary first. */
 /** Kinds a guessed parameter may hold a string of instead (`val`, `input`): not a container's. */
 const SCALAR_KINDS = new Set(['number', 'string', 'any']);
@@ -395,11 +449,25 @@ export function paramValues(param, bodyText, pools = {}) {
   if (typed.length > 0) {
     // a value of another kind or none at all, where the body checks what it was given
     if (KIND_CHECK.test(String(bodyText ?? ''))) for (const v of [null, kind === 'string' ? 1 : 'abc']) encodable(v);
+    // a declared string (or a union holding one): every string shaped like what the source checks, not the first few
+    if (pools.strings && takesKind(declared, 'string')) for (const v of pools.strings) encodable(v);
   } else {
     const pool = kind === 'string' && pools.strings ? pools.strings : kind === 'number' && pools.numbers ? pools.numbers : POOLS[kind];
     for (const v of pool) encodable(v);
     // an export's parameter on its way to a module-internal function: the strings that function's body checks too
     if (param.reachesBody && SCALAR_KINDS.has(kind) && pool !== pools.strings) for (const v of pools.strings ?? []) encodable(v);
+  }
+  // objects shaped as the body reads them (`req.headers['content-type']`), second: the pools are long
+  if (param.usage) {
+    const shaped = [];
+    for (const v of usageValues(param.usage, pools)) {
+      try {
+        shaped.push(encode(v));
+      } catch {
+        // not encodable
+      }
+    }
+    values.splice(Math.min(values.length, 1), 0, ...shaped);
   }
   // a kind guessed from the name alone may be wrong (`cents` is no list): a few values of other kinds after
   const guessed = !param.annotation && !param.defaultValue && declared === null;

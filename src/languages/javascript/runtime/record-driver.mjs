@@ -29,6 +29,7 @@ import { createTypeReader, declaredParams } from './declared-types.mjs';
 import { readmeInputs } from './examples.mjs';
 import { callSiteInputs, constructorInputs, docExampleInputs, generatedInputs, POOLS, sourceFiles, withEvaluator } from './inputs.mjs';
 import { findFunction } from './mutants.mjs';
+import { entryFunction, usageShapes } from './usage-shapes.mjs';
 import { sourceStrings } from './source-strings.mjs';
 import { traceRepoTests } from './trace-tests.mjs';
 
@@ -110,6 +111,10 @@ function sourceKnowledge(config, target) {
   const fn = sf === null ? null : findFunction(reader.ts, sf, target.startLine ?? 1, target.endLine ?? Number.MAX_SAFE_INTEGER);
   const strings = sourceStrings(reader, file, fn === null ? null : { start: fn.getStart(sf), end: fn.getEnd() }, POOLS.string);
   if (strings !== null) knowledge.pools.strings = strings;
+  // objects the body reads properties of, where no type says what they hold (an internal unit: its entry's use)
+  const entry = sf === null ? null : target.via ? entryFunction(reader.ts, sf, target.target) : fn;
+  const usage = entry === null ? [] : usageShapes(reader.ts, sf, entry);
+  knowledge.params = knowledge.params.map((p, i) => (usage[i] && !(p.shape?.k === 'object' && p.shape.props.length > 0) ? { ...p, usage: usage[i] } : p));
   // a module-internal unit: the export's parameters may carry what its body checks, whatever their names say
   if (target.via) knowledge.params = knowledge.params.map((p) => ({ ...p, reachesBody: true }));
   return knowledge;
@@ -195,6 +200,11 @@ async function recordTarget(config, target, files, traced) {
   const all = await withEvaluator(() => inputsFor(config, target, shape, files, Math.max(60, maxCases * 3), traced), evaluateInChild);
   const verdicts = await recordTwice(base, all.map((e) => e.input), callTimeoutMs);
   let timeouts = 0;
+  // calls that throw fill at most half the cases while calls that return are left: a task of mostly
+  // errors says little of what the function does
+  const returning = verdicts.filter((v) => v.outcome !== undefined && 'returns' in v.outcome).length;
+  const maxRaising = Math.max(maxCases - returning, Math.ceil(maxCases / 2));
+  let raising = 0;
   for (const [i, { source, input }] of all.entries()) {
     const counts = (result.sources[source] ??= { tried: 0, kept: 0 });
     counts.tried += 1;
@@ -206,6 +216,8 @@ async function recordTarget(config, target, files, traced) {
       continue;
     }
     if (result.cases.length >= maxCases) continue;
+    if ('raises' in verdict.outcome && raising >= maxRaising) continue;
+    if ('raises' in verdict.outcome) raising += 1;
     counts.kept += 1;
     result.cases.push(makeCase(target, input, verdict.outcome, source));
   }

@@ -119,9 +119,24 @@ function parse(source) {
     }
     i++; // ']'
     if (negated) return { chars: ['a', '1', '-', '_', ' ', '.'].find((x) => !chars.includes(x)) ?? '' };
-    return { chars, digit: digit && /^[0-9]/.test(chars.replace(/^0/, '')) };
+    const digits = digit && /^[0-9]/.test(chars.replace(/^0/, ''));
+    return { chars: digits ? chars : ordinaryFirst(chars), digit: digits };
   };
   return alternation();
+}
+
+/**
+ * A class's characters with one of each sort first, the most ordinary first: a lowercase letter, an
+ * uppercase one, a digit, then the rest in their order (`[!#$0-9A-Za-z]` gives `a`, `A`, `0`, `!`,
+ * ...): each pick of a class shows another sort of text, not another punctuation mark.
+ */
+function ordinaryFirst(chars) {
+  const all = [...chars];
+  const firsts = [/[a-z]/, /[A-Z]/, /[0-9]/].map((re) => all.find((c) => re.test(c))).filter((c) => c !== undefined);
+  if (firsts.length === 0) return chars;
+  const rest = [...all];
+  for (const c of firsts) rest.splice(rest.indexOf(c), 1);
+  return [...firsts, ...rest].join('');
 }
 
 /**

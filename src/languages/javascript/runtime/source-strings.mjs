@@ -16,7 +16,9 @@ function literalsOf(ts, sf) {
   const visit = (node) => {
     if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) {
       const m = /^\/(.*)\/([a-z]*)$/s.exec(node.text);
-      if (m !== null) regexes.push({ at: node.pos, source: m[1], flags: m[2] });
+      // a module constant (`var TYPE_REGEXP = /.../`) keeps its name: a body that names it checks it
+      const named = ts.isVariableDeclaration(node.parent) && ts.isIdentifier(node.parent.name) ? node.parent.name.text : null;
+      if (m !== null) regexes.push({ at: node.pos, source: m[1], flags: m[2], name: named });
     } else if ((ts.isNewExpression(node) || ts.isCallExpression(node)) && ts.isIdentifier(node.expression) && node.expression.text === 'RegExp') {
       const first = node.arguments?.[0];
       if (first !== undefined && ts.isStringLiteralLike(first)) regexes.push({ at: node.pos, source: first.text, flags: '' });
@@ -55,6 +57,34 @@ function samplesOf(regexes, wholes = []) {
   return out;
 }
 
+/** The identifiers a range of the file names. */
+function namesIn(ts, sf, range) {
+  const out = new Set();
+  const visit = (node) => {
+    if (node.end <= range.start || node.pos >= range.end) return;
+    if (ts.isIdentifier(node)) out.add(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+/**
+ * What one of the body's patterns accepts followed by what another accepts (`text/html` then
+ * `; charset=utf-8`): a body that checks a string's parts by several patterns reads the whole.
+ */
+function followed(regexes) {
+  const samples = regexes.slice(0, 4).map((r) => samplesOf([r]));
+  const pairs = [];
+  for (const [i, a] of samples.entries()) {
+    for (const [j, b] of samples.entries()) if (i !== j) pairs.push(a.slice(0, 2).flatMap((x) => b.slice(0, 3).map((y) => x + y)));
+  }
+  // each pair's first join, then each pair's second, ...
+  const out = [];
+  for (let k = 0; k < 6; k++) for (const joins of pairs) if (k < joins.length) out.push(joins[k]);
+  return out.slice(0, 20);
+}
+
 /**
  * Strings for a target's string parameters, the likeliest to get through its checks first (at most
  * `limit`; `basics` after the body's own), or null when its file cannot be parsed. `range`: the
@@ -65,7 +95,8 @@ export function sourceStrings(reader, file, range, basics, limit = 64) {
   if (sf === null) return null;
   const { ts } = reader;
   const own = literalsOf(ts, sf);
-  const inBody = (x) => range !== null && x.at >= range.start && x.at < range.end;
+  const named = range === null ? new Set() : namesIn(ts, sf, range);
+  const inBody = (x) => range !== null && ((x.at >= range.start && x.at < range.end) || (x.name != null && named.has(x.name)));
   const imported = [];
   for (const spec of own.imports) {
     if (!spec.startsWith('.')) continue;
@@ -81,9 +112,11 @@ export function sourceStrings(reader, file, range, basics, limit = 64) {
   const joined = own.separators.filter(inBody).flatMap((s) => [['1', '2', '3'].join(s.text), ['a', 'b'].join(s.text)]);
   // what a whole-string pattern accepts, to follow what a prefix pattern accepts
   const wholes = samplesOf([...own.regexes, ...imported].filter((r) => /^\^/.test(r.source) && /(?<!\\)\$$/.test(r.source))).filter((w) => /\d/.test(w)).slice(2);
+  const bodyRegexes = own.regexes.filter(inBody);
   const out = [
-    ...samplesOf(own.regexes.filter(inBody), wholes),
+    ...samplesOf(bodyRegexes, wholes),
     ...joined,
+    ...followed(bodyRegexes),
     ...samplesOf(own.regexes.filter((r) => !inBody(r)), wholes),
     ...samplesOf(imported, wholes),
     ...own.strings.filter((s) => inBody(s) && s.text !== '').map((s) => s.text),

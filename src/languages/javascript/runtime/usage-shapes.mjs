@@ -1,0 +1,221 @@
+// What a function's body does with its parameters, as a SHAPE of declared-types.mjs: the
+// properties it reads (`req.headers['content-type']`, `const { a, b } = opts`, a parameter
+// written as a binding pattern) and what it checks of them (`typeof x.y === 'string'`, comparisons
+// with literals, string, array and number operations). For parameters that no type declares: the
+// record driver builds extra inputs of these shapes (objects a request-like or options-like
+// parameter needs) beside those of the name's kind. A parameter handed on to another function of
+// the same file (`getcontenttype(string)`) takes that function's use of it too, one call deep.
+
+const MAX_PROPS = 12;
+const MAX_DEPTH = 3;
+const STRING_METHODS = new Set(['charAt', 'charCodeAt', 'codePointAt', 'endsWith', 'startsWith', 'indexOf', 'lastIndexOf', 'includes', 'match', 'matchAll', 'padEnd', 'padStart', 'repeat', 'replace', 'replaceAll', 'search', 'slice', 'split', 'substr', 'substring', 'toLowerCase', 'toUpperCase', 'trim', 'trimEnd', 'trimStart', 'normalize', 'localeCompare']);
+const ARRAY_METHODS = new Set(['map', 'forEach', 'filter', 'reduce', 'some', 'every', 'find', 'findIndex', 'push', 'pop', 'shift', 'unshift', 'join', 'concat', 'flat', 'flatMap', 'sort', 'reverse', 'splice']);
+const OBJECT_PROTO = new Set(['hasOwnProperty', 'toString', 'valueOf', 'constructor', 'isPrototypeOf', 'propertyIsEnumerable', 'length', 'prototype', '__proto__']);
+const TYPEOF_KINDS = { string: 'string', number: 'number', boolean: 'boolean', bigint: 'bigint', object: 'object', function: 'function', undefined: 'undefined' };
+
+/** A node of the growing use tree: properties read and what was seen of the value itself. */
+function node() {
+  return { props: new Map(), kinds: new Set(), literals: [] };
+}
+
+/** The use tree of `fn`'s parameter `name` (a plain identifier parameter). */
+function collect(ts, sf, fn, name, root, depth, visited) {
+  const functions = depth === 0 ? localFunctions(ts, sf) : null;
+  const aliases = new Set();
+  /** The chain `name.a['b'].c` of an expression, or null when it does not start at the parameter. */
+  const chainOf = (expr) => {
+    const keys = [];
+    let e = expr;
+    for (;;) {
+      if (ts.isParenthesizedExpression(e) || ts.isNonNullExpression?.(e)) e = e.expression;
+      else if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name)) {
+        keys.unshift(e.name.text);
+        e = e.expression;
+      } else if (ts.isElementAccessExpression(e) && e.argumentExpression && ts.isStringLiteralLike(e.argumentExpression)) {
+        keys.unshift(e.argumentExpression.text);
+        e = e.expression;
+      } else break;
+    }
+    return ts.isIdentifier(e) && e.text === name ? keys : null;
+  };
+  const at = (keys) => {
+    let n = root;
+    for (const [i, key] of keys.entries()) {
+      if (i >= MAX_DEPTH || OBJECT_PROTO.has(key)) return null;
+      n.kinds.add('object');
+      if (!n.props.has(key)) {
+        if (n.props.size >= MAX_PROPS) return null;
+        n.props.set(key, node());
+      }
+      n = n.props.get(key);
+    }
+    return n;
+  };
+  const visit = (child) => {
+    // a nested function that declares the same name: its own, not this parameter
+    if (child !== fn.body && isFunctionLike(ts, child) && child.parameters?.some((p) => ts.isIdentifier(p.name) && p.name.text === name)) return;
+    if (ts.isPropertyAccessExpression(child) || ts.isElementAccessExpression(child)) {
+      const keys = chainOf(child);
+      if (keys !== null && keys.length > 0) {
+        const method = keys[keys.length - 1];
+        const parent = child.parent;
+        const called = parent && ts.isCallExpression(parent) && parent.expression === child;
+        if (called && STRING_METHODS.has(method)) at(keys.slice(0, -1))?.kinds.add('string');
+        else if (called && ARRAY_METHODS.has(method)) at(keys.slice(0, -1))?.kinds.add('array');
+        else if (called) at(keys)?.kinds.add('function');
+        else {
+          const target = at(keys);
+          if (target !== null) noteUse(ts, child, target);
+          // `var parameters = obj.parameters`: the variable's uses are the property's
+          const parent = child.parent;
+          if (target !== null && ts.isVariableDeclaration(parent) && parent.initializer === child && ts.isIdentifier(parent.name) && !aliases.has(parent.name.text) && aliases.size < MAX_PROPS) {
+            aliases.add(parent.name.text);
+            collect(ts, sf, fn, parent.name.text, target, depth, visited);
+          }
+        }
+        return; // the chain's inner parts are this one's prefixes
+      }
+    }
+    if (ts.isIdentifier(child) && child.text === name && child.parent) {
+      const parent = child.parent;
+      if (ts.isVariableDeclaration(parent) && parent.initializer === child && ts.isObjectBindingPattern(parent.name)) bindingProps(ts, parent.name, root);
+      // handed on whole to a function of this file: that function's use of it
+      if (ts.isCallExpression(parent) && functions !== null && ts.isIdentifier(parent.expression)) {
+        const callee = functions.get(parent.expression.text);
+        const index = parent.arguments.indexOf(child);
+        const param = callee?.parameters?.[index];
+        if (callee && callee !== fn && param && ts.isIdentifier(param.name) && !visited.has(callee)) {
+          visited.add(callee);
+          collect(ts, sf, callee, param.name.text, root, depth + 1, visited);
+        }
+      }
+      if (!ts.isPropertyAccessExpression(parent) && !ts.isElementAccessExpression(parent)) noteUse(ts, child, root);
+    }
+    ts.forEachChild(child, visit);
+  };
+  if (fn.body) visit(fn.body);
+}
+
+/** What an expression's surroundings say of its value: typeof checks, literal comparisons, arithmetic. */
+function noteUse(ts, expr, target) {
+  const parent = expr.parent;
+  if (!parent) return;
+  if (ts.isTypeOfExpression(parent)) {
+    const cmp = parent.parent;
+    if (cmp && ts.isBinaryExpression(cmp)) {
+      const other = cmp.left === parent ? cmp.right : cmp.left;
+      if (ts.isStringLiteralLike(other) && TYPEOF_KINDS[other.text]) target.kinds.add(TYPEOF_KINDS[other.text]);
+    }
+    return;
+  }
+  if (ts.isCallExpression(parent) && parent.arguments.includes(expr)) {
+    const callee = parent.expression;
+    if (ts.isPropertyAccessExpression(callee)) {
+      const method = callee.name.text;
+      const owner = callee.expression;
+      // `Object.keys(x)`, `for`-like reads of its members: an object of values; `RE.test(x)`: a string
+      if (ts.isIdentifier(owner) && owner.text === 'Object' && ['keys', 'values', 'entries'].includes(method)) target.kinds.add('record');
+      else if (method === 'test' || method === 'exec') target.kinds.add('string');
+    }
+    return;
+  }
+  if (ts.isForInStatement(parent) && parent.expression === expr) {
+    target.kinds.add('record');
+    return;
+  }
+  if (ts.isBinaryExpression(parent)) {
+    const op = parent.operatorToken.kind;
+    const K = ts.SyntaxKind;
+    const other = parent.left === expr ? parent.right : parent.left;
+    if ([K.EqualsEqualsEqualsToken, K.EqualsEqualsToken, K.ExclamationEqualsEqualsToken, K.ExclamationEqualsToken].includes(op)) {
+      if (ts.isStringLiteralLike(other)) target.literals.push(other.text);
+      else if (ts.isNumericLiteral(other)) target.literals.push(Number(other.text));
+      else if (other.kind === K.TrueKeyword || other.kind === K.FalseKeyword) target.kinds.add('boolean');
+    } else if ([K.MinusToken, K.AsteriskToken, K.SlashToken, K.PercentToken, K.LessThanToken, K.GreaterThanToken, K.LessThanEqualsToken, K.GreaterThanEqualsToken].includes(op)) {
+      target.kinds.add('number');
+    }
+    return;
+  }
+  if (ts.isCaseClause(parent) && ts.isSwitchStatement(parent.parent?.parent) && parent.parent.parent.expression === expr) return;
+  if (ts.isSwitchStatement(parent) && parent.expression === expr) {
+    for (const clause of parent.caseBlock.clauses) {
+      if (ts.isCaseClause(clause) && ts.isStringLiteralLike(clause.expression)) target.literals.push(clause.expression.text);
+      else if (ts.isCaseClause(clause) && ts.isNumericLiteral(clause.expression)) target.literals.push(Number(clause.expression.text));
+    }
+  }
+}
+
+/** `{ a, b: c, d = 1 }`: a property per member. */
+function bindingProps(ts, pattern, target) {
+  target.kinds.add('object');
+  for (const element of pattern.elements) {
+    if (element.dotDotDotToken || target.props.size >= MAX_PROPS) continue;
+    const key = element.propertyName ?? element.name;
+    if (!(ts.isIdentifier(key) || ts.isStringLiteralLike(key))) continue;
+    if (OBJECT_PROTO.has(key.text)) continue;
+    const child = target.props.get(key.text) ?? node();
+    target.props.set(key.text, child);
+    if (element.initializer) literalKind(ts, element.initializer, child);
+    if (ts.isObjectBindingPattern(element.name)) bindingProps(ts, element.name, child);
+  }
+}
+
+function literalKind(ts, expr, target) {
+  if (ts.isStringLiteralLike(expr)) target.kinds.add('string');
+  else if (ts.isNumericLiteral(expr)) target.kinds.add('number');
+  else if (expr.kind === ts.SyntaxKind.TrueKeyword || expr.kind === ts.SyntaxKind.FalseKeyword) target.kinds.add('boolean');
+  else if (ts.isArrayLiteralExpression(expr)) target.kinds.add('array');
+}
+
+function isFunctionLike(ts, n) {
+  return ts.isFunctionDeclaration(n) || ts.isFunctionExpression(n) || ts.isArrowFunction(n) || ts.isMethodDeclaration(n);
+}
+
+/** Functions declared by name at any level of the file (`function f` and `const f = () =>`). */
+function localFunctions(ts, sf) {
+  const out = new Map();
+  const visit = (n) => {
+    if (ts.isFunctionDeclaration(n) && n.name && n.body) out.set(n.name.text, n);
+    else if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && (ts.isArrowFunction(n.initializer) || ts.isFunctionExpression(n.initializer))) out.set(n.name.text, n.initializer);
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+/** The use tree as a SHAPE; only objects (a value read by property) are worth a shape. */
+function toShape(n, depth = 0) {
+  if (n.props.size > 0) {
+    const props = [...n.props.entries()]
+      .filter(([, child]) => !child.kinds.has('function'))
+      .map(([name, child]) => ({ name, optional: false, type: toShape(child, depth + 1) }));
+    return { k: 'object', props };
+  }
+  const literals = [...new Set(n.literals)].slice(0, 4).map((v) => ({ k: 'literal', v }));
+  const kinds = [...n.kinds].filter((k) => k !== 'object' && k !== 'function' && k !== 'undefined').map((k) => (k === 'record' ? { k, of: { k: 'string' } } : k === 'array' ? { k, of: { k: 'any' } } : { k }));
+  if (n.kinds.has('object') && kinds.length === 0 && literals.length === 0) return { k: 'object', props: [] };
+  const members = [...literals, ...kinds];
+  if (members.length === 0) return depth === 0 ? null : { k: 'string' };
+  return members.length === 1 ? members[0] : { k: 'union', of: members };
+}
+
+/**
+ * The shapes of `fn`'s parameters as its body uses them: one entry per parameter, an object SHAPE
+ * where the body reads properties of it (or it is a binding pattern), else null.
+ */
+export function usageShapes(ts, sf, fn) {
+  return (fn.parameters ?? []).map((param) => {
+    const root = node();
+    if (ts.isObjectBindingPattern(param.name)) bindingProps(ts, param.name, root);
+    else if (ts.isIdentifier(param.name)) collect(ts, sf, fn, param.name.text, root, 0, new Set([fn]));
+    else return null;
+    if (root.props.size === 0) return null;
+    return toShape(root);
+  });
+}
+
+/** The function an internal unit is called through, by its export path's last name (`parse` of `default.parse`), or null. */
+export function entryFunction(ts, sf, exportPath) {
+  const name = String(exportPath).split('.').pop();
+  return localFunctions(ts, sf).get(name) ?? null;
+}

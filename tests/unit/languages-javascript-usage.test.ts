@@ -1,0 +1,141 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import ts from 'typescript';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTypeReader, type TypeReader } from '../../src/languages/javascript/runtime/declared-types.mjs';
+import * as regexSamplesModule from '../../src/languages/javascript/runtime/regex-samples.mjs';
+import * as sourceStringsModule from '../../src/languages/javascript/runtime/source-strings.mjs';
+import * as usageModule from '../../src/languages/javascript/runtime/usage-shapes.mjs';
+import { recordResultSchema } from '../../src/pipeline/record/harness-result-schema.js';
+import { makeTempDir, removeTempDirs, runJavaScriptDriver } from './languages-javascript-fixtures.js';
+
+afterAll(removeTempDirs);
+
+type Shape = { k: string; props?: { name: string; type: Shape }[]; of?: Shape | Shape[]; v?: unknown };
+const { usageShapes, entryFunction } = usageModule as unknown as {
+  usageShapes(t: typeof ts, sf: ts.SourceFile, fn: ts.FunctionLikeDeclaration): (Shape | null)[];
+  entryFunction(t: typeof ts, sf: ts.SourceFile, exportPath: string): ts.FunctionLikeDeclaration | null;
+};
+const { regexSamples } = regexSamplesModule as unknown as { regexSamples(regex: RegExp, limit?: number): string[] };
+const { sourceStrings } = sourceStringsModule as unknown as { sourceStrings(reader: TypeReader, file: string, range: { start: number; end: number } | null, basics: string[]): string[] | null };
+const HOST_TYPESCRIPT = dirname(dirname(createRequire(import.meta.url).resolve('typescript')));
+
+// a CommonJS module written here: a parser that takes a string or a request-like object, as
+// content-type parsers do, and a formatter of an options-like object
+const MODULE = `
+var KIND = /^[a-z0-9]+\\/[a-z0-9+.-]+$/i;
+var PARAM = /; *([a-z]+)=([a-z0-9-]+)/gi;
+
+function headerOf(msg) {
+  var header;
+  if (typeof msg.getHeader === 'function') header = msg.getHeader('x-kind');
+  else if (typeof msg.headers === 'object') header = msg.headers && msg.headers['x-kind'];
+  if (typeof header !== 'string') throw new TypeError('no x-kind header');
+  return header;
+}
+
+function parseKind(input) {
+  var text = typeof input === 'object' ? headerOf(input) : input;
+  if (typeof text !== 'string') throw new TypeError('a string is required');
+  var at = text.indexOf(';');
+  var kind = (at === -1 ? text : text.slice(0, at)).trim();
+  if (!KIND.test(kind)) throw new TypeError('invalid kind');
+  var params = {};
+  var m;
+  PARAM.lastIndex = 0;
+  while ((m = PARAM.exec(text))) params[m[1].toLowerCase()] = m[2];
+  return { kind: kind.toLowerCase(), params: params };
+}
+
+function formatKind(obj) {
+  var params = obj.params;
+  var kind = obj.kind;
+  if (!KIND.test(kind)) throw new TypeError('invalid kind');
+  var out = kind;
+  if (params && typeof params === 'object') for (var key of Object.keys(params).sort()) out += '; ' + key + '=' + params[key];
+  if (obj.level > 2) out += ' (deep)';
+  return out;
+}
+
+function pick({ name, size = 1 }) {
+  return name + ':' + size;
+}
+
+module.exports = { parseKind: parseKind, formatKind: formatKind, pick: pick };
+`;
+
+function parsed(): ts.SourceFile {
+  return ts.createSourceFile('index.js', MODULE, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+}
+
+describe('what a body reads of its parameters (usage-shapes.mjs)', () => {
+  it('gives the object a request-like parameter must be, through the function it is handed to', () => {
+    const sf = parsed();
+    const [shape] = usageShapes(ts, sf, entryFunction(ts, sf, 'parseKind')!);
+    expect(shape).toEqual({ k: 'object', props: [{ name: 'headers', optional: false, type: { k: 'object', props: [{ name: 'x-kind', optional: false, type: { k: 'string' } }] } }] });
+  });
+
+  it('follows a property into a variable, reads Object.keys and comparisons as kinds, and takes binding patterns', () => {
+    const sf = parsed();
+    const [format] = usageShapes(ts, sf, entryFunction(ts, sf, 'formatKind')!);
+    expect(format?.props?.map((p) => [p.name, p.type.k])).toEqual([['params', 'record'], ['kind', 'string'], ['level', 'number']]);
+    const [pick] = usageShapes(ts, sf, entryFunction(ts, sf, 'pick')!);
+    expect(pick?.props?.map((p) => [p.name, p.type.k])).toEqual([['name', 'string'], ['size', 'number']]);
+  });
+
+  it('gives nothing for a parameter only used whole', () => {
+    const sf = ts.createSourceFile('x.js', 'function f(a, b) { return a + b; }', ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+    expect(usageShapes(ts, sf, entryFunction(ts, sf, 'f')!)).toEqual([null, null]);
+  });
+});
+
+describe('strings shaped like what the code checks, of all sorts', () => {
+  it('samples a character class as a lowercase letter, an uppercase one and a digit before punctuation', () => {
+    const samples = regexSamples(/^[!#$%0-9A-Za-z-]+\/[!#0-9A-Za-z]+$/);
+    expect(samples.slice(0, 4)).toEqual(['a/a', 'A/A', '0/0', '!/!']);
+  });
+
+  it('counts the module constants a body names as the body’s patterns, and joins one pattern’s samples to another’s', () => {
+    const dir = makeTempDir('cm-jsusage-');
+    const file = join(dir, 'index.js');
+    writeFileSync(file, MODULE);
+    const reader = createTypeReader(ts);
+    const start = MODULE.indexOf('function parseKind');
+    const strings = sourceStrings(reader, file, { start, end: MODULE.indexOf('function formatKind') }, ['abc'])!;
+    // KIND and PARAM are declared outside the body: their samples still come before the plain pool
+    expect(strings.indexOf('a/a')).toBeGreaterThanOrEqual(0);
+    expect(strings.indexOf('a/a')).toBeLessThan(strings.indexOf('abc'));
+    expect(strings.some((s) => /^a\/a; *a=a$/.test(s))).toBe(true);
+  });
+});
+
+describe('recording a function whose parameter is a request-like object', () => {
+  it('builds objects of the shape the body reads, so calls reach the internal function and return', async () => {
+    const dir = makeTempDir('cm-jsusage-');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'index.js'), MODULE);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'kinds', version: '1.0.0', main: 'index.js' }));
+    const lines = MODULE.split('\n');
+    const lineOf = (text: string): number => lines.findIndex((l) => l.includes(text)) + 1;
+    const config = {
+      repoRoot: dir, seed: 1, typescriptPath: HOST_TYPESCRIPT, workDir: makeTempDir('cm-jsusage-'), callTimeoutMs: 2000, maxCases: 6, runRepoTests: false,
+      targets: [{
+        unitId: 'index:headerOf', module: 'index', file: 'index.js', target: 'parseKind', via: true,
+        params: [{ name: 'input', kind: 'positional', annotation: null, defaultValue: null }], docstring: null, callSites: [], initCallSites: [],
+        startLine: lineOf('function headerOf'), endLine: lineOf('function parseKind') - 2,
+      }],
+    };
+    const recorded = recordResultSchema.parse(await runJavaScriptDriver('record', config));
+    const cases = recorded.targets[0]!.cases;
+    const objectCalls = cases.filter((c) => (c.args[0] as { t: string }).t === 'object');
+    expect(objectCalls.length).toBeGreaterThan(3);
+    // one of them carries a kind the pattern accepts, so the call returns
+    expect(objectCalls.some((c) => 'returns' in c.expect)).toBe(true);
+    // calls that throw fill at most half the 12 cases (an internal unit keeps twice maxCases) while
+    // calls that return are left: in input order, throwing calls come first here
+    const raising = cases.filter((c) => 'raises' in c.expect).length;
+    expect(cases).toHaveLength(12);
+    expect(raising).toBe(6);
+  }, 60_000);
+});
