@@ -84,6 +84,23 @@ describe('what a body reads of its parameters (usage-shapes.mjs)', () => {
     expect(pick?.props?.map((p) => [p.name, p.type.k])).toEqual([['name', 'string'], ['size', 'number']]);
   });
 
+  it('reads constructor comparisons, instanceof and isArray/isView checks as the built-in classes a value may be', () => {
+    const code = `function same(a, b) {
+      var ctor;
+      if (a && b && (ctor = a.constructor) === b.constructor) {
+        if (ctor === Date) return a.getTime() === b.getTime();
+        if (a instanceof Map) return a.size === b.size;
+        if (ArrayBuffer.isView(a)) return a.byteLength === b.byteLength;
+      }
+      return Array.isArray(b) && a === b;
+    }`;
+    const sf = ts.createSourceFile('x.js', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+    const [a, b] = usageShapes(ts, sf, entryFunction(ts, sf, 'same')!);
+    expect(a).toEqual({ k: 'union', of: ['Date', 'Map', 'Uint8Array'].map((name) => ({ k: 'builtin', name, of: [] })) });
+    // b: an array, read whole otherwise (no field of a plain object to give)
+    expect(b).toBeNull();
+  });
+
   it('gives nothing for a parameter only used whole', () => {
     const sf = ts.createSourceFile('x.js', 'function f(a, b) { return a + b; }', ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
     expect(usageShapes(ts, sf, entryFunction(ts, sf, 'f')!)).toEqual([null, null]);

@@ -223,8 +223,10 @@ async function mutateTarget(config, ts, target, random) {
       for (const variant of variationsOf(arg, boundaries, strings)) add({ args: c.args.map((a, j) => (j === position ? variant : a)), init });
       // an argument the same as another (comparisons and equality checks), or varied from it
       for (const [other, value] of c.args.entries()) {
-        if (other === position || value.t !== arg.t) continue;
+        if (other === position) continue;
+        // of another kind too (`dequal(date, 1)` → `dequal(date, date)`); its variations only of the same kind
         add({ args: c.args.map((a, j) => (j === position ? value : a)), init });
+        if (value.t !== arg.t) continue;
         for (const variant of variationsOf(value, boundaries).slice(0, 12)) add({ args: c.args.map((a, j) => (j === position ? variant : a)), init });
       }
     }

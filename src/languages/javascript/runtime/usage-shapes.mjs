@@ -6,11 +6,17 @@
 // parameter needs) beside those of the name's kind. A parameter handed on to another function of
 // the same file (`getcontenttype(string)`) takes that function's use of it too, one call deep.
 
+import { BUILTIN_TYPES } from './declared-types.mjs';
+
 const MAX_PROPS = 12;
 const MAX_DEPTH = 3;
 const STRING_METHODS = new Set(['charAt', 'charCodeAt', 'codePointAt', 'endsWith', 'startsWith', 'indexOf', 'lastIndexOf', 'includes', 'match', 'matchAll', 'padEnd', 'padStart', 'repeat', 'replace', 'replaceAll', 'search', 'slice', 'split', 'substr', 'substring', 'toLowerCase', 'toUpperCase', 'trim', 'trimEnd', 'trimStart', 'normalize', 'localeCompare']);
 const ARRAY_METHODS = new Set(['map', 'forEach', 'filter', 'reduce', 'some', 'every', 'find', 'findIndex', 'push', 'pop', 'shift', 'unshift', 'join', 'concat', 'flat', 'flatMap', 'sort', 'reverse', 'splice']);
-const OBJECT_PROTO = new Set(['hasOwnProperty', 'toString', 'valueOf', 'constructor', 'isPrototypeOf', 'propertyIsEnumerable', 'length', 'prototype', '__proto__']);
+// properties every object, or a built-in class's instances, have: reading one says nothing of a plain object's fields
+const OBJECT_PROTO = new Set([
+  'hasOwnProperty', 'toString', 'valueOf', 'constructor', 'isPrototypeOf', 'propertyIsEnumerable', 'length', 'prototype', '__proto__',
+  'size', 'byteLength', 'byteOffset', 'buffer', 'source', 'flags', 'lastIndex', 'BYTES_PER_ELEMENT',
+]);
 const TYPEOF_KINDS = { string: 'string', number: 'number', boolean: 'boolean', bigint: 'bigint', object: 'object', function: 'function', undefined: 'undefined' };
 
 /** A node of the growing use tree: properties read and what was seen of the value itself. */
@@ -51,7 +57,39 @@ function collect(ts, sf, fn, name, root, depth, visited) {
     }
     return n;
   };
+  // `ctor = foo.constructor` (an assignment, a declaration): `ctor === Date` then says foo may be a Date
+  const constructorNames = new Set();
+  const isConstructorOf = (expr) => ts.isPropertyAccessExpression(expr) && expr.name.text === 'constructor' && ts.isIdentifier(expr.expression) && expr.expression.text === name;
+  const findConstructorNames = (n) => {
+    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(n.left) && isConstructorOf(n.right)) constructorNames.add(n.left.text);
+    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && isConstructorOf(n.initializer)) constructorNames.add(n.name.text);
+    ts.forEachChild(n, findConstructorNames);
+  };
+  if (fn.body) findConstructorNames(fn.body);
+  const builtinCompared = (n) => {
+    if (!ts.isBinaryExpression(n) || ![ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken].includes(n.operatorToken.kind)) return;
+    const sides = [n.left, n.right].map((e) => (ts.isParenthesizedExpression(e) ? e.expression : e));
+    const ctorSide = sides.find((e) => isConstructorOf(e) || (ts.isIdentifier(e) && constructorNames.has(e.text)) || (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.EqualsToken && isConstructorOf(e.right)));
+    const other = sides.find((e) => e !== ctorSide);
+    if (ctorSide && other && ts.isIdentifier(other) && BUILTIN_TYPES.has(other.text)) root.kinds.add(`builtin:${other.text}`);
+  };
   const visit = (child) => {
+    builtinCompared(child);
+    // `x instanceof Map`, `Array.isArray(x)`, `ArrayBuffer.isView(x)`, `Buffer.isBuffer(x)`
+    if (ts.isBinaryExpression(child) && child.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword && ts.isIdentifier(child.right)) {
+      const keys = chainOf(child.left);
+      const target = keys === null ? null : at(keys);
+      if (target !== null && BUILTIN_TYPES.has(child.right.text)) target.kinds.add(`builtin:${child.right.text}`);
+      else if (target !== null && child.right.text === 'Array') target.kinds.add('array');
+    }
+    if (ts.isCallExpression(child) && ts.isPropertyAccessExpression(child.expression) && child.arguments.length === 1) {
+      const call = child.expression.getText(sf);
+      const keys = chainOf(child.arguments[0]);
+      const target = keys === null ? null : at(keys);
+      if (target !== null && call === 'Array.isArray') target.kinds.add('array');
+      else if (target !== null && call === 'ArrayBuffer.isView') target.kinds.add('builtin:Uint8Array');
+      else if (target !== null && call === 'Buffer.isBuffer') target.kinds.add('builtin:Buffer');
+    }
     // a nested function that declares the same name: its own, not this parameter
     if (child !== fn.body && isFunctionLike(ts, child) && child.parameters?.some((p) => ts.isIdentifier(p.name) && p.name.text === name)) return;
     if (ts.isPropertyAccessExpression(child) || ts.isElementAccessExpression(child)) {
@@ -152,7 +190,8 @@ function bindingProps(ts, pattern, target) {
     if (element.dotDotDotToken || target.props.size >= MAX_PROPS) continue;
     const key = element.propertyName ?? element.name;
     if (!(ts.isIdentifier(key) || ts.isStringLiteralLike(key))) continue;
-    if (OBJECT_PROTO.has(key.text)) continue;
+    // a name destructured is a field the value is expected to have, whatever it is called
+    if (key.text === '__proto__' || key.text === 'constructor') continue;
     const child = target.props.get(key.text) ?? node();
     target.props.set(key.text, child);
     if (element.initializer) literalKind(ts, element.initializer, child);
@@ -185,14 +224,18 @@ function localFunctions(ts, sf) {
 
 /** The use tree as a SHAPE; only objects (a value read by property) are worth a shape. */
 function toShape(n, depth = 0) {
-  if (n.props.size > 0) {
-    const props = [...n.props.entries()]
-      .filter(([, child]) => !child.kinds.has('function'))
-      .map(([name, child]) => ({ name, optional: false, type: toShape(child, depth + 1) }));
-    return { k: 'object', props };
+  // methods called on it (`x.getTime()`) are no fields to give
+  const fields = [...n.props.entries()].filter(([, child]) => !child.kinds.has('function'));
+  if (fields.length > 0) {
+    const props = fields.map(([name, child]) => ({ name, optional: false, type: toShape(child, depth + 1) }));
+    const builtins = [...n.kinds].filter((k) => k.startsWith('builtin:')).map((k) => ({ k: 'builtin', name: k.slice('builtin:'.length), of: [] }));
+    return builtins.length === 0 ? { k: 'object', props } : { k: 'union', of: [{ k: 'object', props }, ...builtins] };
   }
   const literals = [...new Set(n.literals)].slice(0, 4).map((v) => ({ k: 'literal', v }));
-  const kinds = [...n.kinds].filter((k) => k !== 'object' && k !== 'function' && k !== 'undefined').map((k) => (k === 'record' ? { k, of: { k: 'string' } } : k === 'array' ? { k, of: { k: 'any' } } : { k }));
+  const kinds = [...n.kinds].filter((k) => k !== 'object' && k !== 'function' && k !== 'undefined').map((k) => {
+    if (k.startsWith('builtin:')) return { k: 'builtin', name: k.slice('builtin:'.length), of: [] };
+    return k === 'record' ? { k, of: { k: 'string' } } : k === 'array' ? { k, of: { k: 'any' } } : { k };
+  });
   if (n.kinds.has('object') && kinds.length === 0 && literals.length === 0) return { k: 'object', props: [] };
   const members = [...literals, ...kinds];
   if (members.length === 0) return depth === 0 ? null : { k: 'string' };
@@ -209,7 +252,9 @@ export function usageShapes(ts, sf, fn) {
     if (ts.isObjectBindingPattern(param.name)) bindingProps(ts, param.name, root);
     else if (ts.isIdentifier(param.name)) collect(ts, sf, fn, param.name.text, root, 0, new Set([fn]));
     else return null;
-    if (root.props.size === 0) return null;
+    // an object read by property, or a value checked against built-in classes (a Date, a Map)
+    const fields = [...root.props.values()].filter((child) => !child.kinds.has('function'));
+    if (fields.length === 0 && ![...root.kinds].some((k) => k.startsWith('builtin:'))) return null;
     return toShape(root);
   });
 }
