@@ -594,12 +594,18 @@ export function variationsOf(tagged, boundaries = [], strings = []) {
     }
     case 'str': {
       const s = tagged.v;
-      for (const v of ['', s.slice(1), s.slice(0, -1), `${s}a`, s.toUpperCase(), s.toLowerCase(), ` ${s} `, s + s, 'a']) add(v);
+      const plain = ['', s.slice(1), s.slice(0, -1), `${s}a`, s.toUpperCase(), s.toLowerCase(), ` ${s} `, s + s, 'a'];
+      // the shaped strings take turns with the plain changes: a field varied in a few ways (an object's,
+      // an array item's) gets a string the code checks too (`modifier: '*'`)
+      for (const [i, v] of plain.entries()) {
+        add(v);
+        if (i < strings.length && i < 6) add(strings[i]);
+      }
       const digit = nextDigit(s);
       if (digit !== null) add(digit);
       // quoted and escaped forms: what parsers of values check first
       for (const v of [`"${s}"`, `'${s}'`, `${s}\\`]) add(v);
-      for (const v of strings) add(v);
+      for (const v of strings.slice(6)) add(v);
       break;
     }
     case 'bool':

@@ -29,7 +29,7 @@ import { createTypeReader, declaredParams } from './declared-types.mjs';
 import { readmeInputs } from './examples.mjs';
 import { callSiteInputs, constructorInputs, docExampleInputs, generatedInputs, POOLS, sourceFiles, withEvaluator } from './inputs.mjs';
 import { findFunction } from './mutants.mjs';
-import { entryFunction, usageShapes } from './usage-shapes.mjs';
+import { entryFunction, feedersOf, usageShapes } from './usage-shapes.mjs';
 import { sourceStrings } from './source-strings.mjs';
 import { traceRepoTests } from './trace-tests.mjs';
 
@@ -117,6 +117,8 @@ function sourceKnowledge(config, target) {
   knowledge.params = knowledge.params.map((p, i) => (usage[i] && !(p.shape?.k === 'object' && p.shape.props.length > 0) ? { ...p, usage: usage[i] } : p));
   // a module-internal unit: the export's parameters may carry what its body checks, whatever their names say
   if (target.via) knowledge.params = knowledge.params.map((p) => ({ ...p, reachesBody: true }));
+  // the functions of this file whose results are passed to this one, by parameter position
+  knowledge.feeders = sf === null || target.via ? new Map() : feedersOf(reader.ts, sf, String(target.target).split('.').pop());
   return knowledge;
 }
 
@@ -124,22 +126,36 @@ function sourceKnowledge(config, target) {
  * Every input of a target in source order (the repository's tests' calls, doc examples, README
  * examples, call sites, proposals, then generated ones), de-duplicated, at most `limit`.
  */
-function inputsFor(config, target, shape, files, limit, traced = []) {
+/**
+ * Inputs where a parameter takes what another function of the file returned when recorded before
+ * (`tokensToRegexp(parse(path))`: parse's recorded results as tokens), the other parameters as in `base`.
+ */
+function fedInputs(feeders, produced, base) {
+  const out = [];
+  for (const [position, names] of feeders) {
+    if (base === undefined || position >= base.length) continue;
+    for (const name of names) for (const value of produced.get(name) ?? []) out.push(base.map((v, j) => (j === position ? value : v)));
+  }
+  return out;
+}
+
+function inputsFor(config, target, shape, files, limit, traced = [], produced = new Map()) {
   const random = seededRandom((Number(config.seed) || 0) ^ hashText(target.unitId));
   const name = String(target.target).split('.').pop();
   const body = unitText(config.repoRoot, target);
   const inits = shape.kind === 'instance' ? initsFor(config, target, shape, files, traced) : [null];
   const crossed = (argLists) => argLists.flatMap((args) => inits.map((init) => ({ args, init })));
   const known = sourceKnowledge(config, target);
+  const generated = generatedInputs(known.params, body, random, 8, known.pools);
   const lists = [
     // a method's traced calls carry the instance they were made on; a function's carry none
     ['repo-test', traced.filter((input) => (shape.kind === 'instance') === (input.init !== null))],
     ['doctest', crossed([...docExampleInputs(target.docstring, name), ...docExampleInputs(known.docs, name)])],
     ['readme', crossed(readmeInputs(config.repoRoot, target.target))],
-    ['call-site', crossed(callSiteInputs(target.callSites))],
+    ['call-site', crossed([...callSiteInputs(target.callSites), ...fedInputs(known.feeders, produced, generated[0])])],
     // proposals come with their own instance, else the first one built here
     ['llm', (target.proposed ?? []).map((p) => ({ args: p.args ?? [], init: p.init ? { args: p.init.args ?? [] } : inits[0] }))],
-    ['type-hint', crossed(generatedInputs(known.params, body, random, 8, known.pools))],
+    ['type-hint', crossed(generated)],
   ];
   const out = [];
   const seen = new Set();
@@ -181,7 +197,7 @@ function summary(rejected) {
   return Object.entries(rejected).map(([k, v]) => `${k}: ${v}`).join(', ') || 'no input';
 }
 
-async function recordTarget(config, target, files, traced) {
+async function recordTarget(config, target, files, traced, produced) {
   const result = { unitId: target.unitId, cases: [], sources: {}, rejected: {}, drop: null };
   const callTimeoutMs = config.callTimeoutMs ?? 2000;
   const base = baseRequest(config, target);
@@ -197,7 +213,7 @@ async function recordTarget(config, target, files, traced) {
   }
   // a module-internal unit keeps only the calls of its export that reach it (mutate-driver.mjs): more are recorded
   const maxCases = (config.maxCases ?? 40) * (target.via ? 2 : 1);
-  const all = await withEvaluator(() => inputsFor(config, target, shape, files, Math.max(60, maxCases * 3), traced), evaluateInChild);
+  const all = await withEvaluator(() => inputsFor(config, target, shape, files, Math.max(60, maxCases * 3), traced, produced), evaluateInChild);
   const verdicts = await recordTwice(base, all.map((e) => e.input), callTimeoutMs);
   let timeouts = 0;
   // calls that throw fill at most half the cases while calls that return are left: a task of mostly
@@ -231,14 +247,33 @@ async function recordTarget(config, target, files, traced) {
   return result;
 }
 
+const MAX_PRODUCED = 12;
+
+/** The distinct structured results of `cases` (objects, arrays, ...), at most MAX_PRODUCED spread over them, under `name`. */
+function noteProduced(produced, name, cases) {
+  const distinct = new Map();
+  for (const c of cases) {
+    const value = c.expect?.returns;
+    if (value !== undefined && ['array', 'object', 'instance', 'map', 'set'].includes(value.t)) distinct.set(JSON.stringify(value), value);
+  }
+  const values = [...distinct.values()];
+  // spread over the list: its later inputs are other sorts (the pools' punctuation after plain words)
+  const picked = values.length <= MAX_PRODUCED ? values : Array.from({ length: MAX_PRODUCED }, (_, i) => values[Math.floor((i * values.length) / MAX_PRODUCED)]);
+  if (picked.length > 0) produced.set(name, picked);
+}
+
 export async function record(config) {
   let files = null;
   const lazyFiles = () => (files ??= sourceFiles(config.repoRoot));
   const traced = await traceRepoTests(config);
   const targets = [];
+  // what each function recorded so far returned (objects and arrays), by name: inputs of the functions it feeds
+  const produced = new Map();
   for (const [index, target] of (config.targets ?? []).entries()) {
     try {
-      targets.push(await recordTarget(config, target, lazyFiles, traced.inputs[index] ?? []));
+      const result = await recordTarget(config, target, lazyFiles, traced.inputs[index] ?? [], produced);
+      targets.push(result);
+      if (!target.via) noteProduced(produced, String(target.target).split('.').pop(), result.cases);
     } catch (error) {
       targets.push({ unitId: target.unitId, cases: [], sources: {}, rejected: {}, drop: { code: 'harness-error', reason: String(error?.message ?? error).slice(0, 300) } });
     }

@@ -85,6 +85,42 @@ function followed(regexes) {
   return out.slice(0, 20);
 }
 
+const PUNCTUATED = 16;
+
+function alternate(a, b) {
+  const out = [];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (i < a.length) out.push(a[i]);
+    if (i < b.length) out.push(b[i]);
+  }
+  return out;
+}
+
+/**
+ * Text made of the single punctuation characters the module compares with (`char === "*"`, `":"`,
+ * `"{"`: a character-by-character lexer's syntax) between short words: `:a*`, `{a}?`, `/(a)`.
+ * Deterministic: the same module gives the same strings.
+ */
+function punctuated(literals) {
+  const marks = [...new Set(literals.filter((t) => t.length === 1 && /[^\p{L}\p{N}\s]/u.test(t)))];
+  if (marks.length < 2) return [];
+  const out = [];
+  let state = marks.join('').split('').reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
+  const next = (n) => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state % n;
+  };
+  // each mark before and after a word first, then runs of two or three marks and words
+  for (const m of marks.slice(0, 8)) out.push(`${m}a`, `a${m}`);
+  while (out.length < 2 * Math.min(marks.length, 8) + PUNCTUATED) {
+    let text = '';
+    const parts = 2 + next(3);
+    for (let k = 0; k < parts; k++) text += marks[next(marks.length)] + (next(2) === 0 ? 'a' : 'ab');
+    out.push(next(2) === 0 ? text : text + marks[next(marks.length)]);
+  }
+  return out;
+}
+
 /**
  * Strings for a target's string parameters, the likeliest to get through its checks first (at most
  * `limit`; `basics` after the body's own), or null when its file cannot be parsed. `range`: the
@@ -119,7 +155,8 @@ export function sourceStrings(reader, file, range, basics, limit = 64) {
     ...followed(bodyRegexes),
     ...samplesOf(own.regexes.filter((r) => !inBody(r)), wholes),
     ...samplesOf(imported, wholes),
-    ...own.strings.filter((s) => inBody(s) && s.text !== '').map((s) => s.text),
+    // the body's literals and the module's punctuation in text, taking turns
+    ...alternate(own.strings.filter((s) => inBody(s) && s.text !== '').map((s) => s.text), punctuated(own.strings.map((s) => s.text))),
     ...basics,
     ...own.strings.filter((s) => !inBody(s)).map((s) => s.text),
   ];

@@ -264,3 +264,44 @@ export function entryFunction(ts, sf, exportPath) {
   const name = String(exportPath).split('.').pop();
   return localFunctions(ts, sf).get(name) ?? null;
 }
+
+/**
+ * Where this file hands another function's result to `name`: for each parameter position, the names
+ * of the functions whose results are passed there (`tokensToRegexp(parse(path), keys)`, or
+ * `const tokens = parse(path); tokensToRegexp(tokens)`). Values of that kind are best made by the
+ * function that makes them.
+ */
+export function feedersOf(ts, sf, name) {
+  const out = new Map();
+  const add = (position, feeder) => {
+    if (feeder === name) return;
+    if (!out.has(position)) out.set(position, new Set());
+    out.get(position).add(feeder);
+  };
+  const calleeName = (call) => (ts.isIdentifier(call.expression) ? call.expression.text : null);
+  // `const tokens = parse(path)`: the variable's maker, per enclosing function (names may repeat across functions)
+  const madeBy = (identifier) => {
+    let scope = identifier.parent;
+    while (scope && !isFunctionLike(ts, scope) && !ts.isSourceFile(scope)) scope = scope.parent;
+    let found = null;
+    const visit = (n) => {
+      if (found !== null) return;
+      if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.name.text === identifier.text && n.initializer && ts.isCallExpression(n.initializer)) found = calleeName(n.initializer);
+      ts.forEachChild(n, visit);
+    };
+    if (scope) visit(scope);
+    return found;
+  };
+  const visit = (n) => {
+    if (ts.isCallExpression(n) && calleeName(n) === name) {
+      n.arguments.forEach((arg, i) => {
+        const inner = ts.isParenthesizedExpression(arg) ? arg.expression : arg;
+        const feeder = ts.isCallExpression(inner) ? calleeName(inner) : ts.isIdentifier(inner) ? madeBy(inner) : null;
+        if (feeder !== null) add(i, feeder);
+      });
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out;
+}
