@@ -147,9 +147,10 @@ export function exampleBlock(target: Unit, c: RecordedCase): string {
   return lines.join('\n');
 }
 
-/** The size by which examples are ranked (shorter first). */
+/** The size by which examples are ranked (shorter first): what the example shows (not the result's aliases). */
 function sizeOf(c: RecordedCase): number {
-  return JSON.stringify([c.init, c.args, c.expect, changedArguments(c).length > 0 ? c.argsAfter : null]).length;
+  const shown = 'returns' in c.expect ? { returns: c.expect.returns } : c.expect;
+  return JSON.stringify([c.init, c.args, shown, changedArguments(c).length > 0 ? c.argsAfter : null]).length;
 }
 
 /** True when a REPL could not print the case as recorded (a returned or changed error prints its stack). */
