@@ -64,6 +64,28 @@ describe('parseJavaScriptUnits reads a published package as it is laid out', () 
     expect(units.map((u) => `${u.file}:${u.qualname}`)).toEqual(['lib/index.mjs:diff', 'lite/index.mjs:diff']);
   });
 
+  it('dist/ + dist.es2015/ (path-to-regexp@6, no TypeScript source shipped): twins of one module, each function once', async () => {
+    const { units, problems } = await parsePackage({
+      'dist/index.js': DIFF_CJS,
+      'dist/index.d.ts': 'export declare function diff(a: unknown, b: unknown): unknown[][];\n',
+      'dist.es2015/index.js': DIFF_ESM,
+      'package.json': '{"main": "dist/index.js", "module": "dist.es2015/index.js", "typings": "dist/index.d.ts"}',
+    });
+    expect(problems).toEqual([]);
+    expect(units.map((u) => u.qualname)).toEqual(['diff']);
+  });
+
+  it('build folders named with a format or ES-version suffix are build folders; tooling and source names are not', async () => {
+    for (const folder of ['dist-esm', 'dist-cjs', 'lib.esm', 'es2015', 'es5', 'esm5', 'esm2015', 'fesm2015', '_cjs', '_esm', 'esnext']) {
+      const { units } = await parsePackage({ 'src/diff.js': DIFF_ESM, [`${folder}/diff.js`]: DIFF_CJS });
+      expect(units.map((u) => u.id), folder).toEqual(['src/diff:diff']);
+    }
+    for (const folder of ['node', 'build-tools', 'lib-utils', 'estree']) {
+      const { units } = await parsePackage({ 'src/diff.js': DIFF_ESM, [`${folder}/other.js`]: DIFF_CJS.replace(/diff/g, 'other') });
+      expect(units.map((u) => u.id).sort(), folder).toEqual([`${folder}/other:other`, 'src/diff:diff']);
+    }
+  });
+
   it('root index.cjs + index.mjs twins: one module, named so the harness finds the primary', async () => {
     const { units, problems } = await parsePackage({ 'index.cjs': DIFF_CJS, 'index.mjs': DIFF_ESM, 'rollup.config.js': 'export default { input: "index.mjs" };\n' });
     expect(problems).toEqual([]);

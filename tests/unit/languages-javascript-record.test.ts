@@ -34,10 +34,11 @@ describe('recordJavaScriptTwice', () => {
     const scale = await recordTwice(request('esm-pkg', 'src/shapes', 'Rect.scale', [[num(0)], [num(2)]], { init: { args: [num(1), num(1)] } }));
     expect(scale.kept.map((k) => k.expect)).toEqual([
       { raises: 'RangeError' },
-      { returns: { t: 'instance', v: { class: 'Rect', props: [['width', num(2)], ['height', num(2)]] } } },
+      // a returned object says which objects of the arguments it shares: none
+      { returns: { t: 'instance', v: { class: 'Rect', props: [['width', num(2)], ['height', num(2)]] } }, aliases: [] },
     ]);
     const square = await recordTwice(request('esm-pkg', 'src/shapes', 'Rect.square', [[num(3)]]));
-    expect(square.kept[0]?.expect).toEqual({ returns: { t: 'instance', v: { class: 'Rect', props: [['width', num(3)], ['height', num(3)]] } } });
+    expect(square.kept[0]?.expect).toEqual({ returns: { t: 'instance', v: { class: 'Rect', props: [['width', num(3)], ['height', num(3)]] } }, aliases: [] });
     const describeShape = await recordTwice(request('esm-pkg', 'src/shapes', 'default.describe', [[{ t: 'object', v: [['width', num(1)], ['height', num(2)]] }]]));
     expect(describeShape.kept[0]?.expect).toEqual({ returns: str('1x2') });
     // an instance input is built from the class the module exports under that name
@@ -60,7 +61,7 @@ describe('recordJavaScriptTwice', () => {
   it('transpiles TypeScript sources (ESM, with ./util.js naming util.ts)', async () => {
     const summary = await recordTwice(request('ts-pkg', 'src/stats', 'summarize', [[{ t: 'array', v: [num(1.234), num(5)] }], [{ t: 'array', v: [] }]], { typescriptPath: TYPESCRIPT }));
     expect(summary.kept.map((k) => k.expect)).toEqual([
-      { returns: { t: 'object', v: [['min', num(1.23)], ['max', num(5)]] } },
+      { returns: { t: 'object', v: [['min', num(1.23)], ['max', num(5)]] }, aliases: [] },
       { raises: 'RangeError' },
     ]);
     const top = await recordTwice(request('ts-pkg', 'src/stats', 'Counter.of', [[{ t: 'array', v: [str('a')] }]], { typescriptPath: TYPESCRIPT }));

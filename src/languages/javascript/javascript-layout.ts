@@ -6,11 +6,25 @@ import { mapSourcePaths, parseSourceMap, sourceMappingOf } from './javascript-so
 /**
  * Folders a build writes to. A file below one (and below no `src/` or `source/` folder) is build
  * output; whether it is a copy or the package's only code, `readJavaScriptLayout` decides.
+ * `isBuildFolder` also takes their variants (`dist.es2015`, `dist-esm`, `lib.esm`, `_cjs`).
  */
 export const BUILD_FOLDERS: ReadonlySet<string> = new Set([
   'dist', 'build', 'lib', 'es', 'esm', 'cjs', 'umd', 'out', 'min', 'bundle', 'bundles',
   'es5', 'es6', 'es2015', 'esm5', 'esm2015', 'esm2020', 'fesm2015', 'fesm2020', 'fesm2022',
 ]);
+/**
+ * A build folder's variants: a build name with module-format or ES-version suffixes after `.`, `-`
+ * or `_` (`dist.es2015`, `dist-esm`, `dist-cjs`, `lib.esm`, `build-umd`, `esm-node`), a bare ES
+ * version (`es2017`, `esnext`, `fesm2015`), and `_cjs`/`_esm` (viem). The suffixes are a closed
+ * list, so `build-tools/` or `lib-utils/` stay source folders; `node/` alone is not taken (packages
+ * keep Node-only sources there).
+ */
+const BUILD_VARIANT = /^_?(?:dist|build|lib|es|esm|cjs|umd|out|bundles?)(?:[._-](?:f?esm?(?:3|5|6|20\d\d|next)|esm|cjs|umd|amd|mjs|module|modules|commonjs|browser|node|min|legacy|modern))*$|^f?esm?(?:3|5|6|20\d\d|next)$/;
+
+/** True for a folder name a build writes to (`dist`, `dist.es2015`, `esm2015`, `_cjs`). */
+export function isBuildFolder(name: string): boolean {
+  return BUILD_FOLDERS.has(name) || BUILD_VARIANT.test(name);
+}
 const SOURCE_FOLDERS = new Set(['src', 'source', 'sources']);
 /** Files and folders of tooling, not of the library: their units do not make a package "have sources". */
 const TOOLING = /(?:^|\/)(?:bin|scripts?|examples?|demos?|bench|benchmarks?|docs?|\.[^/]+)\/|(?:^|\/)(?:[^/]*\.config\.[^/]+|config\.[^/]+|\.[^/]*rc\.[^/]+|gulpfile\.[^/]+|gruntfile\.[^/]+)$/i;
@@ -138,7 +152,7 @@ export function inBuildFolder(file: string): boolean {
 function buildFolderOf(file: string): string | null {
   for (const dir of file.split('/').slice(0, -1)) {
     if (SOURCE_FOLDERS.has(dir) || dir === 'node_modules') return null;
-    if (BUILD_FOLDERS.has(dir)) return dir;
+    if (isBuildFolder(dir)) return dir;
   }
   return null;
 }
@@ -156,7 +170,7 @@ function bareStem(file: string): string {
 
 /** The folders of a path without its build folders and a leading source folder, and its bare stem: where a build puts a source's copy. */
 function relativeStem(file: string): string {
-  const dirs = file.split('/').slice(0, -1).filter((d) => !BUILD_FOLDERS.has(d));
+  const dirs = file.split('/').slice(0, -1).filter((d) => !isBuildFolder(d));
   if (dirs[0] !== undefined && SOURCE_FOLDERS.has(dirs[0])) dirs.shift();
   return [...dirs, bareStem(file)].join('/');
 }

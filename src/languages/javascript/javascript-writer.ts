@@ -5,6 +5,7 @@ import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
 import type { RecordedCase, Unit } from '../construction-types.js';
 import type { TaskWriter } from '../language.js';
 import { type ClassRef, classNamesIn, hasUnshowableValue, inspectTagged, javascriptString, taggedToJavaScript } from './javascript-values.js';
+import type { AliasPair, AliasStep } from './record-javascript-cases.js';
 
 /** At most this many recorded examples appear in a prompt; the hidden tests hold the rest. */
 export const MAX_PROMPT_EXAMPLES = 3;
@@ -146,9 +147,10 @@ export function exampleBlock(target: Unit, c: RecordedCase): string {
   return lines.join('\n');
 }
 
-/** The size by which examples are ranked (shorter first). */
+/** The size by which examples are ranked (shorter first): what the example shows (not the result's aliases). */
 function sizeOf(c: RecordedCase): number {
-  return JSON.stringify([c.init, c.args, c.expect, changedArguments(c).length > 0 ? c.argsAfter : null]).length;
+  const shown = 'returns' in c.expect ? { returns: c.expect.returns } : c.expect;
+  return JSON.stringify([c.init, c.args, shown, changedArguments(c).length > 0 ? c.argsAfter : null]).length;
 }
 
 /** True when a REPL could not print the case as recorded (a returned or changed error prints its stack). */
@@ -240,6 +242,34 @@ function importSentence(unit: Unit): string {
   return `imported as \`${esm}\` from an ES module or \`${cjs}\` from CommonJS`;
 }
 
+/** The objects of the arguments a case's returned object is or holds (runtime/aliases.mjs), or undefined where the case does not record them. */
+function recordedAliases(c: RecordedCase): AliasPair[] | undefined {
+  if (!('returns' in c.expect)) return undefined;
+  const aliases = (c.expect as { aliases?: unknown }).aliases;
+  return Array.isArray(aliases) ? (aliases as AliasPair[]) : undefined;
+}
+
+/** True when the case returns a value equal to one of its arguments (a copy of it, or the argument itself). */
+function returnsAnArgument(c: RecordedCase): boolean {
+  if (!('returns' in c.expect)) return false;
+  const returned = JSON.stringify(c.expect.returns);
+  return c.args.some((arg) => JSON.stringify(arg) === returned);
+}
+
+/**
+ * What the prompt says of the result's identity where the cases record it (the judge compares it):
+ * that it is compared, and for a function whose every result is a new object and which copies an
+ * argument in some case, that it returns a copy.
+ */
+function identitySentence(cases: readonly RecordedCase[]): string {
+  const recorded = cases.map(recordedAliases).filter((a) => a !== undefined);
+  if (recorded.length === 0) return '';
+  const returning = cases.filter((c) => 'returns' in c.expect);
+  const copies = recorded.length === returning.length && recorded.every((a) => a.length === 0) && returning.some(returnsAnArgument);
+  const compared = ' Whether a returned object is an object of the arguments (the same object, not an equal one) is compared too.';
+  return copies ? `${compared} It returns a new object: the result shares no object with the arguments, even where it equals one of them.` : compared;
+}
+
 /**
  * The deterministic prompt (Markdown): what to implement and where it sits, how it is imported, the
  * signature, the JSDoc, a few recorded examples as a Node REPL shows them, and what is compared.
@@ -276,7 +306,7 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
   }
   const settles = awaits(called) ? ' A returned promise is judged by the value it settles with, or the class of the value it rejects with.' : '';
   out.push(
-    `${hiddenCasesSentence(input.cases.length)}, many more than these examples. Results are compared with their exact types and values (\`1\` is not \`1n\`, \`-0\` is not \`0\`, \`undefined\` is not \`null\`, an array's holes and the order of an object's keys count), a thrown value by its class and never its message, and effects on the arguments where the original has them.${settles}`,
+    `${hiddenCasesSentence(input.cases.length)}, many more than these examples. Results are compared with their exact types and values (\`1\` is not \`1n\`, \`-0\` is not \`0\`, \`undefined\` is not \`null\`, an array's holes and the order of an object's keys count), a thrown value by its class and never its message, and effects on the arguments where the original has them.${settles}${identitySentence(input.cases)}`,
     '',
   );
   return out.join('\n');
@@ -312,7 +342,38 @@ function template(): string {
   return cachedTemplate;
 }
 
-/** One node:test test for one case: the call (commented as the prompt would show it), the result or the thrown class, the arguments after. */
+/** A path of runtime/aliases.mjs as an expression from `base` (`value.a[1]`, `args[0].b`, `[...args[1].values()][0]`). */
+function pathExpression(base: string, path: readonly AliasStep[]): string {
+  let text = base;
+  for (const step of path) {
+    if (typeof step === 'number') text += `[${step}]`;
+    else if (typeof step === 'string') text += IDENTIFIER.test(step) ? `.${step}` : `[${javascriptString(step)}]`;
+    else if ('mapKey' in step) text = `[...${text}.keys()][${step.mapKey}]`;
+    else if ('mapValue' in step) text = `[...${text}.values()][${step.mapValue}]`;
+    else text = `[...${text}][${step.setMember}]`;
+  }
+  return text;
+}
+
+/**
+ * The result's identity as the case records it: `assert.strictEqual` for each object of the
+ * arguments it is or holds, and where it shares none, `assert.notStrictEqual` against each argument
+ * it equals (a copy).
+ */
+function identityAssertions(c: RecordedCase): string[] {
+  const pairs = recordedAliases(c);
+  if (pairs === undefined) return [];
+  const out = pairs.map(([inResult, inArgs]) => `  assert.strictEqual(${pathExpression('value', inResult)}, ${pathExpression('args', inArgs)});`);
+  if (pairs.length === 0 && 'returns' in c.expect) {
+    const returned = JSON.stringify(c.expect.returns);
+    c.args.forEach((arg, i) => {
+      if (JSON.stringify(arg) === returned) out.push(`  assert.notStrictEqual(value, args[${i}]); // a new object, equal to argument ${i}`);
+    });
+  }
+  return out;
+}
+
+/** One node:test test for one case: the call (commented as the prompt would show it), the result or the thrown class, the result's identity, the arguments after. */
 function testOfCase(unit: Unit, c: RecordedCase, classRef: ClassRef): string {
   const js = (v: unknown): string => taggedToJavaScript(v, classRef);
   const lines = [`test(${javascriptString(`${c.id}: ${exampleCall(unit, c)}`.slice(0, 200))}, async () => {`];
@@ -324,6 +385,7 @@ function testOfCase(unit: Unit, c: RecordedCase, classRef: ClassRef): string {
     lines.push(`  const { value } = await call(${init}, args);`);
     lines.push(`  assert.deepStrictEqual(value, ${js(c.expect.returns)});`);
   }
+  lines.push(...identityAssertions(c));
   if (c.argsAfter !== null) lines.push(`  assert.deepStrictEqual(args, [${c.argsAfter.map(js).join(', ')}]);`);
   lines.push('});');
   return lines.join('\n');

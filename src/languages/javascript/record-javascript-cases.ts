@@ -27,9 +27,15 @@ export interface JavaScriptRecordRequest {
   typescriptPath?: string;
 }
 
-/** One outcome of record.mjs for one input. */
+/** A step of a path into a value (runtime/aliases.mjs): an index, a key, or a Map entry's or Set member's position. */
+export type AliasStep = number | string | { mapKey: number } | { mapValue: number } | { setMember: number };
+
+/** An object of the result that is an object of the arguments: [path in the result, path in the arguments]. */
+export type AliasPair = [AliasStep[], AliasStep[]];
+
+/** One outcome of record.mjs for one input (`aliases` for a returned object). */
 export type HarnessOutcome =
-  | { returns: TaggedValue; argsAfter: TaggedValue[] | null }
+  | { returns: TaggedValue; argsAfter: TaggedValue[] | null; aliases?: AliasPair[] }
   | { raises: string; message: string; argsAfter: TaggedValue[] | null }
   | { unrecordable: string; message: string }
   | { timeout: true }
@@ -38,7 +44,7 @@ export type HarnessOutcome =
 /** An input recorded twice, in two processes, with the same behaviour both times. */
 export interface KeptInput {
   index: number;
-  expect: { returns: TaggedValue } | { raises: string };
+  expect: { returns: TaggedValue; aliases?: AliasPair[] } | { raises: string };
   argsAfter: TaggedValue[] | null;
 }
 
@@ -68,9 +74,10 @@ interface Codec {
 
 /**
  * Records every input of `request` in two separate node processes running runtime/record.mjs and
- * keeps an input only when both runs return equal encodings (or raise the same class) and leave the
- * arguments equal. A run that does not finish in time (a synchronous loop the harness cannot stop)
- * is killed, and its inputs are recorded one at a time so that only the hanging ones are lost.
+ * keeps an input only when both runs return equal encodings holding the same objects of the
+ * arguments (or raise the same class) and leave the arguments equal. A run that does not finish in
+ * time (a synchronous loop the harness cannot stop) is killed, and its inputs are recorded one at a
+ * time so that only the hanging ones are lost.
  * A module that cannot be loaded rejects every input with `error`.
  */
 export async function recordJavaScriptTwice(request: JavaScriptRecordRequest, options: RecordTwiceOptions = {}): Promise<RecordTwiceResult> {
@@ -87,8 +94,8 @@ export async function recordJavaScriptTwice(request: JavaScriptRecordRequest, op
       if ('unrecordable' in outcome) return void rejected.push({ index, reason: `unrecordable:${outcome.unrecordable}`, detail: outcome.message });
     }
     const argsSame = codec.same({ t: 'array', v: 'argsAfter' in a ? a.argsAfter : null }, { t: 'array', v: 'argsAfter' in b ? b.argsAfter : null });
-    if ('returns' in a && 'returns' in b && codec.same(a.returns, b.returns) && argsSame) {
-      kept.push({ index, expect: { returns: a.returns }, argsAfter: a.argsAfter });
+    if ('returns' in a && 'returns' in b && codec.same(a.returns, b.returns) && argsSame && JSON.stringify(a.aliases) === JSON.stringify(b.aliases)) {
+      kept.push({ index, expect: a.aliases === undefined ? { returns: a.returns } : { returns: a.returns, aliases: a.aliases }, argsAfter: a.argsAfter });
     } else if ('raises' in a && 'raises' in b && a.raises === b.raises && argsSame) {
       kept.push({ index, expect: { raises: a.raises }, argsAfter: a.argsAfter });
     } else {

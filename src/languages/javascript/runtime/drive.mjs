@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { aliasDifference } from './aliases.mjs';
 import { same } from './codec.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -154,12 +155,15 @@ export function unkeptReason(outcome) {
   return null;
 }
 
-/** True when two outcomes (return or throw, with the arguments after the call) are the same behaviour. */
+/**
+ * True when two outcomes (return or throw, with the arguments after the call, and which objects of
+ * the arguments a returned object holds where both say) are the same behaviour.
+ */
 export function sameOutcome(a, b) {
   if (unkeptReason(a) !== null || unkeptReason(b) !== null) return false;
   const argsSame = same({ t: 'array', v: a.argsAfter ?? [] }, { t: 'array', v: b.argsAfter ?? [] });
   if (!argsSame) return false;
-  if ('returns' in a && 'returns' in b) return same(a.returns, b.returns);
+  if ('returns' in a && 'returns' in b) return same(a.returns, b.returns) && aliasDifference(a.aliases, b.aliases) === null;
   return 'raises' in a && 'raises' in b && a.raises === b.raises;
 }
 
@@ -204,16 +208,23 @@ export function makeCase(target, input, outcome, source) {
     init: input.init ? { args: input.init.args, kwargs: {} } : null,
     args: input.args,
     kwargs: {},
-    expect: 'returns' in outcome ? { returns: outcome.returns } : { raises: outcome.raises },
+    expect: 'returns' in outcome ? expectReturns(outcome) : { raises: outcome.raises },
     argsAfter,
     source,
   };
 }
 
-/** The outcome a recorded case expects, in record.mjs's form. */
+/** A case's expectation of a return: the value, and its aliases (aliases.mjs) where the outcome has them. */
+function expectReturns(outcome) {
+  return outcome.aliases === undefined ? { returns: outcome.returns } : { returns: outcome.returns, aliases: outcome.aliases };
+}
+
+/** The outcome a recorded case expects, in record.mjs's form (aliases only where the case has them). */
 export function expectedOutcome(recorded) {
   const argsAfter = recorded.argsAfter ?? recorded.args;
-  return 'returns' in recorded.expect ? { returns: recorded.expect.returns, argsAfter } : { raises: recorded.expect.raises, argsAfter };
+  if (!('returns' in recorded.expect)) return { raises: recorded.expect.raises, argsAfter };
+  const { aliases } = recorded.expect;
+  return aliases === undefined ? { returns: recorded.expect.returns, argsAfter } : { returns: recorded.expect.returns, argsAfter, aliases };
 }
 
 /** FNV-1a of a text: a seed per target that does not depend on the other targets. */

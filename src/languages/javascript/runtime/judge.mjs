@@ -35,6 +35,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { aliasDifference } from './aliases.mjs';
 import { describe, same } from './codec.mjs';
 import { encodeFrame, FrameError, FrameReader } from './framing.mjs';
 import { readStdin } from './io.mjs';
@@ -227,7 +228,21 @@ function judgeAnswer(c, answer) {
   if (kind === 'raises') return [false, clip(`threw ${answer.type}: ${answer.message ?? ''}`)];
   if (kind !== 'returns' || answer.value === null || typeof answer.value !== 'object') return [false, 'malformed answer from the subject'];
   if (!same(answer.value, expect.returns)) return [false, clip(`expected ${describeSafely(expect.returns)}, got ${describeSafely(answer.value)}`)];
+  const aliasing = judgeAliases(expect, answer);
+  if (!aliasing[0]) return aliasing;
   return judgeArgsAfter(c, answer);
+}
+
+/**
+ * Which objects of the arguments the result holds (aliases.mjs), where the case records it: a case
+ * without `expect.aliases` (recorded before aliases, or a primitive result) is judged on its value alone.
+ */
+function judgeAliases(expect, answer) {
+  if (expect.aliases === undefined) return [true, ''];
+  // an object result always comes with its aliases: a missing list is not "no aliases"
+  const got = Array.isArray(answer.aliases) ? answer.aliases : null;
+  const difference = got === null ? 'the aliases of the result could not be read' : aliasDifference(expect.aliases, got);
+  return difference === null ? [true, ''] : [false, clip(difference)];
 }
 
 function judgeArgsAfter(c, answer) {

@@ -21,6 +21,7 @@
 // Prints ONE JSON document on stdout: {"results": [OUTCOME, ...]} in input order, or
 // {"error": "..."} when the module cannot be loaded, where OUTCOME is one of
 //   {"returns": TAGGED, "argsAfter": [TAGGED...]}         the call returned (a promise: its value)
+//                                                          with "aliases" (aliases.mjs) for an object
 //   {"raises": "TypeError", "message": "...", "argsAfter": [...]}   it threw (a promise: rejected)
 //   {"unrecordable": "function"|"symbol"|"cycle"|"depth"|"unsupported", "message": "..."}
 //   {"timeout": true}                                      a promise did not settle in timeoutMs
@@ -30,6 +31,7 @@
 // stdout is sent to stderr, so the one document is all stdout holds.
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { aliasesOf, argumentObjects } from './aliases.mjs';
 import { encode, thrownClassName, UnrecordableValueError } from './codec.mjs';
 import { readStdin } from './io.mjs';
 import { buildInputs, callTarget, isPromise, loadModule, resolveModuleFile } from './load.mjs';
@@ -126,6 +128,7 @@ async function runOne(loaded, config, input) {
   } catch (error) {
     return { error: `cannot build the inputs: ${messageOf(error)}` };
   }
+  const objects = argumentObjects(args);
   let outcome;
   try {
     outcome = await settle(callTarget(loaded, config.target, init, args), config.timeoutMs ?? 5000);
@@ -137,11 +140,17 @@ async function runOne(loaded, config, input) {
   const argsAfter = encodeArgs(args);
   if ('error' in outcome) return { raises: thrownClassName(outcome.error), message: messageOf(outcome.error), argsAfter };
   try {
-    return { returns: encode(outcome.value), argsAfter };
+    return withAliases({ returns: encode(outcome.value), argsAfter }, outcome.value, objects);
   } catch (error) {
     if (error instanceof UnrecordableValueError) return { unrecordable: error.reason, message: error.message };
     return { unrecordable: 'unsupported', message: messageOf(error) };
   }
+}
+
+/** A returned object's outcome with the objects it shares with the arguments as given (aliases.mjs). */
+function withAliases(outcome, value, objects) {
+  const aliases = aliasesOf(value, objects);
+  return aliases === undefined ? outcome : { ...outcome, aliases };
 }
 
 async function main() {

@@ -7,7 +7,7 @@
 // a socket pair with the judge. It never sees an expected value: a request holds a case's inputs
 // ({seq, nonce, case: {id, module, target, init, args}}); the answer is the tagged encoding of
 // what happened, carrying the request's seq and nonce:
-//   {kind: "returns", value, argsAfter} | {kind: "raises", type, message, argsAfter} | {kind: "error", message}
+//   {kind: "returns", value, argsAfter, aliases?} | {kind: "raises", type, message, argsAfter} | {kind: "error", message}
 // Everything in this process is untrusted once the agent's module has loaded; the judge treats the
 // answer as data. What this file needs later (JSON.parse, the channel's write, the
 // frame writer's primordials) is captured before any
@@ -15,6 +15,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
+import { aliasesOf, argumentObjects } from './aliases.mjs';
 import { encode, thrownClassName } from './codec.mjs';
 import { encodeFrame, FrameReader } from './framing.mjs';
 import { buildInputs, callTarget, isPromise, loadModule, resolveModuleFile } from './load.mjs';
@@ -76,6 +77,7 @@ async function runCase(request) {
   } catch (error) {
     return { kind: 'error', message: `cannot build the inputs: ${shortError(error)}` };
   }
+  const objects = argumentObjects(args);
   let value;
   try {
     value = callTarget(loaded, request.target, init, args);
@@ -91,10 +93,21 @@ async function runCase(request) {
     return { kind: 'raises', type, message: shortError(error), argsAfter: encodeArgs(args) };
   }
   try {
-    return { kind: 'returns', value: encode(value), argsAfter: encodeArgs(args) };
+    return withAliases({ kind: 'returns', value: encode(value), argsAfter: encodeArgs(args) }, value, objects);
   } catch (error) {
     return { kind: 'error', message: `the return value cannot be serialised: ${shortError(error)}` };
   }
+}
+
+/** The answer with the objects the result shares with the arguments as given (aliases.mjs), for an object. */
+function withAliases(reply, value, objects) {
+  let aliases;
+  try {
+    aliases = aliasesOf(value, objects);
+  } catch (error) {
+    return { kind: 'error', message: `the result's aliases cannot be read: ${shortError(error)}` };
+  }
+  return aliases === undefined ? reply : { ...reply, aliases };
 }
 
 async function answer(request) {

@@ -4,6 +4,8 @@
 // results (exact types, key order, an error by its class and never its message); the assertions
 // below say nearly the same in node:test. Differences: assert.deepStrictEqual does not compare the
 // order of object keys, and it compares a returned error's message, which the judge ignores.
+// Where a case records which objects of the arguments the result is (the judge compares that too),
+// assert.strictEqual says the result holds that very object, assert.notStrictEqual that it is a copy.
 //
 // Run it from the workspace root (or set CODEMIDAS_WORKSPACE to it):
 //   node --test path/to/this.test.mjs
