@@ -121,7 +121,8 @@ export interface RecordedCase {
   init: { args: unknown[]; kwargs: Record<string, unknown> } | null;
   args: unknown[];
   kwargs: Record<string, unknown>;
-  expect: { returns: unknown } | { raises: string };
+  /** `aliases` (JavaScript, runtime/aliases.mjs): the objects of the arguments a returned object is or holds. */
+  expect: { returns: unknown; aliases?: unknown[] | undefined } | { raises: string };
   argsAfter: unknown[] | null;
   /** Where the input came from: `repo-test`, `doctest`, `call-site`, `type-hint`, `constructed`, `mutant-search`, `llm`. */
   source: string;

@@ -13,7 +13,14 @@ const recordedCaseSchema = z.object({
   init: z.object({ args: z.array(tagged), kwargs: z.record(z.string(), tagged) }).nullable(),
   args: z.array(tagged),
   kwargs: z.record(z.string(), tagged),
-  expect: z.union([z.object({ returns: tagged }), z.object({ raises: z.string() })]),
+  expect: z.union([
+    z.object({
+      returns: tagged,
+      /** JavaScript only (runtime/aliases.mjs): [path in result, path in arguments] of each argument object the result is or holds. */
+      aliases: z.array(z.unknown()).optional(),
+    }),
+    z.object({ raises: z.string() }),
+  ]),
   argsAfter: z.array(tagged).nullable(),
   source: z.string(),
   /**
