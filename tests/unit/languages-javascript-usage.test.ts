@@ -97,8 +97,29 @@ describe('what a body reads of its parameters (usage-shapes.mjs)', () => {
     const sf = ts.createSourceFile('x.js', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
     const [a, b] = usageShapes(ts, sf, entryFunction(ts, sf, 'same')!);
     expect(a).toEqual({ k: 'union', of: ['Date', 'Map', 'Uint8Array'].map((name) => ({ k: 'builtin', name, of: [] })) });
-    // b: an array, read whole otherwise (no field of a plain object to give)
-    expect(b).toBeNull();
+    // b: checked as an array: arrays holding values and containers (a walk's second level)
+    expect(b).toMatchObject({ k: 'array', of: { k: 'union' } });
+  });
+
+  it('gives a value walked as a container nested containers, and the keys its walk singles out as fields', () => {
+    const code = `function copy(val) {
+      var k, out;
+      if (Array.isArray(val)) { out = []; for (k = 0; k < val.length; k++) out[k] = copy(val[k]); return out; }
+      if (Object.prototype.toString.call(val) === '[object Object]') {
+        out = {};
+        for (k in val) { if (k === '__proto__') continue; out[k] = copy(val[k]); }
+        return out;
+      }
+      return val;
+    }`;
+    const sf = ts.createSourceFile('x.js', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+    const [val] = usageShapes(ts, sf, entryFunction(ts, sf, 'copy')!);
+    const members = (val?.of as Shape[]).map((m) => m.k);
+    expect(members).toEqual(['object', 'array', 'record']);
+    expect((val?.of as Shape[])[0]!.props!.map((p) => p.name)).toEqual(['__proto__']);
+    // the containers hold objects and arrays of their own
+    const nested = ((val?.of as Shape[])[1]!.of as Shape).of as Shape[];
+    expect(nested.map((m) => m.k)).toEqual(expect.arrayContaining(['object', 'array']));
   });
 
   it('gives nothing for a parameter only used whole', () => {

@@ -307,7 +307,8 @@ export function shapeValues(shape, pools = {}, depth = 0) {
     case 'union': {
       // null and undefined members last: the ordinary value is a present one
       const members = [...shape.of].sort((a, b) => Number(a.k === 'null' || a.k === 'undefined') - Number(b.k === 'null' || b.k === 'undefined'));
-      return interleave(members.map(inner), limit);
+      // a union is no level of nesting: its members are as deep as it is
+      return interleave(members.map((s) => shapeValues(s, pools, depth)), limit);
     }
     case 'array': {
       const items = inner(shape.of).filter((v) => v !== undefined);
@@ -336,7 +337,8 @@ export function shapeValues(shape, pools = {}, depth = 0) {
         props.forEach((p, i) => {
           const v = pick(i);
           if ((p.optional && !withOptional) || each[i].length === 0) return;
-          if (v !== undefined || !p.optional) o[p.name] = v;
+          // defined, not assigned: a `__proto__` field stays an own key
+          if (v !== undefined || !p.optional) Object.defineProperty(o, p.name, { value: v, writable: true, enumerable: true, configurable: true });
         });
         return o;
       };

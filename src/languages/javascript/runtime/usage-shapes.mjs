@@ -19,6 +19,17 @@ const OBJECT_PROTO = new Set([
 ]);
 const TYPEOF_KINDS = { string: 'string', number: 'number', boolean: 'boolean', bigint: 'bigint', object: 'object', function: 'function', undefined: 'undefined' };
 
+/** What a walked container holds: plain values, and containers of its own (a recursive walk's second level). */
+const NESTED = {
+  k: 'union',
+  of: [
+    { k: 'number' },
+    { k: 'object', props: [{ name: 'a', optional: false, type: { k: 'array', of: { k: 'number' } } }, { name: 'b', optional: false, type: { k: 'string' } }] },
+    { k: 'array', of: { k: 'object', props: [{ name: 'x', optional: false, type: { k: 'number' } }] } },
+    { k: 'string' },
+  ],
+};
+
 /** A node of the growing use tree: properties read and what was seen of the value itself. */
 function node() {
   return { props: new Map(), kinds: new Set(), literals: [] };
@@ -73,8 +84,27 @@ function collect(ts, sf, fn, name, root, depth, visited) {
     const other = sides.find((e) => e !== ctorSide);
     if (ctorSide && other && ts.isIdentifier(other) && BUILTIN_TYPES.has(other.text)) root.kinds.add(`builtin:${other.text}`);
   };
+  // `for (k in obj)` then `k === '__proto__'`: the keys the walk singles out, as fields to give
+  const keyVariables = new Map();
   const visit = (child) => {
     builtinCompared(child);
+    if (ts.isForInStatement(child) && ts.isVariableDeclarationList(child.initializer) && ts.isIdentifier(child.initializer.declarations[0]?.name)) {
+      const keys = chainOf(child.expression);
+      const target = keys === null ? null : at(keys);
+      if (target !== null) keyVariables.set(child.initializer.declarations[0].name.text, target);
+    } else if (ts.isForInStatement(child) && ts.isIdentifier(child.initializer)) {
+      const keys = chainOf(child.expression);
+      const target = keys === null ? null : at(keys);
+      if (target !== null) keyVariables.set(child.initializer.text, target);
+    }
+    if (ts.isBinaryExpression(child) && [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken].includes(child.operatorToken.kind)) {
+      const [key, literal] = ts.isIdentifier(child.left) ? [child.left, child.right] : [child.right, child.left];
+      const walked = ts.isIdentifier(key) ? keyVariables.get(key.text) : undefined;
+      if (walked && ts.isStringLiteralLike(literal) && walked.props.size < MAX_PROPS && !walked.props.has(literal.text)) {
+        walked.kinds.add('object');
+        walked.props.set(literal.text, node());
+      }
+    }
     // `x instanceof Map`, `Array.isArray(x)`, `ArrayBuffer.isView(x)`, `Buffer.isBuffer(x)`
     if (ts.isBinaryExpression(child) && child.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword && ts.isIdentifier(child.right)) {
       const keys = chainOf(child.left);
@@ -222,23 +252,20 @@ function localFunctions(ts, sf) {
   return out;
 }
 
-/** The use tree as a SHAPE; only objects (a value read by property) are worth a shape. */
+/** The use tree as a SHAPE: the fields read, the built-in classes and containers checked, the literals and kinds seen. */
 function toShape(n, depth = 0) {
+  const members = [];
   // methods called on it (`x.getTime()`) are no fields to give
   const fields = [...n.props.entries()].filter(([, child]) => !child.kinds.has('function'));
-  if (fields.length > 0) {
-    const props = fields.map(([name, child]) => ({ name, optional: false, type: toShape(child, depth + 1) }));
-    const builtins = [...n.kinds].filter((k) => k.startsWith('builtin:')).map((k) => ({ k: 'builtin', name: k.slice('builtin:'.length), of: [] }));
-    return builtins.length === 0 ? { k: 'object', props } : { k: 'union', of: [{ k: 'object', props }, ...builtins] };
+  if (fields.length > 0) members.push({ k: 'object', props: fields.map(([name, child]) => ({ name, optional: false, type: toShape(child, depth + 1) })) });
+  members.push(...[...new Set(n.literals)].slice(0, 4).map((v) => ({ k: 'literal', v })));
+  for (const k of n.kinds) {
+    if (k.startsWith('builtin:')) members.push({ k: 'builtin', name: k.slice('builtin:'.length), of: [] });
+    else if (k === 'array') members.push({ k, of: depth === 0 ? NESTED : { k: 'any' } });
+    else if (k === 'record') members.push({ k, of: depth === 0 ? NESTED : { k: 'string' } });
+    else if (['string', 'number', 'boolean', 'bigint'].includes(k)) members.push({ k });
   }
-  const literals = [...new Set(n.literals)].slice(0, 4).map((v) => ({ k: 'literal', v }));
-  const kinds = [...n.kinds].filter((k) => k !== 'object' && k !== 'function' && k !== 'undefined').map((k) => {
-    if (k.startsWith('builtin:')) return { k: 'builtin', name: k.slice('builtin:'.length), of: [] };
-    return k === 'record' ? { k, of: { k: 'string' } } : k === 'array' ? { k, of: { k: 'any' } } : { k };
-  });
-  if (n.kinds.has('object') && kinds.length === 0 && literals.length === 0) return { k: 'object', props: [] };
-  const members = [...literals, ...kinds];
-  if (members.length === 0) return depth === 0 ? null : { k: 'string' };
+  if (members.length === 0) return n.kinds.has('object') ? { k: 'object', props: [] } : { k: 'string' };
   return members.length === 1 ? members[0] : { k: 'union', of: members };
 }
 
@@ -253,9 +280,10 @@ export function usageShapes(ts, sf, fn) {
     else if (ts.isIdentifier(param.name)) collect(ts, sf, fn, param.name.text, root, 0, new Set([fn]));
     else return null;
     // an object read by property, or a value checked against built-in classes (a Date, a Map)
+    // worth a shape: fields read, built-in classes checked, or a container walked (Array.isArray, for-in, Object.keys)
     const fields = [...root.props.values()].filter((child) => !child.kinds.has('function'));
-    if (fields.length === 0 && ![...root.kinds].some((k) => k.startsWith('builtin:'))) return null;
-    return toShape(root);
+    const structured = [...root.kinds].some((k) => k.startsWith('builtin:') || k === 'array' || k === 'record');
+    return fields.length > 0 || structured ? toShape(root) : null;
   });
 }
 
