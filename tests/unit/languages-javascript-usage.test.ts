@@ -13,8 +13,10 @@ import { makeTempDir, removeTempDirs, runJavaScriptDriver } from './languages-ja
 afterAll(removeTempDirs);
 
 type Shape = { k: string; props?: { name: string; type: Shape }[]; of?: Shape | Shape[]; v?: unknown };
-const { usageShapes, entryFunction } = usageModule as unknown as {
+const { usageShapes, entryFunction, alikeParams, feedersOf } = usageModule as unknown as {
   usageShapes(t: typeof ts, sf: ts.SourceFile, fn: ts.FunctionLikeDeclaration): (Shape | null)[];
+  alikeParams(t: typeof ts, fn: ts.FunctionLikeDeclaration): [number, number][];
+  feedersOf(t: typeof ts, sf: ts.SourceFile, name: string): Map<number, Set<string>>;
   entryFunction(t: typeof ts, sf: ts.SourceFile, exportPath: string): ts.FunctionLikeDeclaration | null;
 };
 const { regexSamples } = regexSamplesModule as unknown as { regexSamples(regex: RegExp, limit?: number): string[] };
@@ -120,6 +122,28 @@ describe('what a body reads of its parameters (usage-shapes.mjs)', () => {
     // the containers hold objects and arrays of their own
     const nested = ((val?.of as Shape[])[1]!.of as Shape).of as Shape[];
     expect(nested.map((m) => m.k)).toEqual(expect.arrayContaining(['object', 'array']));
+  });
+
+  it('pairs the parameters a body compares with each other, whole or by the same property', () => {
+    const code = `function eq(a, b, depth) {
+      if (a === b) return true;
+      if (a.size !== b.size || depth > 3) return false;
+      return a.get(1) === b.get(1);
+    }
+    function lt(x, y) { return x.length < 3 && y.length > 1; }`;
+    const sf = ts.createSourceFile('x.js', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+    expect(alikeParams(ts, entryFunction(ts, sf, 'eq')!)).toEqual([[0, 1]]);
+    expect(alikeParams(ts, entryFunction(ts, sf, 'lt')!)).toEqual([]);
+  });
+
+  it('finds the functions of the file whose results are handed to a function, directly or through a variable', () => {
+    const code = `function parse(s) { return s.split('/'); }
+    function toRegexp(tokens, flags) { return new RegExp(tokens.join('|'), flags); }
+    function compile(s) { return toRegexp(parse(s), flagsOf(s)); }
+    function match(s) { const tokens = parse(s); return toRegexp(tokens); }
+    function flagsOf(s) { return s.endsWith('i') ? 'i' : ''; }`;
+    const sf = ts.createSourceFile('x.js', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+    expect([...feedersOf(ts, sf, 'toRegexp')].map(([i, names]) => [i, [...names]])).toEqual([[0, ['parse']], [1, ['flagsOf']]]);
   });
 
   it('gives nothing for a parameter only used whole', () => {

@@ -27,9 +27,9 @@ import { EVALUATE_SCRIPT, INSPECT_SCRIPT, STARTUP_MS, baseRequest, hashText, inp
 import { createRequire } from 'node:module';
 import { createTypeReader, declaredParams } from './declared-types.mjs';
 import { readmeInputs } from './examples.mjs';
-import { callSiteInputs, constructorInputs, docExampleInputs, generatedInputs, POOLS, sourceFiles, withEvaluator } from './inputs.mjs';
+import { callSiteInputs, constructorInputs, docExampleInputs, generatedInputs, POOLS, sourceFiles, variationsOf, withEvaluator } from './inputs.mjs';
 import { findFunction } from './mutants.mjs';
-import { entryFunction, feedersOf, usageShapes } from './usage-shapes.mjs';
+import { alikeParams, entryFunction, feedersOf, usageShapes } from './usage-shapes.mjs';
 import { sourceStrings } from './source-strings.mjs';
 import { traceRepoTests } from './trace-tests.mjs';
 
@@ -119,6 +119,8 @@ function sourceKnowledge(config, target) {
   if (target.via) knowledge.params = knowledge.params.map((p) => ({ ...p, reachesBody: true }));
   // the functions of this file whose results are passed to this one, by parameter position
   knowledge.feeders = sf === null || target.via ? new Map() : feedersOf(reader.ts, sf, String(target.target).split('.').pop());
+  // parameters the body compares with each other (an equality, a diff): given alike values too
+  knowledge.alike = entry === null ? [] : alikeParams(reader.ts, entry);
   return knowledge;
 }
 
@@ -139,6 +141,25 @@ function fedInputs(feeders, produced, base) {
   return out;
 }
 
+const MAX_ALIKE = 40;
+
+/**
+ * For parameters the body compares with each other (`foo === bar`, `foo.size !== bar.size`): each
+ * of `inputs` with one of the pair given the other's value (equal, not the same object: each
+ * argument is built on its own), then a few variations of it (equal but for one part).
+ */
+function alikeInputs(pairs, inputs, strings) {
+  const out = [];
+  for (const args of inputs) {
+    for (const [i, j] of pairs) {
+      if (i >= args.length || j >= args.length || out.length >= MAX_ALIKE) continue;
+      out.push(args.map((v, k) => (k === j ? args[i] : v)));
+      for (const variant of variationsOf(args[i], [], strings).slice(0, 3)) out.push(args.map((v, k) => (k === j ? variant : v)));
+    }
+  }
+  return out.slice(0, MAX_ALIKE);
+}
+
 function inputsFor(config, target, shape, files, limit, traced = [], produced = new Map()) {
   const random = seededRandom((Number(config.seed) || 0) ^ hashText(target.unitId));
   const name = String(target.target).split('.').pop();
@@ -155,7 +176,7 @@ function inputsFor(config, target, shape, files, limit, traced = [], produced = 
     ['call-site', crossed([...callSiteInputs(target.callSites), ...fedInputs(known.feeders, produced, generated[0])])],
     // proposals come with their own instance, else the first one built here
     ['llm', (target.proposed ?? []).map((p) => ({ args: p.args ?? [], init: p.init ? { args: p.init.args ?? [] } : inits[0] }))],
-    ['type-hint', crossed(generated)],
+    ['type-hint', crossed([...alikeInputs(known.alike, generated, known.pools.strings ?? []), ...generated])],
   ];
   const out = [];
   const seen = new Set();

@@ -333,3 +333,46 @@ export function feedersOf(ts, sf, name) {
   visit(sf);
   return out;
 }
+
+/**
+ * Pairs of parameter positions the body compares with each other, whole or by the same property
+ * (`foo === bar`, `foo.size !== bar.size`, `a.constructor === b.constructor`): values alike, or
+ * nearly, are what such a function is for (equality, diff, merge).
+ */
+export function alikeParams(ts, fn) {
+  const names = (fn.parameters ?? []).map((p) => (ts.isIdentifier(p.name) ? p.name.text : null));
+  const rootOf = (expr) => {
+    const keys = [];
+    let e = expr;
+    for (;;) {
+      if (ts.isParenthesizedExpression(e)) e = e.expression;
+      else if (ts.isPropertyAccessExpression(e)) {
+        keys.unshift(e.name.text);
+        e = e.expression;
+      } else if (ts.isElementAccessExpression(e)) {
+        keys.unshift(e.argumentExpression.getText());
+        e = e.expression;
+      } else if (ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression)) {
+        keys.unshift(`${e.expression.name.text}()`);
+        e = e.expression.expression;
+      } else break;
+    }
+    const position = ts.isIdentifier(e) ? names.indexOf(e.text) : -1;
+    return position === -1 ? null : { position, path: keys.join('.') };
+  };
+  const comparisons = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken, ts.SyntaxKind.LessThanToken, ts.SyntaxKind.GreaterThanToken]);
+  const pairs = new Map();
+  const visit = (n) => {
+    if (ts.isBinaryExpression(n) && comparisons.has(n.operatorToken.kind)) {
+      const a = rootOf(n.left);
+      const b = rootOf(n.right);
+      if (a !== null && b !== null && a.position !== b.position && a.path === b.path) {
+        const pair = [Math.min(a.position, b.position), Math.max(a.position, b.position)];
+        pairs.set(pair.join(','), pair);
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  if (fn.body) visit(fn.body);
+  return [...pairs.values()];
+}
