@@ -49,17 +49,20 @@ describe('traceRepoTests', () => {
   it('takes the arguments of an ES package\'s vitest-style tests (re-exports, classes, default objects); a file that loops or exits loses only itself', async () => {
     const traced = await trace('trace-esm', ['src/text:padLeft', 'src/text:Rect.area', 'src/text:Rect.square', 'src/text:default.describe'], { fileMs: 3000 });
     const [padLeft, area, square, describeShape] = traced.inputs;
-    // a callback argument or a tagged template is no input; skipped suites do not run; the looping and exiting files keep what they did before
+    // a callback argument is no input; skipped suites do not run; the looping and exiting files keep what they did before
     // `pad` is padLeft exported under a second name; build/text.js (absent) is src/text.js
     expect(padLeft!.map(values)).toEqual(expect.arrayContaining([['ab', '5', '*'], ['alias', '6'], ['from the build', '1'], ['x', '3'], ['yy', '1'], ['7', '2'], ['before the loop', '1'], ['before the exit', '1']]));
-    expect(padLeft!.map(values)).toHaveLength(8);
+    // a tagged template (padLeft`tagged`) is one: its strings with their `raw` as an own property
+    const tagged = padLeft!.find((i) => i.args[0]?.t === 'array');
+    expect(tagged?.args).toEqual([{ t: 'array', v: [{ t: 'str', v: 'tagged' }], props: [['raw', { t: 'array', v: [{ t: 'str', v: 'tagged' }] }]] }]);
+    expect(padLeft!.map(values)).toHaveLength(9);
     expect(padLeft!.map(values)).not.toContainEqual(['after the exit', '1']);
     expect(padLeft!.every((i) => i.init === null)).toBe(true);
     // an instance method's call carries the arguments its instance was built with
     expect(area).toEqual([{ args: [], init: { args: [{ t: 'number', v: '2' }, { t: 'number', v: '3' }] } }]);
     expect(square!.map(values)).toEqual([['4']]);
     expect(describeShape).toEqual([{ args: [{ t: 'object', v: [['width', { t: 'number', v: '1' }], ['height', { t: 'number', v: '2' }]] }], init: null }]);
-    expect(traced.traces).toEqual([{ mode: 'repo-test', timedOut: true, records: 11 }]);
+    expect(traced.traces).toEqual([{ mode: 'repo-test', timedOut: true, records: 12 }]);
   });
 
   it('traces a module in an import cycle whose other side reads its exports at load', async () => {

@@ -45,11 +45,11 @@ function record(index, args, init) {
   let lines = recorded.get(index);
   if (lines === undefined) recorded.set(index, (lines = new Set()));
   if (lines.size >= maxPerTarget) return;
-  // a tagged template's strings: the codec would keep the array and lose its `raw`
-  if (Array.prototype.some.call(args, (a) => Array.isArray(a) && Object.hasOwn(a, 'raw'))) return;
   let encoded;
   try {
-    encoded = Array.from(args, (a) => encode(a));
+    // a tagged template's strings (`dedent\`a${1}b\``): an array of the cooked strings with `raw`
+    // as an own enumerable property, so the codec keeps both (it reads enumerable keys only)
+    encoded = Array.from(args, (a) => encode(Array.isArray(a) && Object.hasOwn(a, 'raw') ? Object.assign(Array.from(a), { raw: Array.from(a.raw) }) : a));
   } catch {
     return; // a function, a symbol, a cycle: this call cannot be an input
   }
