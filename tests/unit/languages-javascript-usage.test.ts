@@ -124,6 +124,20 @@ describe('what a body reads of its parameters (usage-shapes.mjs)', () => {
     expect(nested.map((m) => m.k)).toEqual(expect.arrayContaining(['object', 'array']));
   });
 
+  it('reads Object.prototype.toString class tags as the classes a value may be', () => {
+    const code = `function copy(x) {
+      var str = Object.prototype.toString.call(x);
+      if (str === '[object Map]') return new Map(x);
+      if (str === '[object Date]') return new Date(+x);
+      if (str === '[object Array]') return x.slice();
+      return x;
+    }`;
+    const sf = ts.createSourceFile('x.js', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+    const [x] = usageShapes(ts, sf, entryFunction(ts, sf, 'copy')!);
+    // (x.slice() is a string's method too)
+    expect((x?.of as Shape[]).map((m) => m.name ?? m.k)).toEqual(['Map', 'Date', 'array', 'string']);
+  });
+
   it('pairs the parameters a body compares with each other, whole or by the same property', () => {
     const code = `function eq(a, b, depth) {
       if (a === b) return true;

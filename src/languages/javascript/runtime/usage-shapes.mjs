@@ -77,8 +77,28 @@ function collect(ts, sf, fn, name, root, depth, visited) {
     ts.forEachChild(n, findConstructorNames);
   };
   if (fn.body) findConstructorNames(fn.body);
+  // `str = Object.prototype.toString.call(x)` then `str === '[object Map]'`: the class tags it is compared with
+  const isTagOf = (expr) => ts.isCallExpression(expr) && /(?:^|\.)toString\.call$/.test(expr.expression.getText(sf)) && expr.arguments.length === 1 && ts.isIdentifier(expr.arguments[0]) && expr.arguments[0].text === name;
+  const tagNames = new Set();
+  const findTagNames = (n) => {
+    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(n.left) && isTagOf(n.right)) tagNames.add(n.left.text);
+    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && isTagOf(n.initializer)) tagNames.add(n.name.text);
+    ts.forEachChild(n, findTagNames);
+  };
+  if (fn.body) findTagNames(fn.body);
+  const tagCompared = (n) => {
+    const sides = [n.left, n.right];
+    const tagSide = sides.find((e) => isTagOf(e) || (ts.isIdentifier(e) && tagNames.has(e.text)));
+    const other = sides.find((e) => e !== tagSide);
+    const m = tagSide && other && ts.isStringLiteralLike(other) ? /^\[object (\w+)\]$/.exec(other.text) : null;
+    if (m === null) return;
+    if (BUILTIN_TYPES.has(m[1])) root.kinds.add(`builtin:${m[1]}`);
+    else if (m[1] === 'Array') root.kinds.add('array');
+    else if (m[1] === 'Object') root.kinds.add('record');
+  };
   const builtinCompared = (n) => {
     if (!ts.isBinaryExpression(n) || ![ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken].includes(n.operatorToken.kind)) return;
+    tagCompared(n);
     const sides = [n.left, n.right].map((e) => (ts.isParenthesizedExpression(e) ? e.expression : e));
     const ctorSide = sides.find((e) => isConstructorOf(e) || (ts.isIdentifier(e) && constructorNames.has(e.text)) || (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.EqualsToken && isConstructorOf(e.right)));
     const other = sides.find((e) => e !== ctorSide);
