@@ -280,8 +280,12 @@ function toShape(n, depth = 0) {
   if (fields.length > 0) members.push({ k: 'object', props: fields.map(([name, child]) => ({ name, optional: false, type: toShape(child, depth + 1) })) });
   members.push(...[...new Set(n.literals)].slice(0, 4).map((v) => ({ k: 'literal', v })));
   for (const k of n.kinds) {
-    if (k.startsWith('builtin:')) members.push({ k: 'builtin', name: k.slice('builtin:'.length), of: [] });
-    else if (k === 'array') members.push({ k, of: depth === 0 ? NESTED : { k: 'any' } });
+    if (k.startsWith('builtin:')) {
+      // a Set or Map checked at the top holds containers too (a walk that recurses into its members)
+      const name = k.slice('builtin:'.length);
+      const of = depth > 0 ? [] : name === 'Set' ? [NESTED] : name === 'Map' ? [NESTED, NESTED] : [];
+      members.push({ k: 'builtin', name, of });
+    } else if (k === 'array') members.push({ k, of: depth === 0 ? NESTED : { k: 'any' } });
     else if (k === 'record') members.push({ k, of: depth === 0 ? NESTED : { k: 'string' } });
     else if (['string', 'number', 'boolean', 'bigint'].includes(k)) members.push({ k });
   }
