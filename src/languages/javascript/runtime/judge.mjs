@@ -35,7 +35,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, same } from './codec.mjs';
+import { describe, probesOf, same } from './codec.mjs';
 import { encodeFrame, FrameError, FrameReader } from './framing.mjs';
 import { readStdin } from './io.mjs';
 
@@ -202,7 +202,16 @@ class Subject {
 
 /** What the subject may know about a case: its inputs, never its expectation. */
 function caseInputs(c) {
-  return { id: String(c.id ?? ''), module: c.module, target: c.target, init: c.init ?? null, args: c.args ?? [] };
+  return { id: String(c.id ?? ''), module: c.module, target: c.target, init: c.init ?? null, args: c.args ?? [], ...probeInputs(c) };
+}
+
+/**
+ * The argument lists a returned function is called on, where the case expects one (codec.mjs's
+ * `fncalls`): taken from the expectation's calls, their results left behind.
+ */
+function probeInputs(c) {
+  const probes = 'returns' in (c.expect ?? {}) ? probesOf(c.expect.returns) : null;
+  return probes === null ? {} : { probes };
 }
 
 function describeSafely(tagged) {
