@@ -44,6 +44,18 @@ function inputScalars(inputs) {
   return dedupe(out);
 }
 
+/** `values` with one of each kind that `own` lacks first (a returned function's other branches), then the rest. */
+function otherKindsFirst(values, own) {
+  const kinds = new Set(own.map((v) => v.t));
+  const first = [];
+  for (const v of values) {
+    if (kinds.has(v.t)) continue;
+    kinds.add(v.t);
+    first.push(v);
+  }
+  return [...first, ...values.filter((v) => !first.includes(v))];
+}
+
 /** Per position, the values tried there: of the declared parameter's type, else `fallback`. */
 function positionValues(arity, declared, fallback, strings) {
   return Array.from({ length: arity }, (_, j) => {
@@ -63,8 +75,8 @@ function positionValues(arity, declared, fallback, strings) {
 export function probeLists({ arity, inputs = [], strings = [], returns = null }) {
   const declared = returns?.k === 'function' && Array.isArray(returns.params) && returns.params.length > 0 ? returns.params : null;
   const n = Math.max(1, arity, declared?.length ?? 0);
-  const plain = PLAIN_VALUES.map(encodedOrNull).filter((v) => v !== null);
-  const fallback = dedupe([...inputScalars(inputs).slice(0, MAX_INPUT_SCALARS), ...strings.slice(0, 2).map((s) => ({ t: 'str', v: s })), ...plain]);
+  const own = [...inputScalars(inputs).slice(0, MAX_INPUT_SCALARS), ...strings.slice(0, 2).map((s) => ({ t: 'str', v: s }))];
+  const fallback = dedupe([...own, ...otherKindsFirst(PLAIN_VALUES.map(encodedOrNull).filter((v) => v !== null), own)]);
   const values = positionValues(n, declared, fallback, strings);
   const lists = [];
   for (let i = 0; lists.length < MAX_PROBES && i < MAX_PROBES * 2; i++) {
