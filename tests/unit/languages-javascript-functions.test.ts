@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedCase, Unit } from '../../src/languages/construction-types.js';
 import { createJavaScriptRecorder } from '../../src/languages/javascript/javascript-recorder.js';
@@ -9,7 +10,9 @@ import { recordedFunctions, taggedToJavaScript } from '../../src/languages/javas
 import { exampleBlock, pickExamples, renderPrompt, renderReadableTest } from '../../src/languages/javascript/javascript-writer.js';
 import { parseJavaScriptUnits } from '../../src/languages/javascript/parse-javascript-units.js';
 import { javascriptRuntimeDir } from '../../src/languages/javascript/record-javascript-cases.js';
+import * as declaredTypes from '../../src/languages/javascript/runtime/declared-types.mjs';
 import * as inputs from '../../src/languages/javascript/runtime/inputs.mjs';
+import * as probesModule from '../../src/languages/javascript/runtime/probes.mjs';
 import { mutateResultSchema, recordResultSchema } from '../../src/pipeline/record/harness-result-schema.js';
 import { FIXTURES, makeTempDir, removeTempDirs, runJavaScriptDriver, TEST_NODE } from './languages-javascript-fixtures.js';
 
@@ -27,6 +30,15 @@ interface FnCalls { length: number; calls: ({ args: Tagged[]; returns: Tagged } 
 const { paramValues, variationsOf } = inputs as unknown as {
   paramValues(param: Record<string, unknown>, body: string): Tagged[];
   variationsOf(tagged: Tagged): Tagged[];
+};
+
+interface Shape { k: string; params?: Shape[] }
+const { createTypeReader, declaredParams } = declaredTypes as unknown as {
+  createTypeReader(t: typeof ts): unknown;
+  declaredParams(reader: unknown, repoRoot: string, target: Record<string, unknown>): { returns: Shape | null } | null;
+};
+const { probeLists } = probesModule as unknown as {
+  probeLists(options: { arity: number; inputs?: { args: Tagged[] }[]; strings?: string[]; returns?: Shape | null }): Tagged[][];
 };
 
 const str = (v: string): Tagged => ({ t: 'str', v });
@@ -136,6 +148,28 @@ describe('callbacks as inputs (inputs.mjs)', () => {
     const predicate = paramValues({ name: 'pred', kind: 'positional', annotation: '(x: number) => boolean', defaultValue: null }, '');
     expect(predicate[0]).toEqual(fnTag("(x) => typeof x === 'number'"));
     expect(variationsOf(fnTag('(a, b) => a - b')).slice(0, 2)).toEqual([fnTag('(a, b) => b - a'), fnTag('(a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)')]);
+  });
+});
+
+describe('probe lists (probes.mjs)', () => {
+  it('takes the inputs’ own scalars first, one value of each kind they lack next, at most 8 lists', () => {
+    const lists = probeLists({ arity: 1, inputs: [{ args: [str('a')] }, { args: [{ t: 'array', v: [str('b'), str('a')] }] }] });
+    expect(lists.slice(0, 4)).toEqual([[str('a')], [str('b')], [num(0)], [{ t: 'null' }]]);
+    expect(lists).toHaveLength(8);
+    // two arguments: one list of equal ones (comparators, equality checks)
+    const pairs = probeLists({ arity: 2, inputs: [{ args: [num(3), num(4)] }] });
+    expect(pairs.slice(0, 2)).toEqual([[num(3), num(4)], [num(3), num(3)]]);
+  });
+
+  it('calls a returned function on values of its declared parameter types', () => {
+    const dir = makeTempDir('cm-jsfn-ts-');
+    writeFileSync(join(dir, 'adder.ts'), 'export function makeAdder(n: number): (x: number, label?: string) => string {\n  return (x, label = "") => label + (x + n);\n}\n');
+    const declared = declaredParams(createTypeReader(ts), dir, { file: 'adder.ts', target: 'makeAdder', startLine: 1, endLine: 3 });
+    expect(declared?.returns).toEqual({ k: 'function', params: [{ k: 'number' }, { k: 'string' }] });
+    const lists = probeLists({ arity: 1, returns: declared?.returns ?? null, strings: ['px'] });
+    expect(lists.every((l) => l.length === 2 && l[0]?.t === 'number' && l[1]?.t === 'str')).toBe(true);
+    // the strings the body checks are among the declared string's values
+    expect(lists.map((l) => l[1])).toContainEqual(str('px'));
   });
 });
 
