@@ -225,7 +225,7 @@ export function paramKind(param) {
   if (annotation === 'boolean') return 'boolean';
   if (/\[\]$|^(?:Readonly)?Array</.test(annotation)) return 'array';
   if (/^\{|^Record</.test(annotation)) return 'object';
-  if (/=>|^Function$|^function\s*\(/.test(annotation)) return 'function';
+  if (/^\(.*\)\s*=>|^Function$|^function\s*\(/.test(annotation)) return 'function';
   const fallback = param.defaultValue ? evaluateArguments(param.defaultValue) : null;
   const tag = fallback?.[0]?.t;
   if (tag === 'number') return 'number';
