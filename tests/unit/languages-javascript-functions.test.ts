@@ -142,11 +142,17 @@ describe('functions in the JavaScript codec', () => {
 });
 
 describe('callbacks as inputs (inputs.mjs)', () => {
-  it('offers pool callbacks by the parameter’s name, and swaps one for another of its role in the search', () => {
+  it('offers pool callbacks by the parameter’s name or the properties the body calls, and swaps one for another of its role in the search', () => {
     const values = paramValues({ name: 'compare', kind: 'positional', annotation: null, defaultValue: null }, '');
     expect(values.slice(0, 2)).toEqual([fnTag('(a, b) => a - b'), fnTag('(a, b) => b - a')]);
     const predicate = paramValues({ name: 'pred', kind: 'positional', annotation: '(x: number) => boolean', defaultValue: null }, '');
     expect(predicate[0]).toEqual(fnTag("(x) => typeof x === 'number'"));
+    // an option object holding callbacks under the properties the body calls on it, a handler one that throws first
+    const body = "const kept = items.filter((x) => options.filter(x));\nif (typeof options.onDone === 'function') options.onDone(kept);";
+    const options = paramValues({ name: 'options', kind: 'positional', annotation: null, defaultValue: null }, body);
+    expect(options).toContainEqual({ t: 'object', v: [['filter', fnTag("(x) => typeof x === 'number'")]] });
+    expect(options).toContainEqual({ t: 'object', v: [['onDone', fnTag("() => { throw new RangeError('callback called'); }")]] });
+    expect(options).toContainEqual({ t: 'object', v: [['filter', fnTag("(x) => typeof x === 'number'")], ['onDone', fnTag("() => { throw new RangeError('callback called'); }")]] });
     expect(variationsOf(fnTag('(a, b) => a - b')).slice(0, 2)).toEqual([fnTag('(a, b) => b - a'), fnTag('(a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)')]);
   });
 });

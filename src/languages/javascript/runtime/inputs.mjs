@@ -180,9 +180,12 @@ export const CALLBACKS = {
   mapper: ['(x) => x', '(x) => String(x)', '(x) => x * 2', '(x) => typeof x'],
   reducer: ['(acc, x) => acc + x', '(acc, x) => x', '(acc) => acc'],
   constant: ['() => true', '() => false', '() => undefined'],
+  // an event handler's result is often ignored: one that throws shows whether it is called
+  observer: ["() => { throw new RangeError('callback called'); }", '() => undefined'],
 };
 /** A callback's role from the name it is given (a parameter's or a property's). */
 const CALLBACK_ROLES = [
+  [/^on[A-Z]|listener|handler/i, 'observer'],
   [/compar|cmp|sort|order/i, 'comparator'],
   [/equal|^eq$|same/i, 'equality'],
   [/predicate|pred|test|filter|^is[A-Z]|^has[A-Z]|match|check|valid/i, 'predicate'],
@@ -212,6 +215,39 @@ export function callbackSources({ arity = null, name = '' } = {}) {
 /** Live callbacks for `name` and `arity` (they encode as `fn` tags). */
 export function callbacksFor(options = {}) {
   return callbackSources(options).map(functionFromSource);
+}
+
+function encodedOrNone(value) {
+  try {
+    return [encode(value)];
+  } catch {
+    return [];
+  }
+}
+
+/** Option objects tried per parameter, at most, for the callbacks the body calls on it. */
+const MAX_CALLBACK_OPTIONS = 6;
+
+/**
+ * Option objects holding pool callbacks under the properties the body calls on parameter `name`
+ * or a local copy of it (`const opts = options || {}`) (`options.compare(a, b)`, `opts.onMatch?.(x)`,
+ * `typeof opts.filter === 'function'`): all of them together, then each alone with two callbacks
+ * of its role.
+ */
+export function callbackOptions(name, bodyText) {
+  if (!/^[A-Za-z_$][\w$]*$/.test(String(name))) return [];
+  const text = String(bodyText ?? '');
+  // the parameter under another name too: `const opts = options || {}`, `const o = { ...options }`
+  const aliases = [...text.matchAll(new RegExp(`(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)\\s*=\\s*(?:\\{\\s*\\.\\.\\.\\s*)?${escapeRegExp(String(name))}(?![\\w$.])`, 'g'))].map((m) => m[1]);
+  const owner = [String(name), ...aliases].map(escapeRegExp).join('|');
+  const props = new Set();
+  for (const m of text.matchAll(new RegExp(`(?<![\\w$.])(?:${owner})\\??\\.([A-Za-z_$][\\w$]*)\\s*(?:\\?\\.)?\\(`, 'g'))) props.add(m[1]);
+  for (const m of text.matchAll(new RegExp(`typeof\\s+(?:${owner})\\??\\.([A-Za-z_$][\\w$]*)\\s*[!=]==?\\s*['"]function['"]`, 'g'))) props.add(m[1]);
+  if (props.size === 0) return [];
+  const out = [];
+  if (props.size > 1) out.push(Object.fromEntries([...props].map((prop) => [prop, callbacksFor({ name: prop })[0]])));
+  for (const prop of props) for (const cb of callbacksFor({ name: prop }).slice(0, 2)) out.push({ [prop]: cb });
+  return out.slice(0, MAX_CALLBACK_OPTIONS);
 }
 
 /** Values tried after a kind guessed from a parameter's name alone. */
@@ -453,6 +489,8 @@ export function paramValues(param, bodyText, pools = {}) {
     // an export's parameter on its way to a module-internal function: the strings that function's body checks too
     if (param.reachesBody && SCALAR_KINDS.has(kind) && pool !== pools.strings) for (const v of pools.strings ?? []) encodable(v);
   }
+  // option objects holding the callbacks the body calls: right after the plainest one (they reach the most code)
+  if (kind === 'object') values.splice(Math.min(values.length, 1), 0, ...callbackOptions(param.name, bodyText).flatMap(encodedOrNone));
   // a kind guessed from the name alone may be wrong (`cents` is no list): a few values of other kinds after
   const guessed = !param.annotation && !param.defaultValue && declared === null;
   if (guessed) for (const v of GUESS_HEDGE) values.push(encode(v));
