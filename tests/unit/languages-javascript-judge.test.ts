@@ -259,10 +259,13 @@ describe('JavaScript judge on returned functions', () => {
   it('fails a returned function that gives other results, has another length, or is not a function', async () => {
     const alwaysTrue = await judge(factoryWorkspace('export function makePrefixTest(prefix) {\n  return (s) => true;\n}\n'), factoryCases);
     expect(statuses(alwaysTrue.result)).toEqual(['failed', 'failed']);
-    expect(alwaysTrue.result.tests[0]?.message).toContain('f("b") => false');
+    // the message names the first probe call that differs
+    expect(alwaysTrue.result.tests[0]?.message).toBe('the returned function, called as f("b"), returns true; expected it to return false');
     const longer = await judge(factoryWorkspace('export function makePrefixTest(prefix) {\n  return (s, i) => s.startsWith(prefix, i);\n}\n'), factoryCases);
     expect(statuses(longer.result)).toEqual(['failed', 'failed']);
+    expect(longer.result.tests[0]?.message).toBe('the returned function has length 2, expected 1');
     const value = await judge(factoryWorkspace('export function makePrefixTest(prefix) {\n  return prefix;\n}\n'), factoryCases);
     expect(statuses(value.result)).toEqual(['failed', 'failed']);
+    expect(value.result.tests[0]?.message).toMatch(/^expected <function of length 1: f\("abc"\) => true; .*>, got "a"$/);
   });
 });

@@ -437,3 +437,37 @@ function describeCalls(v) {
   const more = (v.calls ?? []).length > MAX_DESCRIBED_CALLS ? '; ...' : '';
   return `<function of length ${v.length}: ${calls.join('; ')}${more}>`;
 }
+
+/**
+ * Where two results differ in a returned function, for a failure message: the first `fncalls` of
+ * `expected` whose counterpart in `got` (same place) is another length or gives another outcome on
+ * a probe (`the returned function gave false for f("b"), expected true`); null when the results
+ * differ elsewhere first, or `got` has no function there.
+ */
+export function functionDifference(expected, got) {
+  const pair = firstFunctionPair(expected, got);
+  if (pair === null) return null;
+  const [want, have] = pair;
+  if (have?.t !== 'fncalls') return null;
+  if (want.v.length !== have.v.length) return `the returned function has length ${have.v.length}, expected ${want.v.length}`;
+  const outcome = (c) => (c === undefined ? 'nothing' : 'raises' in c ? `throws ${c.raises}` : `returns ${describeValue(c.returns)}`);
+  const sameCall = (a, b) => ('raises' in a ? 'raises' in b && a.raises === b.raises : 'returns' in b && same(a.returns, b.returns));
+  for (const [i, call] of want.v.calls.entries()) {
+    const other = have.v.calls[i];
+    if (other !== undefined && sameCall(call, other)) continue;
+    return `the returned function, called as f(${call.args.map(describeValue).join(', ')}), ${outcome(other)}; expected it ${outcome(call).replace(/^(throws|returns)/, (w) => (w === 'throws' ? 'to throw' : 'to return'))}`;
+  }
+  return null;
+}
+
+/** The first `fncalls` of `a` with what sits at the same place in `b` (undefined when `b` has nothing there), or null. */
+function firstFunctionPair(a, b) {
+  if (a === null || typeof a !== 'object') return null;
+  if (!Array.isArray(a) && a.t === 'fncalls') return [a, b];
+  const entries = Array.isArray(a) ? a.entries() : Object.entries(a);
+  for (const [key, value] of entries) {
+    const found = firstFunctionPair(value, b !== null && typeof b === 'object' ? b[key] : undefined);
+    if (found !== null) return found;
+  }
+  return null;
+}

@@ -35,7 +35,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, probesOf, same } from './codec.mjs';
+import { describe, functionDifference, probesOf, same } from './codec.mjs';
 import { encodeFrame, FrameError, FrameReader } from './framing.mjs';
 import { readStdin } from './io.mjs';
 
@@ -214,6 +214,15 @@ function probeInputs(c) {
   return probes === null ? {} : { probes };
 }
 
+/** Where a returned function differs from the expected one (codec.mjs's `functionDifference`), or null. */
+function functionDifferenceSafely(expected, got) {
+  try {
+    return functionDifference(expected, got);
+  } catch {
+    return null;
+  }
+}
+
 function describeSafely(tagged) {
   try {
     return describe(tagged);
@@ -235,7 +244,7 @@ function judgeAnswer(c, answer) {
   if (!('returns' in expect)) return [false, 'case has no expectation'];
   if (kind === 'raises') return [false, clip(`threw ${answer.type}: ${answer.message ?? ''}`)];
   if (kind !== 'returns' || answer.value === null || typeof answer.value !== 'object') return [false, 'malformed answer from the subject'];
-  if (!same(answer.value, expect.returns)) return [false, clip(`expected ${describeSafely(expect.returns)}, got ${describeSafely(answer.value)}`)];
+  if (!same(answer.value, expect.returns)) return [false, clip(functionDifferenceSafely(expect.returns, answer.value) ?? `expected ${describeSafely(expect.returns)}, got ${describeSafely(answer.value)}`)];
   return judgeArgsAfter(c, answer);
 }
 
