@@ -11,7 +11,7 @@ export const MAX_PROBES = 8;
 /** Scalars taken from the unit's inputs, at most (the rest of the lists try other kinds). */
 const MAX_INPUT_SCALARS = 5;
 /** Values of every kind after the inputs' own: what a returned function may get wrong. */
-const PLAIN_VALUES = [0, 1, '', 'abc', -1, null, 'a', 2, true];
+const PLAIN_VALUES = [0, 1, '', 'abc', -1, null, 'a', 2, true, [1, 2], { a: 1 }];
 const SCALAR_TAGS = new Set(['number', 'str', 'bool', 'bigint', 'null', 'undefined']);
 
 function encodedOrNull(value) {
