@@ -253,6 +253,11 @@ describe('returned functions for people (javascript-values.ts, javascript-writer
       if (text.startsWith('Uncaught ')) expect(printed[i]?.startsWith(text.replace(/\.\.\.$/, '')), `${inputLines[i]}: ${printed[i]}`).toBe(true);
       else expect(printed[i], inputLines[i]).toBe(text);
     });
+    // each example shows more than one outcome of its function where the probes gave more than one
+    for (const c of examples) {
+      const results = exampleBlock(unit, c).split('\n').slice(2).filter((l) => !l.startsWith('> '));
+      expect(new Set(results).size, exampleBlock(unit, c)).toBeGreaterThan(1);
+    }
     const prompt = renderPrompt({ unit, cases, libraryName: 'fn-pkg' });
     expect(prompt).toContain('A returned function (the result, or a value inside it) is judged by its `length`');
     expect(renderPrompt({ unit: unitOf('sortBy'), cases: casesOf('sortBy'), libraryName: 'fn-pkg' })).not.toContain('A returned function');

@@ -160,15 +160,34 @@ function returnedFunction(returns: unknown): RecordedFunction | null {
   return found.length === 1 && found[0]?.path === '' ? found[0] : null;
 }
 
-/** The calls of a returned function an example shows: the first MAX_EXAMPLE_CALLS, at most one that throws. */
+/** What a call of a returned function gave, as a key (calls with the same key show the same thing). */
+function callOutcome(call: RecordedCall): string {
+  return 'raises' in call ? `raises:${call.raises}` : JSON.stringify(call.returns);
+}
+
+/**
+ * The calls of a returned function an example shows, in their recorded order: at most
+ * MAX_EXAMPLE_CALLS, at most one that throws, each outcome once before any twice (a matcher shows a
+ * match and a miss rather than four misses).
+ */
 function shownCalls(fn: RecordedFunction): RecordedCall[] {
-  const out: RecordedCall[] = [];
-  for (const call of fn.calls) {
-    if (out.length === MAX_EXAMPLE_CALLS) break;
-    if ('raises' in call && out.some((c) => 'raises' in c)) continue;
-    out.push(call);
-  }
-  return out;
+  const picked = new Set<RecordedCall>();
+  const outcomes = new Set<string>();
+  const take = (call: RecordedCall): void => {
+    if (picked.size === MAX_EXAMPLE_CALLS || picked.has(call)) return;
+    if ('raises' in call && [...picked].some((c) => 'raises' in c)) return;
+    picked.add(call);
+    outcomes.add(callOutcome(call));
+  };
+  for (const call of fn.calls) if (!outcomes.has(callOutcome(call))) take(call);
+  for (const call of fn.calls) take(call);
+  return fn.calls.filter((call) => picked.has(call));
+}
+
+/** True for a case whose returned function gives one outcome for every probe (an example of it shows little). */
+function monotonous(c: RecordedCase): boolean {
+  const returned = 'returns' in c.expect ? returnedFunction(c.expect.returns) : null;
+  return returned !== null && new Set(returned.calls.map(callOutcome)).size < 2;
 }
 
 /** A returned function in a REPL session: bound to a name (`> var f = ...`), then called on recorded arguments. */
@@ -201,12 +220,12 @@ function showable(c: RecordedCase): boolean {
 
 /**
  * Up to `MAX_PROMPT_EXAMPLES` cases shown to the agent: JSDoc examples first (the author chose
- * them), then the shortest others; at most one that throws; results a REPL cannot print as
+ * them), then the shortest others (a returned function that gives one outcome for every probe last); at most one that throws; results a REPL cannot print as
  * recorded (errors) left out. Cases that return come before the one that throws, each group in the
  * cases' order.
  */
 export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
-  const ranked = [...cases].sort((a, b) => Number(b.source === 'doctest') - Number(a.source === 'doctest') || sizeOf(a) - sizeOf(b));
+  const ranked = [...cases].sort((a, b) => Number(b.source === 'doctest') - Number(a.source === 'doctest') || Number(monotonous(a)) - Number(monotonous(b)) || sizeOf(a) - sizeOf(b));
   const picked: RecordedCase[] = [];
   let raises = 0;
   for (const c of ranked) {
