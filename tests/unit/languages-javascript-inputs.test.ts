@@ -111,8 +111,9 @@ describe('values of declared types (inputs.mjs)', () => {
     expect(shapeValues({ k: 'builtin', name: 'Date', of: [] })[0]).toBeInstanceOf(Date);
     const users = shapeValues({ k: 'object', props: [{ name: 'name', optional: false, type: { k: 'string' } }, { name: 'nick', optional: true, type: { k: 'string' } }] }, { strings: ['ann', 'bo'] });
     expect(users.slice(0, 3)).toEqual([{ name: 'ann' }, { name: 'ann', nick: 'ann' }, { name: 'bo', nick: 'ann' }]);
-    // an object that needs a function cannot be built
-    expect(shapeValues({ k: 'object', props: [{ name: 'equals', optional: false, type: { k: 'function' } }] })).toEqual([]);
+    // an object that needs a function gets pool callbacks, of the role its name says first
+    const withEquals = shapeValues({ k: 'object', props: [{ name: 'equals', optional: false, type: { k: 'function', params: [{ k: 'any' }, { k: 'any' }] } }] }) as { equals: unknown }[];
+    expect(withEquals.map((o) => String(o.equals))).toEqual(['(a, b) => a === b', '() => true', '() => false']);
     // a union shows each member early, null last
     expect(shapeValues({ k: 'union', of: [{ k: 'null' }, { k: 'literal', v: 'a' }, { k: 'literal', v: 2 }] })).toEqual(['a', 2, null]);
   });

@@ -227,3 +227,45 @@ describe.skipIf(process.getuid?.() !== 0)('JavaScript judge with privileges drop
     expect(statuses(result)).toEqual(['passed', 'passed', 'passed', 'passed', 'passed']);
   });
 });
+
+describe('JavaScript judge on returned functions', () => {
+  const FACTORY = 'export function makePrefixTest(prefix) {\n  return (s) => s.startsWith(prefix);\n}\n';
+  const probes = [[str('abc')], [str('b')], [str('')], [num(1)]];
+  let factoryCases: Case[] = [];
+
+  /** A workspace holding `source` as index.js of an ES module package. */
+  function factoryWorkspace(source: string): string {
+    const dir = makeTempDir('js-judge-fn-');
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+    writeFileSync(join(dir, 'index.js'), source);
+    return dir;
+  }
+
+  beforeAll(async () => {
+    const inputs = [[str('a')], [str('b')]];
+    const { kept, rejected } = await recordJavaScriptTwice({ root: factoryWorkspace(FACTORY), module: 'index', target: 'makePrefixTest', init: null, inputs: inputs.map((args) => ({ args })), probes, timeoutMs: 2000 }, { nodePath: TEST_NODE });
+    expect(rejected).toEqual([]);
+    factoryCases = kept.map((k) => ({ id: `f-${k.index}`, module: 'index', target: 'makePrefixTest', init: null, args: inputs[k.index] ?? [], kwargs: {}, expect: k.expect, argsAfter: k.argsAfter, source: 'type-hint' }));
+  }, 30_000);
+
+  it('passes the original factory: the returned function is called on the probes of each case', async () => {
+    expect(factoryCases[0]?.expect).toEqual({
+      returns: { t: 'fncalls', v: { length: 1, calls: [{ args: [str('abc')], returns: { t: 'bool', v: true } }, { args: [str('b')], returns: { t: 'bool', v: false } }, { args: [str('')], returns: { t: 'bool', v: false } }, { args: [num(1)], raises: 'TypeError' }] } },
+    });
+    const { result } = await judge(factoryWorkspace(FACTORY), factoryCases);
+    expect(statuses(result)).toEqual(['passed', 'passed']);
+  });
+
+  it('fails a returned function that gives other results, has another length, or is not a function', async () => {
+    const alwaysTrue = await judge(factoryWorkspace('export function makePrefixTest(prefix) {\n  return (s) => true;\n}\n'), factoryCases);
+    expect(statuses(alwaysTrue.result)).toEqual(['failed', 'failed']);
+    // the message names the first probe call that differs
+    expect(alwaysTrue.result.tests[0]?.message).toBe('the returned function, called as f("b"), returns true; expected it to return false');
+    const longer = await judge(factoryWorkspace('export function makePrefixTest(prefix) {\n  return (s, i) => s.startsWith(prefix, i);\n}\n'), factoryCases);
+    expect(statuses(longer.result)).toEqual(['failed', 'failed']);
+    expect(longer.result.tests[0]?.message).toBe('the returned function has length 2, expected 1');
+    const value = await judge(factoryWorkspace('export function makePrefixTest(prefix) {\n  return prefix;\n}\n'), factoryCases);
+    expect(statuses(value.result)).toEqual(['failed', 'failed']);
+    expect(value.result.tests[0]?.message).toMatch(/^expected <function of length 1: f\("abc"\) => true; .*>, got "a"$/);
+  });
+});

@@ -5,7 +5,9 @@ import { inspect } from 'node:util';
  * The JavaScript codec's tagged values (runtime/codec.mjs documents the tags) as people read them:
  * `taggedToJavaScript`, an expression that evaluates to an equal value (the readable test, the calls
  * of prompt examples), and `inspectTagged`, what a Node REPL prints for the value (the results of
- * prompt examples: `util.inspect` with its default options, as the REPL's writer uses them).
+ * prompt examples: `util.inspect` with its default options, as the REPL's writer uses them). A
+ * returned function (`fncalls`) has no such expression: `recordedFunctions` lists where they sit and
+ * their recorded calls, and `withFunctionsAs` puts an expression of the caller's in their place.
  */
 
 /** A codec-encoded value; tags not known here render as `undefined` (evaluable) or `<unknown>`. */
@@ -151,6 +153,8 @@ export function taggedToJavaScript(value: unknown, classRef: ClassRef = (name) =
       return `new ${name}([${typedElements(name, bytes).map(numberLiteral).join(', ')}])`;
     }
     case 'arraybuffer': return `new Uint8Array([${[...Buffer.from(String(v ?? ''), 'base64')].join(', ')}]).buffer`;
+    case 'fn': return String((v as { src?: unknown } | undefined)?.src ?? 'undefined');
+    case EXPRESSION_TAG: return String(v);
     case 'error': {
       const { class: name, props } = (v ?? {}) as { class?: unknown; props?: unknown };
       const className = String(name);
@@ -180,6 +184,11 @@ export function classNamesIn(value: unknown, into: Set<string> = new Set()): Set
     for (const pair of listOf(v)) for (const x of listOf(pair)) classNamesIn(x, into);
   } else if (tagged.t === 'set') {
     for (const x of listOf(v)) classNamesIn(x, into);
+  } else if (tagged.t === 'fncalls') {
+    for (const call of callsOf(v)) {
+      for (const x of call.args) classNamesIn(x, into);
+      if ('returns' in call) classNamesIn(call.returns, into);
+    }
   }
   return into;
 }
@@ -252,6 +261,9 @@ function liveValue(value: unknown, classes: Map<string, { prototype: object }>):
       return typeof ctor === 'function' && String(type) in TYPED_ELEMENTS ? new (ctor as new (b: ArrayBuffer) => unknown)(buffer) : new Uint8Array(buffer);
     }
     case 'arraybuffer': return new Uint8Array(Buffer.from(String(v ?? ''), 'base64')).buffer;
+    // a function prints as an anonymous one (`[Function (anonymous)]`): its source is written inline
+    case 'fn':
+    case 'fncalls': return anonymousFunction();
     case 'error': {
       const { class: name, props } = (v ?? {}) as { class?: unknown; props?: unknown };
       const className = String(name);
@@ -280,4 +292,82 @@ export function inspectTagged(value: unknown): string {
 /** True when the tagged value holds a tag whose REPL rendering cannot match a live value's (an error: the REPL prints its stack). */
 export function hasUnshowableValue(value: unknown): boolean {
   return JSON.stringify(value ?? null).includes('"t":"error"');
+}
+
+// ---- functions: pool callbacks (`fn`) and returned functions (`fncalls`) ----
+
+/** A tag of this file only, never recorded: an expression put where a returned function sits (`withFunctionsAs`). */
+const EXPRESSION_TAG = 'codemidas:expression';
+
+/** One recorded call of a returned function: the probe arguments and what it returned or the class it threw. */
+export type RecordedCall = { args: unknown[]; returns: unknown } | { args: unknown[]; raises: string };
+
+/** A function in a returned value: the accessor that reaches it (`''` the value itself, `.format`, `[0]`), its `length`, its calls. */
+export interface RecordedFunction {
+  path: string;
+  length: number;
+  calls: RecordedCall[];
+}
+
+function anonymousFunction(): () => undefined {
+  return (() => () => undefined)();
+}
+
+function callsOf(v: unknown): RecordedCall[] {
+  const calls = listOf((v as { calls?: unknown } | undefined)?.calls);
+  return calls.flatMap((c): RecordedCall[] => {
+    if (c === null || typeof c !== 'object') return [];
+    const call = c as { args?: unknown; returns?: unknown; raises?: unknown };
+    const args = listOf(call.args);
+    return typeof call.raises === 'string' ? [{ args, raises: call.raises }] : [{ args, returns: call.returns }];
+  });
+}
+
+/** The accessor of a property: `.name` for an identifier, else `['key']`. */
+function accessor(key: string): string {
+  return IDENTIFIER.test(key) ? `.${key}` : `[${javascriptString(key)}]`;
+}
+
+/**
+ * Each `fncalls` (returned function) in a tagged value reached through arrays, objects and class
+ * instances, with its accessor from the value, in order; functions inside maps and sets are left out.
+ */
+export function recordedFunctions(value: unknown, path = ''): RecordedFunction[] {
+  const tagged = asTagged(value);
+  const v = tagged.v;
+  switch (tagged.t) {
+    case 'fncalls': return [{ path, length: Number((v as { length?: unknown } | undefined)?.length ?? 0), calls: callsOf(v) }];
+    case 'array': return [...listOf(v).flatMap((x, i) => recordedFunctions(x, `${path}[${i}]`)), ...pairsOf(tagged.props).flatMap(([k, x]) => recordedFunctions(x, path + accessor(k)))];
+    case 'object': return pairsOf(v).flatMap(([k, x]) => recordedFunctions(x, path + accessor(k)));
+    case 'instance': return pairsOf((v as { props?: unknown } | undefined)?.props).flatMap(([k, x]) => recordedFunctions(x, path + accessor(k)));
+    default: return [];
+  }
+}
+
+/** True when a tagged value holds a returned function anywhere (in a map or set too). */
+export function holdsFunction(value: unknown): boolean {
+  return JSON.stringify(value ?? null).includes('"t":"fncalls"');
+}
+
+/**
+ * The tagged value with each returned function that `recordedFunctions` finds replaced by the
+ * expression `expressionAt(path)` gives (rendered as is by `taggedToJavaScript`).
+ */
+export function withFunctionsAs(value: unknown, expressionAt: (path: string) => string, path = ''): unknown {
+  const tagged = asTagged(value);
+  const v = tagged.v;
+  const each = (x: unknown, at: string): unknown => withFunctionsAs(x, expressionAt, at);
+  switch (tagged.t) {
+    case 'fncalls': return { t: EXPRESSION_TAG, v: expressionAt(path) };
+    case 'array': {
+      const props = pairsOf(tagged.props).map(([k, x]) => [k, each(x, path + accessor(k))]);
+      return { ...tagged, v: listOf(v).map((x, i) => each(x, `${path}[${i}]`)), ...(tagged.props === undefined ? {} : { props }) };
+    }
+    case 'object': return { ...tagged, v: pairsOf(v).map(([k, x]) => [k, each(x, path + accessor(k))]) };
+    case 'instance': {
+      const { props, ...rest } = (v ?? {}) as { props?: unknown };
+      return { ...tagged, v: { ...rest, props: pairsOf(props).map(([k, x]) => [k, each(x, path + accessor(k))]) } };
+    }
+    default: return value;
+  }
 }

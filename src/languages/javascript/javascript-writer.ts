@@ -4,11 +4,17 @@ import { projectRoot } from '../../project-root.js';
 import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
 import type { RecordedCase, Unit } from '../construction-types.js';
 import type { TaskWriter } from '../language.js';
-import { type ClassRef, classNamesIn, hasUnshowableValue, inspectTagged, javascriptString, taggedToJavaScript } from './javascript-values.js';
+import {
+  type ClassRef, classNamesIn, hasUnshowableValue, holdsFunction, inspectTagged, javascriptString, type RecordedCall, type RecordedFunction, recordedFunctions,
+  taggedToJavaScript, withFunctionsAs,
+} from './javascript-values.js';
 import type { AliasPair, AliasStep } from './record-javascript-cases.js';
 
 /** At most this many recorded examples appear in a prompt; the hidden tests hold the rest. */
 export const MAX_PROMPT_EXAMPLES = 3;
+
+/** At most this many calls of a returned function appear in a prompt example (at most one that throws). */
+export const MAX_EXAMPLE_CALLS = 4;
 
 /** What a masked body throws (mask-javascript-body.ts), as the prompt names it. */
 const MASKED_THROW = "`Error('not implemented')`";
@@ -141,31 +147,86 @@ export function exampleBlock(target: Unit, c: RecordedCase): string {
     // `var`, not `const`: the REPL lets a later example declare the same name again
     lines.push(`> var ${name} = ${taggedToJavaScript(c.args[i])}`, 'undefined');
   }
-  lines.push(`> ${callExpression(unit, c, c.args.map((a, i) => names.get(i) ?? taggedToJavaScript(a)))}`);
-  lines.push('raises' in c.expect ? uncaught(c.expect.raises) : inspectTagged(c.expect.returns));
+  const call = callExpression(unit, c, c.args.map((a, i) => names.get(i) ?? taggedToJavaScript(a)));
+  const returned = 'returns' in c.expect ? returnedFunction(c.expect.returns) : null;
+  if (returned !== null) lines.push(...functionExampleLines(call, returned, taken));
+  else lines.push(`> ${call}`, 'raises' in c.expect ? uncaught(c.expect.raises) : inspectTagged(c.expect.returns));
   for (const i of changed) lines.push(`> ${names.get(i) ?? ''}`, inspectTagged(c.argsAfter?.[i]));
   return lines.join('\n');
 }
 
-/** The size by which examples are ranked (shorter first): what the example shows (not the result's aliases). */
-function sizeOf(c: RecordedCase): number {
-  const shown = 'returns' in c.expect ? { returns: c.expect.returns } : c.expect;
-  return JSON.stringify([c.init, c.args, shown, changedArguments(c).length > 0 ? c.argsAfter : null]).length;
+/** The function a case returns when that is its whole result (the form an example shows), else null. */
+function returnedFunction(returns: unknown): RecordedFunction | null {
+  const found = recordedFunctions(returns);
+  return found.length === 1 && found[0]?.path === '' ? found[0] : null;
 }
 
-/** True when a REPL could not print the case as recorded (a returned or changed error prints its stack). */
+/** What a call of a returned function gave, as a key (calls with the same key show the same thing). */
+function callOutcome(call: RecordedCall): string {
+  return 'raises' in call ? `raises:${call.raises}` : JSON.stringify(call.returns);
+}
+
+/**
+ * The calls of a returned function an example shows, in their recorded order: at most
+ * MAX_EXAMPLE_CALLS, at most one that throws, each outcome once before any twice (a matcher shows a
+ * match and a miss rather than four misses).
+ */
+function shownCalls(fn: RecordedFunction): RecordedCall[] {
+  const picked = new Set<RecordedCall>();
+  const outcomes = new Set<string>();
+  const take = (call: RecordedCall): void => {
+    if (picked.size === MAX_EXAMPLE_CALLS || picked.has(call)) return;
+    if ('raises' in call && [...picked].some((c) => 'raises' in c)) return;
+    picked.add(call);
+    outcomes.add(callOutcome(call));
+  };
+  for (const call of fn.calls) if (!outcomes.has(callOutcome(call))) take(call);
+  for (const call of fn.calls) take(call);
+  return fn.calls.filter((call) => picked.has(call));
+}
+
+/** True for a case whose returned function gives one outcome for every probe (an example of it shows little). */
+function monotonous(c: RecordedCase): boolean {
+  const returned = 'returns' in c.expect ? returnedFunction(c.expect.returns) : null;
+  return returned !== null && new Set(returned.calls.map(callOutcome)).size < 2;
+}
+
+/** A returned function in a REPL session: bound to a name (`> var f = ...`), then called on recorded arguments. */
+function functionExampleLines(call: string, fn: RecordedFunction, taken: ReadonlySet<string>): string[] {
+  const name = ['f', 'fn', 'returned'].find((n) => !taken.has(n)) ?? 'returnedFunction';
+  const lines = [`> var ${name} = ${call}`, 'undefined'];
+  for (const c of shownCalls(fn)) {
+    lines.push(`> ${name}(${c.args.map((a) => taggedToJavaScript(a)).join(', ')})`, 'raises' in c ? uncaught(c.raises) : inspectTagged(c.returns));
+  }
+  return lines;
+}
+
+/** The size by which examples are ranked (shorter first): what the example shows (a returned function's calls it shows; not the result's aliases). */
+function sizeOf(c: RecordedCase): number {
+  const returned = 'returns' in c.expect ? returnedFunction(c.expect.returns) : null;
+  const expectation = returned !== null ? shownCalls(returned) : 'returns' in c.expect ? { returns: c.expect.returns } : c.expect;
+  return JSON.stringify([c.init, c.args, expectation, changedArguments(c).length > 0 ? c.argsAfter : null]).length;
+}
+
+/**
+ * True when a REPL could not print the case as recorded (a returned or changed error prints its
+ * stack; a function inside a returned value prints without its calls: only a function returned as
+ * the whole result is shown, called).
+ */
 function showable(c: RecordedCase): boolean {
-  return !hasUnshowableValue('returns' in c.expect ? c.expect.returns : null) && !changedArguments(c).some((i) => hasUnshowableValue(c.argsAfter?.[i]));
+  const returns = 'returns' in c.expect ? c.expect.returns : null;
+  if (holdsFunction(returns) && returnedFunction(returns) === null) return false;
+  return !hasUnshowableValue(returns) && !changedArguments(c).some((i) => hasUnshowableValue(c.argsAfter?.[i]));
 }
 
 /**
  * Up to `MAX_PROMPT_EXAMPLES` cases shown to the agent: JSDoc examples first (the author chose
- * them), then the shortest others; at most one that throws; results a REPL cannot print as
+ * them), then the shortest others (a returned function that gives one outcome for every probe last); at most one that throws; results a REPL cannot print as
  * recorded (errors) left out. Cases that return come before the one that throws, each group in the
  * cases' order.
  */
 export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
-  const ranked = [...cases].sort((a, b) => Number(b.source === 'doctest') - Number(a.source === 'doctest') || sizeOf(a) - sizeOf(b));
+  const ranked = [...cases].sort((a, b) => Number(b.source === 'doctest') - Number(a.source === 'doctest') || Number(monotonous(a)) - Number(monotonous(b)) || sizeOf(a) - sizeOf(b));
   const picked: RecordedCase[] = [];
   let raises = 0;
   for (const c of ranked) {
@@ -305,8 +366,11 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
     out.push('## Examples', '', examplesIntro(called, examples), '', '```js', examples.map((c) => exampleBlock(unit, c)).join('\n'), '```', '');
   }
   const settles = awaits(called) ? ' A returned promise is judged by the value it settles with, or the class of the value it rejects with.' : '';
+  const functions = input.cases.some((c) => 'returns' in c.expect && holdsFunction(c.expect.returns))
+    ? ' A returned function (the result, or a value inside it) is judged by its `length` and by what it returns, or the class of what it throws, when called with `this` undefined on recorded arguments.'
+    : '';
   out.push(
-    `${hiddenCasesSentence(input.cases.length)}, many more than these examples. Results are compared with their exact types and values (\`1\` is not \`1n\`, \`-0\` is not \`0\`, \`undefined\` is not \`null\`, an array's holes and the order of an object's keys count), a thrown value by its class and never its message, and effects on the arguments where the original has them.${settles}${identitySentence(input.cases)}`,
+    `${hiddenCasesSentence(input.cases.length)}, many more than these examples. Results are compared with their exact types and values (\`1\` is not \`1n\`, \`-0\` is not \`0\`, \`undefined\` is not \`null\`, an array's holes and the order of an object's keys count), a thrown value by its class and never its message, and effects on the arguments where the original has them.${settles}${functions}${identitySentence(input.cases)}`,
     '',
   );
   return out.join('\n');
@@ -383,12 +447,35 @@ function testOfCase(unit: Unit, c: RecordedCase, classRef: ClassRef): string {
     lines.push(`  await assert.rejects(call(${init}, args), thrown(${javascriptString(c.expect.raises)}));`);
   } else {
     lines.push(`  const { value } = await call(${init}, args);`);
-    lines.push(`  assert.deepStrictEqual(value, ${js(c.expect.returns)});`);
+    lines.push(...returnAssertions(c.expect.returns, js));
   }
   lines.push(...identityAssertions(c));
   if (c.argsAfter !== null) lines.push(`  assert.deepStrictEqual(args, [${c.argsAfter.map(js).join(', ')}]);`);
   lines.push('});');
   return lines.join('\n');
+}
+
+/**
+ * The assertions on a returned value: deepStrictEqual with it; a function in it (`fncalls`) stands
+ * for itself there and is then checked by its length and its recorded calls.
+ */
+function returnAssertions(returns: unknown, js: (v: unknown) => string): string[] {
+  const functions = recordedFunctions(returns);
+  if (functions.length === 0) return [`  assert.deepStrictEqual(value, ${js(returns)});`];
+  const lines: string[] = [];
+  // the value around the functions, each standing for itself
+  if (functions.length > 1 || functions[0]?.path !== '') lines.push(`  assert.deepStrictEqual(value, ${js(withFunctionsAs(returns, (path) => `value${path}`))});`);
+  lines.push('  // a returned function: its length and what it gives, called with `this` undefined on the recorded arguments');
+  functions.forEach((fn, i) => {
+    const name = i === 0 ? 'f' : `f${i + 1}`;
+    lines.push(`  const ${name} = value${fn.path};`, `  assert.equal(typeof ${name}, 'function');`, `  assert.equal(${name}.length, ${fn.length});`);
+    for (const call of fn.calls) {
+      const args = call.args.map(js).join(', ');
+      if ('raises' in call) lines.push(`  assert.throws(() => ${name}(${args}), thrown(${javascriptString(call.raises)}));`);
+      else lines.push(`  assert.deepStrictEqual(${name}(${args}), ${js(call.returns)});`);
+    }
+  });
+  return lines;
 }
 
 /**

@@ -25,6 +25,8 @@ export interface JavaScriptRecordRequest {
   /** Per call, for a promise that does not settle. Default 5000. */
   timeoutMs?: number;
   typescriptPath?: string;
+  /** The argument lists a returned function is called on (codec.mjs's `fncalls`); without them a returned function is unrecordable. */
+  probes?: TaggedValue[][];
 }
 
 /** A step of a path into a value (runtime/aliases.mjs): an index, a key, or a Map entry's or Set member's position. */

@@ -32,9 +32,27 @@
 //                                           (e.g. `code`); the message is kept beside "v" for
 //                                           people and is never compared (see `comparable`)
 //
-// Functions, symbols (as values or keys), cycles, promises, weak collections, boxed primitives and
-// values nested deeper than MAX_DEPTH are unrecordable: `encode` throws UnrecordableValueError,
-// whose `reason` ('function', 'symbol', 'cycle', 'depth', 'unsupported') a caller can count.
+//   {"t":"fn","v":{"src":"(a, b) => a - b"}}   a function argument we wrote (a pool callback,
+//                                           inputs.mjs): decoded by evaluating its source, a
+//                                           self-contained arrow function, in a fresh scope; a
+//                                           decoded function encodes back to the same tag
+//   {"t":"fncalls","v":{"length":1,"calls":[{"args":[TAGGED...],"returns":TAGGED}
+//                                           | {"args":[TAGGED...],"raises":"TypeError"}, ...]}}
+//                                           a function in a RESULT (`encodeResult`), at any depth:
+//                                           its `length` and what it gave when called (`this`
+//                                           undefined, fresh arguments each time) on each of the
+//                                           probe argument lists, in order; a thrown value by its
+//                                           class only. The probes of a case are those of the
+//                                           first fncalls tag of its expectation (`probesOf`):
+//                                           every function of one result is called on the same
+//                                           lists. Never decoded.
+//
+// Other functions, symbols (as values or keys), cycles, promises, weak collections, boxed
+// primitives and values nested deeper than MAX_DEPTH are unrecordable: `encode` throws
+// UnrecordableValueError, whose `reason` ('function', 'symbol', 'cycle', 'depth', 'unsupported') a
+// caller can count; for 'function' its `arity` is the function's length (at least 1), the length
+// of the probe lists to call it with. A function in a result without probes, a probe call that
+// returns a function or a promise, are unrecordable too.
 //
 // Two encodings are compared with `same`: util.isDeepStrictEqual of their `comparable` forms (error
 // messages removed). Order is kept where JavaScript observes it (arrays of pairs for objects, maps
@@ -111,7 +129,7 @@ function enc(value, depth, seen) {
     case 'string':
       return LONE_SURROGATE.test(value) ? { t: 'str16', v: Array.from({ length: value.length }, (_, i) => value.charCodeAt(i)) } : { t: 'str', v: value };
     case 'symbol': throw new UnrecordableValueError('symbol', 'a symbol cannot be recorded');
-    case 'function': throw new UnrecordableValueError('function', `a function (${value.name || 'anonymous'}) cannot be recorded`);
+    case 'function': return encFunction(value, depth, seen);
     default: break;
   }
   if (value === null) return { t: 'null' };
@@ -243,6 +261,7 @@ export function decode(tagged, options = {}) {
       if (ctor === undefined) throw new DecodeError(`unknown typed array ${v.type}`);
       return new ctor(buffer);
     }
+    case 'fn': return functionFromSource(v?.src);
     case 'error': {
       const ctor = ERRORS[v.class] ?? classes[v.class];
       const out = typeof ctor === 'function' ? Object.create(ctor.prototype) : Object.assign(new Error(), { name: v.class });
@@ -314,6 +333,141 @@ function describeValue(tg) {
     case 'typedarray': return `${v.type}(b64:${v.b64})`;
     case 'arraybuffer': return `ArrayBuffer(b64:${v})`;
     case 'error': return `${v.class}: ${tg.message ?? ''}`;
+    case 'fn': return String(v.src);
+    case 'fncalls': return describeCalls(v);
     default: return JSON.stringify(tg);
   }
+}
+
+// ---- functions: pool callbacks as arguments (`fn`), returned functions by probes (`fncalls`) ----
+
+/** The source each function decoded from an `fn` tag was made from: it encodes back to that tag. */
+const SOURCES = new WeakMap();
+/** The options of one `encodeResult` walk, by the `seen` set `enc` hands down through it. */
+const WALKS = new WeakMap();
+const MAX_DESCRIBED_CALLS = 4;
+
+/**
+ * A function from the source text of a self-contained arrow function (an `fn` tag's), evaluated in
+ * a fresh scope; it encodes back to `{"t":"fn","v":{"src":...}}`. Only sources this project wrote
+ * are ever decoded (inputs.mjs's pool): the text is run as it is.
+ */
+export function functionFromSource(src) {
+  if (typeof src !== 'string') throw new DecodeError('an fn tag without its source');
+  let fn;
+  try {
+    // eslint-disable-next-line no-new-func
+    fn = new Function(`"use strict"; return (${src}\n);`)();
+  } catch (error) {
+    throw new DecodeError(`an fn tag whose source does not evaluate: ${error?.message ?? error}`);
+  }
+  if (typeof fn !== 'function') throw new DecodeError('an fn tag whose source is not a function');
+  SOURCES.set(fn, src);
+  return fn;
+}
+
+/**
+ * Encodes the result of a call: as `encode`, but every function in it is called on each of
+ * `probes` (lists of tagged arguments, decoded afresh for each call with `options.classes`) and
+ * recorded as an `fncalls` tag. Without probes (null) a function is unrecordable, its `arity` given.
+ */
+export function encodeResult(value, probes, options = {}) {
+  const seen = new Set();
+  WALKS.set(seen, { probes: Array.isArray(probes) && probes.length > 0 ? probes : null, classes: options.classes ?? {} });
+  return enc(value, 0, seen);
+}
+
+/** The probe argument lists of the first `fncalls` tag in a tagged value (a case's expectation), or null when it holds none. */
+export function probesOf(tagged) {
+  if (tagged === null || typeof tagged !== 'object') return null;
+  if (!Array.isArray(tagged) && tagged.t === 'fncalls') return Array.isArray(tagged.v?.calls) ? tagged.v.calls.map((c) => c.args) : null;
+  for (const value of Array.isArray(tagged) ? tagged : Object.values(tagged)) {
+    const found = probesOf(value);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+function arityOf(fn) {
+  const length = getOwnPropertyDescriptor(fn, 'length');
+  return length && typeof length.value === 'number' ? length.value : 0;
+}
+
+function unrecordableFunction(fn, why) {
+  const error = new UnrecordableValueError('function', `a function (${fn.name || 'anonymous'}) ${why}`);
+  error.arity = Math.max(1, arityOf(fn));
+  return error;
+}
+
+function encFunction(fn, depth, seen) {
+  const walk = WALKS.get(seen);
+  // an argument: only a function decoded from an fn tag has a form
+  if (walk === undefined) {
+    if (SOURCES.has(fn)) return { t: 'fn', v: { src: SOURCES.get(fn) } };
+    throw unrecordableFunction(fn, 'cannot be recorded');
+  }
+  if (walk.probes === null) throw unrecordableFunction(fn, 'cannot be recorded without probe arguments');
+  const calls = walk.probes.map((args) => probeCall(fn, args, walk.classes, depth));
+  return { t: 'fncalls', v: { length: arityOf(fn), calls } };
+}
+
+function probeCall(fn, args, classes, depth) {
+  let value;
+  try {
+    value = Reflect.apply(fn, undefined, args.map((a) => decode(a, { classes })));
+  } catch (error) {
+    if (error instanceof DecodeError) throw error;
+    return { args, raises: thrownClassName(error) };
+  }
+  if (objectToString.call(value) === '[object Promise]') {
+    Promise.prototype.then.call(value, undefined, () => undefined); // no unhandled rejection
+    throw new UnrecordableValueError('unsupported', 'a returned function gave a promise');
+  }
+  // what a probe call returns holds no function that could be probed in turn
+  const inner = new Set();
+  WALKS.set(inner, { probes: null, classes });
+  return { args, returns: enc(value, depth + 1, inner) };
+}
+
+function describeCalls(v) {
+  const calls = (v.calls ?? []).slice(0, MAX_DESCRIBED_CALLS).map((c) => {
+    const args = c.args.map(describeValue).join(', ');
+    return 'raises' in c ? `f(${args}) throws ${c.raises}` : `f(${args}) => ${describeValue(c.returns)}`;
+  });
+  const more = (v.calls ?? []).length > MAX_DESCRIBED_CALLS ? '; ...' : '';
+  return `<function of length ${v.length}: ${calls.join('; ')}${more}>`;
+}
+
+/**
+ * Where two results differ in a returned function, for a failure message: the first `fncalls` of
+ * `expected` whose counterpart in `got` (same place) is another length or gives another outcome on
+ * a probe (`the returned function gave false for f("b"), expected true`); null when the results
+ * differ elsewhere first, or `got` has no function there.
+ */
+export function functionDifference(expected, got) {
+  const pair = firstFunctionPair(expected, got);
+  if (pair === null) return null;
+  const [want, have] = pair;
+  if (have?.t !== 'fncalls') return null;
+  if (want.v.length !== have.v.length) return `the returned function has length ${have.v.length}, expected ${want.v.length}`;
+  const outcome = (c) => (c === undefined ? 'nothing' : 'raises' in c ? `throws ${c.raises}` : `returns ${describeValue(c.returns)}`);
+  const sameCall = (a, b) => ('raises' in a ? 'raises' in b && a.raises === b.raises : 'returns' in b && same(a.returns, b.returns));
+  for (const [i, call] of want.v.calls.entries()) {
+    const other = have.v.calls[i];
+    if (other !== undefined && sameCall(call, other)) continue;
+    return `the returned function, called as f(${call.args.map(describeValue).join(', ')}), ${outcome(other)}; expected it ${outcome(call).replace(/^(throws|returns)/, (w) => (w === 'throws' ? 'to throw' : 'to return'))}`;
+  }
+  return null;
+}
+
+/** The first `fncalls` of `a` with what sits at the same place in `b` (undefined when `b` has nothing there), or null. */
+function firstFunctionPair(a, b) {
+  if (a === null || typeof a !== 'object') return null;
+  if (!Array.isArray(a) && a.t === 'fncalls') return [a, b];
+  const entries = Array.isArray(a) ? a.entries() : Object.entries(a);
+  for (const [key, value] of entries) {
+    const found = firstFunctionPair(value, b !== null && typeof b === 'object' ? b[key] : undefined);
+    if (found !== null) return found;
+  }
+  return null;
 }

@@ -6,7 +6,9 @@
 // imports by a relative path. Overloads: each parameter takes the union of its overloads' types.
 //
 // A type becomes a SHAPE, plain JSON that inputs.mjs builds values from:
-//   {k:'number'|'string'|'boolean'|'bigint'|'null'|'undefined'|'any'|'function'}
+//   {k:'number'|'string'|'boolean'|'bigint'|'null'|'undefined'|'any'}
+//   {k:'function', params: [SHAPE...]}    function types and methods (`params`: the parameters'
+//                                         types, `this` left out; a rest parameter's is one value's)
 //   {k:'literal', v}                      a string, number or boolean literal type
 //   {k:'array', of: SHAPE}                T[], Array<T>, ReadonlyArray<T>, Iterable<T>
 //   {k:'tuple', of: [SHAPE...]}
@@ -78,7 +80,7 @@ function hasModifier(ts, node, kind) {
   return (ts.canHaveModifiers?.(node) ? ts.getModifiers(node) : node.modifiers)?.some((m) => m.kind === kind) ?? false;
 }
 
-/** The signatures ({params, node}) a declaration file gives the export path `target`. */
+/** The signatures ({params, node, returns}: `returns` the return type's node, if declared) a declaration file gives the export path `target`. */
 function declaredSignatures(reader, sf, target) {
   const { ts } = reader;
   const parts = String(target).split('.');
@@ -86,18 +88,18 @@ function declaredSignatures(reader, sf, target) {
   const statements = sf.statements;
   if (name === 'default') {
     const fn = statements.filter((s) => ts.isFunctionDeclaration(s) && hasModifier(ts, s, ts.SyntaxKind.DefaultKeyword));
-    if (fn.length > 0 && parts.length === 1) return fn.map((f) => ({ params: f.parameters, node: f }));
+    if (fn.length > 0 && parts.length === 1) return fn.map((f) => ({ params: f.parameters, node: f, returns: f.type }));
     const assignment = statements.find((s) => ts.isExportAssignment(s) && ts.isIdentifier(s.expression));
     if (assignment === undefined) return [];
     name = assignment.expression.text;
   }
   const named = (s) => s.name !== undefined && ts.isIdentifier(s.name) && s.name.text === name;
   if (parts.length === 1) {
-    const out = statements.filter((s) => ts.isFunctionDeclaration(s) && named(s)).map((f) => ({ params: f.parameters, node: f }));
+    const out = statements.filter((s) => ts.isFunctionDeclaration(s) && named(s)).map((f) => ({ params: f.parameters, node: f, returns: f.type }));
     for (const s of statements) {
       if (!ts.isVariableStatement(s)) continue;
       for (const d of s.declarationList.declarations) {
-        if (ts.isIdentifier(d.name) && d.name.text === name && d.type !== undefined && ts.isFunctionTypeNode(d.type)) out.push({ params: d.type.parameters, node: s });
+        if (ts.isIdentifier(d.name) && d.name.text === name && d.type !== undefined && ts.isFunctionTypeNode(d.type)) out.push({ params: d.type.parameters, node: s, returns: d.type.type });
       }
     }
     return out;
@@ -107,12 +109,12 @@ function declaredSignatures(reader, sf, target) {
   for (const s of statements) {
     if (!((ts.isClassDeclaration(s) || ts.isInterfaceDeclaration(s)) && named(s))) continue;
     for (const m of s.members) {
-      if ((ts.isMethodDeclaration(m) || ts.isMethodSignature(m)) && m.name !== undefined && m.name.getText(sf) === member) out.push({ params: m.parameters, node: m });
+      if ((ts.isMethodDeclaration(m) || ts.isMethodSignature(m)) && m.name !== undefined && m.name.getText(sf) === member) out.push({ params: m.parameters, node: m, returns: m.type });
     }
   }
   for (const s of statements) {
     if (!(ts.isModuleDeclaration(s) && named(s) && s.body && ts.isModuleBlock(s.body))) continue;
-    for (const f of s.body.statements) if (ts.isFunctionDeclaration(f) && f.name?.text === member) out.push({ params: f.parameters, node: f });
+    for (const f of s.body.statements) if (ts.isFunctionDeclaration(f) && f.name?.text === member) out.push({ params: f.parameters, node: f, returns: f.type });
   }
   return out;
 }
@@ -197,7 +199,7 @@ export function shapeOf(reader, node, scope, env = new Map(), depth = 0) {
     if (objects.length === parts.length) return { k: 'object', props: objects.flatMap((o) => o.props) };
     return parts.find((p) => p.k !== 'object' && p.k !== 'any') ?? parts[0] ?? ANY;
   }
-  if (ts.isFunctionTypeNode(node) || ts.isConstructorTypeNode(node) || ts.isJSDocFunctionType?.(node)) return { k: 'function' };
+  if (ts.isFunctionTypeNode(node) || ts.isConstructorTypeNode(node) || ts.isJSDocFunctionType?.(node)) return functionShape(ts, node.parameters, next);
   if (ts.isTypeLiteralNode(node)) return objectShape(reader, node.members, scope, env, depth);
   if (ts.isTypeReferenceNode(node)) {
     const name = ts.isIdentifier(node.typeName) ? node.typeName.text : node.typeName.getText();
@@ -241,6 +243,17 @@ export function shapeOf(reader, node, scope, env = new Map(), depth = 0) {
   return ANY;
 }
 
+/** The SHAPE of a function type from its parameters (`shapeOfType` reads one parameter's type node). */
+function functionShape(ts, parameters, shapeOfType) {
+  const params = [];
+  for (const p of parameters ?? []) {
+    if (ts.isIdentifier(p.name) && p.name.text === 'this') continue;
+    const shape = shapeOfType(p.type);
+    params.push(p.dotDotDotToken !== undefined ? (shape.k === 'array' ? shape.of : ANY) : shape);
+  }
+  return { k: 'function', params };
+}
+
 function dedupeProps(props) {
   const byName = new Map();
   for (const p of props) byName.set(p.name, p);
@@ -254,7 +267,7 @@ function objectShape(reader, members, scope, env, depth) {
   for (const m of members) {
     if (ts.isIndexSignatureDeclaration(m)) index = shapeOf(reader, m.type, scope, env, depth + 1);
     else if ((ts.isPropertySignature(m) || ts.isMethodSignature(m)) && m.name !== undefined && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name))) {
-      const type = ts.isMethodSignature(m) ? { k: 'function' } : shapeOf(reader, m.type, scope, env, depth + 1);
+      const type = ts.isMethodSignature(m) ? functionShape(ts, m.parameters, (n) => shapeOf(reader, n, scope, env, depth + 1)) : shapeOf(reader, m.type, scope, env, depth + 1);
       props.push({ name: m.name.text, optional: m.questionToken !== undefined, type });
     }
   }
@@ -323,7 +336,8 @@ function leadingDocs(sf, node) {
 
 /**
  * The declared types of a target's parameters: {params: [{name, rest, shape, optional, text}, ...] by
- * position, docs: a declaration file's JSDoc of it or null}, or null when nothing declares them.
+ * position, docs: a declaration file's JSDoc of it or null, returns: the SHAPE of its declared
+ * return type (the first signature's that declares one) or null}, or null when nothing declares them.
  * `target`: record-driver.mjs's TARGET (file, target, startLine, endLine).
  */
 export function declaredParams(reader, repoRoot, target) {
@@ -332,7 +346,8 @@ export function declaredParams(reader, repoRoot, target) {
   if (source === null) return null;
   const fn = findFunction(reader.ts, source, target.startLine ?? 1, target.endLine ?? Number.MAX_SAFE_INTEGER);
   const own = fn === null ? [] : mergeSignatures(reader, [fn.parameters], scopeOf(reader, source), typeParamEnv(reader, fn, scopeOf(reader, source)));
-  if (own.some((p) => p.shape !== null) && /\.(?:[mc]?ts|tsx)$/.test(file)) return { params: own, docs: null };
+  const ownReturns = fn === null ? null : returnShape(reader, [fn.type ?? reader.ts.getJSDocReturnType?.(fn)], scopeOf(reader, source), typeParamEnv(reader, fn, scopeOf(reader, source)));
+  if (own.some((p) => p.shape !== null) && /\.(?:[mc]?ts|tsx)$/.test(file)) return { params: own, docs: null, returns: ownReturns };
   if (!/\.(?:[mc]?ts|tsx)$/.test(file)) {
     for (const declarations of declarationFilesFor(repoRoot, file)) {
       const sf = reader.parse(declarations);
@@ -340,8 +355,14 @@ export function declaredParams(reader, repoRoot, target) {
       const signatures = declaredSignatures(reader, sf, target.target);
       if (signatures.length === 0) continue;
       const docs = signatures.map((s) => leadingDocs(sf, s.node)).filter((d) => d !== null).join('\n') || null;
-      return { params: mergeSignatures(reader, signatures.map((s) => s.params), scopeOf(reader, sf), new Map()), docs };
+      return { params: mergeSignatures(reader, signatures.map((s) => s.params), scopeOf(reader, sf), new Map()), docs, returns: returnShape(reader, signatures.map((s) => s.returns), scopeOf(reader, sf), new Map()) };
     }
   }
-  return own.some((p) => p.shape !== null) ? { params: own, docs: null } : null;
+  return own.some((p) => p.shape !== null) ? { params: own, docs: null, returns: ownReturns } : null;
+}
+
+/** The SHAPE of the first declared return type among `nodes` (undefined where a signature declares none), or null. */
+function returnShape(reader, nodes, scope, env) {
+  const node = nodes.find((n) => n !== undefined && n !== null);
+  return node === undefined ? null : shapeOf(reader, node, scope, env);
 }

@@ -170,7 +170,8 @@ export function sameOutcome(a, b) {
 /**
  * Records `inputs` in two separate processes at once, the second in reverse order (an outcome that
  * depends on the calls before it in the process then disagrees); each input's verdict: `{outcome}`
- * when both agree, else `{reason}` (`non-deterministic`, `timeout`, `error`, `unrecordable:<why>`).
+ * when both agree, else `{reason}` (`non-deterministic`, `timeout`, `error`, `unrecordable:<why>`;
+ * a returned function without probes: `unrecordable:function` with the `arity` to probe it with).
  */
 export async function recordTwice(base, inputs, callTimeoutMs) {
   const [first, reversed] = await Promise.all([
@@ -182,7 +183,7 @@ export async function recordTwice(base, inputs, callTimeoutMs) {
     const a = first[i];
     const b = second[i];
     const reason = unkeptReason(a) ?? unkeptReason(b);
-    if (reason !== null) return { reason, detail: a.error ?? b.error ?? a.message ?? b.message ?? '' };
+    if (reason !== null) return { reason, detail: a.error ?? b.error ?? a.message ?? b.message ?? '', ...(a.arity || b.arity ? { arity: a.arity ?? b.arity } : {}) };
     return sameOutcome(a, b) ? { outcome: a } : { reason: 'non-deterministic' };
   });
 }

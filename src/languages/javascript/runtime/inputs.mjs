@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
-import { encode } from './codec.mjs';
+import { encode, functionFromSource } from './codec.mjs';
 
 /**
  * The values of a comma-separated argument text, encoded; null when it is not a list of values.
@@ -157,6 +157,7 @@ const STRING_NAME = /^(?:s|str|string|text|name|prefix|suffix|sep|separator|deli
 const ARRAY_NAME = /^(?:list|arr|array|items|values|xs|ys|nums|numbers|elements|entries|rows|words|lines|parts|tokens|data|args|keys|strings|pairs|points)$|(?:List|Array|Items|s)$/;
 const BOOL_NAME = /^(?:is|has|should|can|allow|use|enable|flag|strict|loose|deep|reverse|ascending|descending|inclusive|exclusive)|^(?:enabled|disabled|verbose|force|recursive)$/i;
 const OBJECT_NAME = /^(?:opts|options|config|settings|obj|object|record|dict|map|props|params|attrs)$/i;
+const FUNCTION_NAME = /^(?:f|fn|func|callback|cb|compare|comparator|cmp|predicate|pred|iteratee|iterator|mapper|mapFn|reducer|test|filter|transform|handler|visitor|replacer|reviver|resolver|customizer|equals|isEqual|getKey|keyFn|sorter)$|(?:Fn|Func|Callback|Handler|Comparator|Predicate|Mapper|Reducer)$/;
 
 export const POOLS = {
   number: [0, 1, 2, -1, 3, 10, 0.5, 100, -7],
@@ -166,6 +167,88 @@ export const POOLS = {
   object: [{}, { a: 1 }, { a: 1, b: 'x' }],
   any: [1, 'abc', [1, 2], 'a\n  b', 0, '', null, true, -1, { a: 1 }, undefined],
 };
+
+/**
+ * Callbacks offered where a function is taken (declared function types, JSDoc `{Function}`, names
+ * such as `compare` or `predicate`, callback properties of an option object), by role: sources of
+ * self-contained arrow functions, which travel as codec.mjs's `fn` tag.
+ */
+export const CALLBACKS = {
+  comparator: ['(a, b) => a - b', '(a, b) => b - a', '(a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)', '() => 0'],
+  equality: ['(a, b) => a === b', '() => true', '() => false', '(a, b) => String(a) === String(b)'],
+  predicate: ["(x) => typeof x === 'number'", '() => true', '() => false', '(x) => Boolean(x)', "(x) => typeof x === 'string'"],
+  mapper: ['(x) => x', '(x) => String(x)', '(x) => x * 2', '(x) => typeof x'],
+  reducer: ['(acc, x) => acc + x', '(acc, x) => x', '(acc) => acc'],
+  constant: ['() => true', '() => false', '() => undefined'],
+  // an event handler's result is often ignored: one that throws shows whether it is called
+  observer: ["() => { throw new RangeError('callback called'); }", '() => undefined'],
+};
+/** A callback's role from the name it is given (a parameter's or a property's). */
+const CALLBACK_ROLES = [
+  [/^on[A-Z]|listener|handler/i, 'observer'],
+  [/compar|cmp|sort|order/i, 'comparator'],
+  [/equal|^eq$|same/i, 'equality'],
+  [/predicate|pred|test|filter|^is[A-Z]|^has[A-Z]|match|check|valid/i, 'predicate'],
+  [/reduc|accum|fold/i, 'reducer'],
+  [/map|transform|iteratee|format|serial|replac|revive/i, 'mapper'],
+];
+/** Roles tried by the callback's arity when its name says none (null: not declared). */
+const ROLES_BY_ARITY = [['constant'], ['mapper', 'predicate'], ['comparator', 'equality', 'reducer']];
+const MAX_CALLBACKS = 6;
+
+/** The arity of a callback's source (its arrow function's parameter count). */
+function sourceArity(src) {
+  const params = /^\(([^)]*)\)/.exec(src)?.[1] ?? '';
+  return params.trim() === '' ? 0 : params.split(',').length;
+}
+
+/** The sources of the callbacks offered for `name` and `arity` (either may be unknown), the role's own first. */
+export function callbackSources({ arity = null, name = '' } = {}) {
+  const named = CALLBACK_ROLES.find(([pattern]) => pattern.test(String(name ?? '')))?.[1];
+  const roles = arity === null ? ['mapper', 'predicate', 'comparator', 'reducer'] : ROLES_BY_ARITY[Math.min(arity, 2)];
+  const sources = [...(named ? CALLBACKS[named] : []), ...roles.flatMap((r) => CALLBACKS[r])];
+  // a declared arity: what takes fewer arguments is fine, more is not
+  const fitting = sources.filter((src) => arity === null || sourceArity(src) <= arity);
+  return [...new Set(fitting)].slice(0, MAX_CALLBACKS);
+}
+
+/** Live callbacks for `name` and `arity` (they encode as `fn` tags). */
+export function callbacksFor(options = {}) {
+  return callbackSources(options).map(functionFromSource);
+}
+
+function encodedOrNone(value) {
+  try {
+    return [encode(value)];
+  } catch {
+    return [];
+  }
+}
+
+/** Option objects tried per parameter, at most, for the callbacks the body calls on it. */
+const MAX_CALLBACK_OPTIONS = 6;
+
+/**
+ * Option objects holding pool callbacks under the properties the body calls on parameter `name`
+ * or a local copy of it (`const opts = options || {}`) (`options.compare(a, b)`, `opts.onMatch?.(x)`,
+ * `typeof opts.filter === 'function'`): all of them together, then each alone with two callbacks
+ * of its role.
+ */
+export function callbackOptions(name, bodyText) {
+  if (!/^[A-Za-z_$][\w$]*$/.test(String(name))) return [];
+  const text = String(bodyText ?? '');
+  // the parameter under another name too: `const opts = options || {}`, `const o = { ...options }`
+  const aliases = [...text.matchAll(new RegExp(`(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)\\s*=\\s*(?:\\{\\s*\\.\\.\\.\\s*)?${escapeRegExp(String(name))}(?![\\w$.])`, 'g'))].map((m) => m[1]);
+  const owner = [String(name), ...aliases].map(escapeRegExp).join('|');
+  const props = new Set();
+  for (const m of text.matchAll(new RegExp(`(?<![\\w$.])(?:${owner})\\??\\.([A-Za-z_$][\\w$]*)\\s*(?:\\?\\.)?\\(`, 'g'))) props.add(m[1]);
+  for (const m of text.matchAll(new RegExp(`typeof\\s+(?:${owner})\\??\\.([A-Za-z_$][\\w$]*)\\s*[!=]==?\\s*['"]function['"]`, 'g'))) props.add(m[1]);
+  if (props.size === 0) return [];
+  const out = [];
+  if (props.size > 1) out.push(Object.fromEntries([...props].map((prop) => [prop, callbacksFor({ name: prop })[0]])));
+  for (const prop of props) for (const cb of callbacksFor({ name: prop }).slice(0, 2)) out.push({ [prop]: cb });
+  return out.slice(0, MAX_CALLBACK_OPTIONS);
+}
 
 /** Values tried after a kind guessed from a parameter's name alone. */
 const GUESS_HEDGE = [1, 100, 'abc', [1, 2]];
@@ -178,6 +261,7 @@ export function paramKind(param) {
   if (annotation === 'boolean') return 'boolean';
   if (/\[\]$|^(?:Readonly)?Array</.test(annotation)) return 'array';
   if (/^\{|^Record</.test(annotation)) return 'object';
+  if (/^\(.*\)\s*=>|^Function$|^function\s*\(/.test(annotation)) return 'function';
   const fallback = param.defaultValue ? evaluateArguments(param.defaultValue) : null;
   const tag = fallback?.[0]?.t;
   if (tag === 'number') return 'number';
@@ -188,6 +272,7 @@ export function paramKind(param) {
   const name = String(param.name);
   if (name.startsWith('[')) return 'array';
   if (name.startsWith('{')) return 'object';
+  if (FUNCTION_NAME.test(name)) return 'function';
   if (BOOL_NAME.test(name)) return 'boolean';
   if (NUMBER_NAME.test(name)) return 'number';
   if (STRING_NAME.test(name)) return 'string';
@@ -329,9 +414,10 @@ export function shapeValues(shape, pools = {}, depth = 0) {
       return vs.length === 0 ? [{}] : [{ a, b }, {}, { a }, { b, a }, { key: b }];
     }
     case 'object': {
-      const props = shape.props.filter((p) => p.type.k !== 'function' || p.optional);
-      if (props.length < shape.props.length) return [];
-      const each = props.map((p) => (p.type.k === 'function' ? [] : inner(p.type)));
+      const props = shape.props;
+      // a callback property: pool callbacks of its arity (callbacksFor)
+      const each = props.map((p) => (p.type.k === 'function' ? callbacksFor({ arity: p.type.params?.length ?? null, name: p.name }) : inner(p.type)));
+      if (props.some((p, i) => p.type.k === 'function' && !p.optional && each[i].length === 0)) return [];
       const build = (pick, withOptional) => {
         const o = {};
         props.forEach((p, i) => {
@@ -350,6 +436,8 @@ export function shapeValues(shape, pools = {}, depth = 0) {
     }
     case 'builtin':
       return builtinValues(shape, inner, limit);
+    case 'function':
+      return callbacksFor({ arity: shape.params?.length ?? null });
     default:
       return [];
   }
@@ -454,11 +542,13 @@ export function paramValues(param, bodyText, pools = {}) {
     // a declared string (or a union holding one): every string shaped like what the source checks, not the first few
     if (pools.strings && takesKind(declared, 'string')) for (const v of pools.strings) encodable(v);
   } else {
-    const pool = kind === 'string' && pools.strings ? pools.strings : kind === 'number' && pools.numbers ? pools.numbers : POOLS[kind];
+    const pool = kind === 'function' ? callbacksFor({ name: param.name }) : kind === 'string' && pools.strings ? pools.strings : kind === 'number' && pools.numbers ? pools.numbers : POOLS[kind];
     for (const v of pool) encodable(v);
     // an export's parameter on its way to a module-internal function: the strings that function's body checks too
     if (param.reachesBody && SCALAR_KINDS.has(kind) && pool !== pools.strings) for (const v of pools.strings ?? []) encodable(v);
   }
+  // option objects holding the callbacks the body calls: right after the plainest one (they reach the most code)
+  if (kind === 'object') values.splice(Math.min(values.length, 1), 0, ...callbackOptions(param.name, bodyText).flatMap(encodedOrNone));
   // objects shaped as the body reads them (`req.headers['content-type']`), second: the pools are long
   if (param.usage) {
     const shaped = [];
@@ -662,8 +752,20 @@ export function variationsOf(tagged, boundaries = [], strings = []) {
     case 'undefined':
       for (const v of [0, '', [], 1]) add(v);
       break;
+    case 'fn':
+      // another callback of the same arity, the one's role first
+      for (const src of otherCallbacks(String(tagged.v?.src ?? ''))) out.push({ t: 'fn', v: { src } });
+      break;
     default:
       break;
   }
   return out;
+}
+
+/** Pool callbacks to swap for `src`: those of its role, then of its arity. */
+function otherCallbacks(src) {
+  const roles = Object.values(CALLBACKS).filter((sources) => sources.includes(src));
+  const arity = sourceArity(src);
+  const same = Object.values(CALLBACKS).flat().filter((other) => sourceArity(other) === arity);
+  return [...new Set([...roles.flat(), ...same])].filter((other) => other !== src).slice(0, MAX_CALLBACKS);
 }

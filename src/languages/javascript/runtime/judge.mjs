@@ -36,7 +36,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { aliasDifference } from './aliases.mjs';
-import { describe, same } from './codec.mjs';
+import { describe, functionDifference, probesOf, same } from './codec.mjs';
 import { encodeFrame, FrameError, FrameReader } from './framing.mjs';
 import { readStdin } from './io.mjs';
 
@@ -203,7 +203,25 @@ class Subject {
 
 /** What the subject may know about a case: its inputs, never its expectation. */
 function caseInputs(c) {
-  return { id: String(c.id ?? ''), module: c.module, target: c.target, init: c.init ?? null, args: c.args ?? [] };
+  return { id: String(c.id ?? ''), module: c.module, target: c.target, init: c.init ?? null, args: c.args ?? [], ...probeInputs(c) };
+}
+
+/**
+ * The argument lists a returned function is called on, where the case expects one (codec.mjs's
+ * `fncalls`): taken from the expectation's calls, their results left behind.
+ */
+function probeInputs(c) {
+  const probes = 'returns' in (c.expect ?? {}) ? probesOf(c.expect.returns) : null;
+  return probes === null ? {} : { probes };
+}
+
+/** Where a returned function differs from the expected one (codec.mjs's `functionDifference`), or null. */
+function functionDifferenceSafely(expected, got) {
+  try {
+    return functionDifference(expected, got);
+  } catch {
+    return null;
+  }
 }
 
 function describeSafely(tagged) {
@@ -227,7 +245,7 @@ function judgeAnswer(c, answer) {
   if (!('returns' in expect)) return [false, 'case has no expectation'];
   if (kind === 'raises') return [false, clip(`threw ${answer.type}: ${answer.message ?? ''}`)];
   if (kind !== 'returns' || answer.value === null || typeof answer.value !== 'object') return [false, 'malformed answer from the subject'];
-  if (!same(answer.value, expect.returns)) return [false, clip(`expected ${describeSafely(expect.returns)}, got ${describeSafely(answer.value)}`)];
+  if (!same(answer.value, expect.returns)) return [false, clip(functionDifferenceSafely(expect.returns, answer.value) ?? `expected ${describeSafely(expect.returns)}, got ${describeSafely(answer.value)}`)];
   const aliasing = judgeAliases(expect, answer);
   if (!aliasing[0]) return aliasing;
   return judgeArgsAfter(c, answer);

@@ -18,13 +18,16 @@
 // survivor of the whole search whose mutated code ran (V8 block coverage of the original) for 16
 // inputs or more that returned, with two results at least, is likely equivalent: left out of the
 // score, listed last among the survivors as "likely equivalent (not counted): ..." (JavaScript
-// files; not under a conditional expression or a logical operator).
+// files; not under a conditional expression or a logical operator). A case whose expectation holds
+// a returned function (codec.mjs's `fncalls`) is replayed with its probes, so a mutant that changes
+// what the function gives is killed; search inputs of such a unit get the same probes.
 // Prints ONE JSON document, mutateResultSchema (src/pipeline/record/harness-result-schema.ts).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { probesOf } from './codec.mjs';
 import { baseRequest, expectedOutcome, hashText, inputKey, makeCase, pool, recordOnce, recordTwice, runDriver, sameOutcome, seededRandom, shuffled } from './drive.mjs';
 import { neighbourNumbers, variationsOf } from './inputs.mjs';
 import { createTypeReader } from './declared-types.mjs';
@@ -142,6 +145,21 @@ function maskedSource(source, sourceFile, fn) {
   return `${source.slice(0, fn.body.getStart(sourceFile))}{ throw new Error('not implemented'); }${source.slice(fn.body.getEnd())}`;
 }
 
+/** `{probes}` for a case that expects a returned function (its expectation's probe lists), else nothing. */
+function caseProbes(c) {
+  const probes = 'returns' in c.expect ? probesOf(c.expect.returns) : null;
+  return probes === null ? {} : { probes };
+}
+
+/** The probe lists of the unit's first case that has them (the record run gives every case the same), or null. */
+function unitProbes(cases) {
+  for (const c of cases) {
+    const { probes } = caseProbes(c);
+    if (probes !== undefined) return probes;
+  }
+  return null;
+}
+
 /** True when a replay of `inputs` gave exactly the `expected` outcomes. */
 function differs(outcomes, expected) {
   return outcomes.map((o, i) => !sameOutcome(o, expected[i]));
@@ -152,7 +170,7 @@ async function mutateTarget(config, ts, target, random) {
   const callTimeoutMs = config.callTimeoutMs ?? 2000;
   const file = path.join(config.repoRoot, target.file);
   const base = baseRequest(config, target);
-  const inputsOf = (cases) => cases.map((c) => ({ args: c.args, init: c.init ? { args: c.init.args } : null }));
+  const inputsOf = (cases) => cases.map((c) => ({ args: c.args, init: c.init ? { args: c.init.args } : null, ...caseProbes(c) }));
 
   const source = fs.readFileSync(file, 'utf8');
   const sourceFile = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, /\.[jt]sx$/.test(file) ? ts.ScriptKind.TSX : /\.[mc]?ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS);
@@ -209,11 +227,12 @@ async function mutateTarget(config, ts, target, random) {
   const boundaries = [...new Set([...neighbourNumbers(source.slice(fn.getStart(sourceFile), fn.getEnd())), ...namedConstants(ts, sourceFile, fn)])];
   const known = new Set(target.cases.map((c) => inputKey({ args: c.args, init: c.init ? { args: c.init.args } : null })));
   const candidates = [];
+  const probes = unitProbes(cases);
   const add = (input) => {
     const key = inputKey(input);
     if (known.has(key)) return;
     known.add(key);
-    candidates.push(input);
+    candidates.push(probes === null ? input : { ...input, probes });
   };
   const range = { start: fn.getStart(sourceFile), end: fn.getEnd() };
   const strings = sourceStrings(createTypeReader(ts), file, range, []) ?? [];

@@ -18,7 +18,9 @@
 // `constructed` for a method without parameters called on a built instance). A method of a class gets its
 // instance from `new Class(...)` calls with literal arguments in the repository, else from a
 // constructor without arguments or generated ones. Every input runs in two separate node
-// processes (record.mjs); a case is kept when both agree, at most maxCases per target.
+// processes (record.mjs); a case is kept when both agree, at most maxCases per target. Inputs whose
+// result holds a function are recorded twice again with probes (probes.mjs): the function is kept
+// as what it gives for them (codec.mjs's `fncalls`).
 // Prints ONE JSON document, recordResultSchema (src/pipeline/record/harness-result-schema.ts).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,6 +31,7 @@ import { createTypeReader, declaredParams } from './declared-types.mjs';
 import { readmeInputs } from './examples.mjs';
 import { callSiteInputs, constructorInputs, docExampleInputs, generatedInputs, POOLS, sourceFiles, variationsOf, withEvaluator } from './inputs.mjs';
 import { findFunction } from './mutants.mjs';
+import { probeLists } from './probes.mjs';
 import { alikeParams, entryFunction, feedersOf, usageShapes } from './usage-shapes.mjs';
 import { sourceStrings } from './source-strings.mjs';
 import { traceRepoTests } from './trace-tests.mjs';
@@ -89,7 +92,7 @@ function typeReaderFor(config) {
  */
 function sourceKnowledge(config, target) {
   const reader = typeReaderFor(config);
-  const knowledge = { params: target.params ?? [], docs: null, pools: {} };
+  const knowledge = { params: target.params ?? [], docs: null, pools: {}, returns: null };
   if (reader === null) return knowledge;
   const file = path.resolve(config.repoRoot, target.file);
   const declared = declaredParams(reader, config.repoRoot, target);
@@ -106,6 +109,7 @@ function sourceKnowledge(config, target) {
       }
     }
     knowledge.docs = declared.docs;
+    knowledge.returns = declared.returns ?? null;
   }
   const sf = reader.parse(file);
   const fn = sf === null ? null : findFunction(reader.ts, sf, target.startLine ?? 1, target.endLine ?? Number.MAX_SAFE_INTEGER);
@@ -214,6 +218,20 @@ async function evaluateInChild(texts) {
   return values;
 }
 
+/**
+ * The inputs whose result held a function (verdict `unrecordable:function`, with its arity) recorded
+ * twice again, their returned functions called on the unit's probe lists (probes.mjs; one set for
+ * every input, as long as the longest function's length); their verdicts replaced in place.
+ */
+async function recordProbed(config, target, base, inputs, verdicts, callTimeoutMs) {
+  const returning = verdicts.flatMap((v, i) => (v.reason === 'unrecordable:function' && v.arity ? [i] : []));
+  if (returning.length === 0) return;
+  const known = sourceKnowledge(config, target);
+  const probes = probeLists({ arity: Math.max(...returning.map((i) => verdicts[i].arity)), inputs, strings: known.pools.strings ?? [], returns: known.returns });
+  const again = await recordTwice({ ...base, probes }, returning.map((i) => inputs[i]), callTimeoutMs);
+  returning.forEach((index, k) => (verdicts[index] = again[k]));
+}
+
 function summary(rejected) {
   return Object.entries(rejected).map(([k, v]) => `${k}: ${v}`).join(', ') || 'no input';
 }
@@ -236,6 +254,7 @@ async function recordTarget(config, target, files, traced, produced) {
   const maxCases = (config.maxCases ?? 40) * (target.via ? 2 : 1);
   const all = await withEvaluator(() => inputsFor(config, target, shape, files, Math.max(60, maxCases * 3), traced, produced), evaluateInChild);
   const verdicts = await recordTwice(base, all.map((e) => e.input), callTimeoutMs);
+  await recordProbed(config, target, base, all.map((e) => e.input), verdicts, callTimeoutMs);
   let timeouts = 0;
   // calls that throw fill at most half the cases while calls that return are left: a task of mostly
   // errors says little of what the function does

@@ -17,6 +17,9 @@
 //   "coverage": {"start": 120, "end": 480}    // optional: each OUTCOME gets "coverage", the
 //                                             // [start, end, count] block ranges run in that part
 // An input may carry its own "init" ({"args": [...]} or null), which then replaces config.init.
+// An input (or the config) may carry "probes": [[TAGGED...], ...], the argument lists a returned
+// function is called on (codec.mjs's `fncalls`); without them a returned function is unrecordable
+// and its OUTCOME says the probe lists' length: {"unrecordable": "function", "arity": 2, ...}.
 //
 // Prints ONE JSON document on stdout: {"results": [OUTCOME, ...]} in input order, or
 // {"error": "..."} when the module cannot be loaded, where OUTCOME is one of
@@ -32,9 +35,9 @@
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { aliasesOf, argumentObjects } from './aliases.mjs';
-import { encode, thrownClassName, UnrecordableValueError } from './codec.mjs';
+import { encode, encodeResult, thrownClassName, UnrecordableValueError } from './codec.mjs';
 import { readStdin } from './io.mjs';
-import { buildInputs, callTarget, isPromise, loadModule, resolveModuleFile } from './load.mjs';
+import { buildInputs, callTarget, exportedClasses, isPromise, loadModule, resolveModuleFile } from './load.mjs';
 import { installMutant } from './mutant.mjs';
 import { enableTypeScript } from './typescript.mjs';
 
@@ -120,6 +123,11 @@ async function settle(value, timeoutMs) {
   }
 }
 
+/** The returned value encoded, a function in it called on the input's (or the config's) probes. */
+function encodeReturned(loaded, config, input, value) {
+  return encodeResult(value, input.probes ?? config.probes ?? null, { classes: exportedClasses(loaded) });
+}
+
 async function runOne(loaded, config, input) {
   let args;
   let init;
@@ -140,9 +148,9 @@ async function runOne(loaded, config, input) {
   const argsAfter = encodeArgs(args);
   if ('error' in outcome) return { raises: thrownClassName(outcome.error), message: messageOf(outcome.error), argsAfter };
   try {
-    return withAliases({ returns: encode(outcome.value), argsAfter }, outcome.value, objects);
+    return withAliases({ returns: encodeReturned(loaded, config, input, outcome.value), argsAfter }, outcome.value, objects);
   } catch (error) {
-    if (error instanceof UnrecordableValueError) return { unrecordable: error.reason, message: error.message };
+    if (error instanceof UnrecordableValueError) return { unrecordable: error.reason, message: error.message, ...(error.arity ? { arity: error.arity } : {}) };
     return { unrecordable: 'unsupported', message: messageOf(error) };
   }
 }

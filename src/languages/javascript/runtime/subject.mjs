@@ -5,7 +5,8 @@
 //
 // stdin, stdout and stderr are /dev/null; requests and answers are frames (framing.mjs) on fd 3,
 // a socket pair with the judge. It never sees an expected value: a request holds a case's inputs
-// ({seq, nonce, case: {id, module, target, init, args}}); the answer is the tagged encoding of
+// ({seq, nonce, case: {id, module, target, init, args, probes?}}: probes are the argument lists a
+// returned function is called on, codec.mjs's `fncalls`); the answer is the tagged encoding of
 // what happened, carrying the request's seq and nonce:
 //   {kind: "returns", value, argsAfter, aliases?} | {kind: "raises", type, message, argsAfter} | {kind: "error", message}
 // Everything in this process is untrusted once the agent's module has loaded; the judge treats the
@@ -16,9 +17,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import { aliasesOf, argumentObjects } from './aliases.mjs';
-import { encode, thrownClassName } from './codec.mjs';
+import { encode, encodeResult, thrownClassName } from './codec.mjs';
 import { encodeFrame, FrameReader } from './framing.mjs';
-import { buildInputs, callTarget, isPromise, loadModule, resolveModuleFile } from './load.mjs';
+import { buildInputs, callTarget, exportedClasses, isPromise, loadModule, resolveModuleFile } from './load.mjs';
 import { enableTypeScript } from './typescript.mjs';
 
 const parse = JSON.parse;
@@ -63,6 +64,11 @@ function encodeArgs(args) {
   }
 }
 
+/** The returned value encoded, a function in it called on the case's probes (none: unrecordable). */
+function encodeReturned(loaded, request, value) {
+  return encodeResult(value, Array.isArray(request.probes) ? request.probes : null, { classes: exportedClasses(loaded) });
+}
+
 async function runCase(request) {
   let loaded;
   try {
@@ -93,7 +99,7 @@ async function runCase(request) {
     return { kind: 'raises', type, message: shortError(error), argsAfter: encodeArgs(args) };
   }
   try {
-    return withAliases({ kind: 'returns', value: encode(value), argsAfter: encodeArgs(args) }, value, objects);
+    return withAliases({ kind: 'returns', value: encodeReturned(loaded, request, value), argsAfter: encodeArgs(args) }, value, objects);
   } catch (error) {
     return { kind: 'error', message: `the return value cannot be serialised: ${shortError(error)}` };
   }

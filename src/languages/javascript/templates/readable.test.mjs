@@ -3,7 +3,9 @@
 // For people only: scoring never runs this file. The judge compares the codec encodings of the
 // results (exact types, key order, an error by its class and never its message); the assertions
 // below say nearly the same in node:test. Differences: assert.deepStrictEqual does not compare the
-// order of object keys, and it compares a returned error's message, which the judge ignores.
+// order of object keys, and it compares a returned error's message, which the judge ignores. A
+// returned function (alone or inside the result) is checked as the judge checks it: its length and
+// what it returns, or the class of what it throws, for each recorded list of arguments.
 // Where a case records which objects of the arguments the result is (the judge compares that too),
 // assert.strictEqual says the result holds that very object, assert.notStrictEqual that it is a copy.
 //
