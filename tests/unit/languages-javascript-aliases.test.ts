@@ -1,16 +1,16 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPrompt, renderReadableTest } from '../../src/languages/javascript/javascript-writer.js';
 import { parseJavaScriptUnits } from '../../src/languages/javascript/parse-javascript-units.js';
-import { javascriptRuntimeDir, recordJavaScriptTwice, type TaggedValue } from '../../src/languages/javascript/record-javascript-cases.js';
+import { recordJavaScriptTwice, type TaggedValue } from '../../src/languages/javascript/record-javascript-cases.js';
 // @ts-expect-error: a plain .mjs runtime file without type declarations
 import * as aliasesModule from '../../src/languages/javascript/runtime/aliases.mjs';
 // @ts-expect-error: a plain .mjs runtime file without type declarations
 import * as driveModule from '../../src/languages/javascript/runtime/drive.mjs';
 import type { RecordedCase } from '../../src/pipeline/types.js';
-import { makeTempDir, removeTempDirs, runJavaScriptDriver, TEST_NODE } from './languages-javascript-fixtures.js';
+import { type JudgeResult, makeTempDir, removeTempDirs, runJavaScriptDriver, runJudge, TEST_NODE } from './languages-javascript-fixtures.js';
 
 type Step = number | string | { mapKey: number } | { mapValue: number } | { setMember: number };
 type Pair = [Step[], Step[]];
@@ -137,28 +137,9 @@ describe('record.mjs records aliases', () => {
   });
 });
 
-interface JudgeResult {
-  tests: { name: string; status: string; message: string }[];
-}
-
 /** judge.mjs on a clone.js workspace holding `source` (privileges kept: the test is not root). */
-function judge(source: string, cases: RecordedCase[]): Promise<JudgeResult> {
-  const hidden = makeTempDir('js-aliases-hidden-');
-  writeFileSync(join(hidden, 'cases.json'), JSON.stringify({ cases }));
-  const nonce = `n${Math.random().toString(16).slice(2)}`;
-  const config = { workspace: clonePackage(source), hiddenDir: hidden, cases: 'cases.json', caseTimeoutMs: 5000, loadTimeoutMs: 5000, budgetMs: 60_000, dropPrivileges: false, nonce };
-  return new Promise((resolve, reject) => {
-    const child = spawn(TEST_NODE, [join(javascriptRuntimeDir(), 'judge.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let stdout = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', () => {
-      const line = stdout.split('\n').find((l) => l.startsWith(`CODEMIDAS-JUDGE ${nonce} `));
-      if (line === undefined) return reject(new Error(`no result line: ${stdout}`));
-      resolve(JSON.parse(line.slice(`CODEMIDAS-JUDGE ${nonce} `.length)) as JudgeResult);
-    });
-    child.stdin.end(JSON.stringify(config));
-  });
+async function judge(source: string, cases: RecordedCase[]): Promise<JudgeResult> {
+  return (await runJudge(clonePackage(source), cases)).result;
 }
 
 describe('the judge compares aliases where the case records them', () => {

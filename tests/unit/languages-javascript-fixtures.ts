@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { javascriptRuntimeDir } from '../../src/languages/javascript/record-javascript-cases.js';
@@ -68,4 +68,34 @@ export function runNodeJson(args: string[], stdin: string): Promise<unknown> {
 /** Runs one of the runtime's drivers (`record-driver.mjs`, `mutate-driver.mjs`) on TEST_NODE with `config` on stdin; its one JSON document. */
 export function runJavaScriptDriver(script: 'record' | 'mutate', config: unknown): Promise<unknown> {
   return runNodeJson([join(javascriptRuntimeDir(), `${script}-driver.mjs`)], JSON.stringify(config));
+}
+
+/** What judge.mjs prints on its result line. */
+export interface JudgeResult {
+  tests: { name: string; status: string; message: string }[];
+  tampered: boolean;
+  budgetExhausted: boolean;
+  detail: string;
+}
+
+export interface JudgeOptions { caseTimeoutMs?: number; loadTimeoutMs?: number; budgetMs?: number; uid?: number; hidden?: string; typescriptPath?: string }
+
+/** Runs judge.mjs on the workspace `ws` and `cases` (privileges dropped only with `uid`); its one result line, parsed, and everything stdout held. */
+export function runJudge(ws: string, cases: unknown[], options: JudgeOptions = {}): Promise<{ result: JudgeResult; stdout: string }> {
+  const hidden = options.hidden ?? makeTempDir('js-judge-hidden-');
+  writeFileSync(join(hidden, 'cases.json'), JSON.stringify({ cases }));
+  const nonce = `n${Math.random().toString(16).slice(2)}`;
+  const config = { workspace: ws, hiddenDir: hidden, cases: 'cases.json', caseTimeoutMs: options.caseTimeoutMs ?? 5000, loadTimeoutMs: options.loadTimeoutMs ?? 5000, budgetMs: options.budgetMs ?? 60_000, dropPrivileges: options.uid !== undefined, uid: options.uid, gid: options.uid, nonce, typescriptPath: options.typescriptPath };
+  return new Promise((resolve, reject) => {
+    const child = spawn(TEST_NODE, [join(javascriptRuntimeDir(), 'judge.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', () => {
+      const lines = stdout.split('\n').filter((l) => l.startsWith(`CODEMIDAS-JUDGE ${nonce} `));
+      if (lines.length !== 1) return reject(new Error(`expected one result line, got: ${stdout}`));
+      resolve({ result: JSON.parse((lines[0] ?? '').slice(`CODEMIDAS-JUDGE ${nonce} `.length)) as JudgeResult, stdout });
+    });
+    child.stdin.end(JSON.stringify(config));
+  });
 }

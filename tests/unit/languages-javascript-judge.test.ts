@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { javascriptRuntimeDir, type JavaScriptRecordRequest, recordJavaScriptTwice, type TaggedValue } from '../../src/languages/javascript/record-javascript-cases.js';
+import { type JavaScriptRecordRequest, recordJavaScriptTwice, type TaggedValue } from '../../src/languages/javascript/record-javascript-cases.js';
 import type { RecordedCase } from '../../src/pipeline/types.js';
-import { FIXTURES, makeTempDir, removeTempDirs, TEST_NODE } from './languages-javascript-fixtures.js';
+import { FIXTURES, type JudgeOptions, type JudgeResult, makeTempDir, removeTempDirs, runJudge, TEST_NODE } from './languages-javascript-fixtures.js';
 
 const TYPESCRIPT = join(import.meta.dirname, '../../node_modules/typescript');
 const num = (v: number): TaggedValue => ({ t: 'number', v: String(v) });
@@ -13,12 +12,6 @@ const str = (v: string): TaggedValue => ({ t: 'str', v });
 /** A hidden case as the write stage stores it (docs/task-format.md). */
 type Case = RecordedCase;
 
-interface JudgeResult {
-  tests: { name: string; status: string; message: string }[];
-  tampered: boolean;
-  budgetExhausted: boolean;
-  detail: string;
-}
 
 /** Records `inputs` on the original fixture and returns them as cases (every input must be kept). */
 async function recordCases(pkg: string, module: string, target: string, inputs: TaggedValue[][], init: TaggedValue[] | null = null): Promise<Case[]> {
@@ -42,24 +35,7 @@ function workspace(pkg: string, files: Record<string, string> = {}): string {
 }
 
 /** Runs judge.mjs on `ws` and `cases`; returns the parsed result line and everything stdout held. */
-function judge(ws: string, cases: Case[], options: { caseTimeoutMs?: number; loadTimeoutMs?: number; budgetMs?: number; uid?: number; hidden?: string; typescriptPath?: string } = {}): Promise<{ result: JudgeResult; stdout: string }> {
-  const hidden = options.hidden ?? makeTempDir('js-judge-hidden-');
-  writeFileSync(join(hidden, 'cases.json'), JSON.stringify({ cases }));
-  const nonce = `n${Math.random().toString(16).slice(2)}`;
-  const config = { workspace: ws, hiddenDir: hidden, cases: 'cases.json', caseTimeoutMs: options.caseTimeoutMs ?? 5000, loadTimeoutMs: options.loadTimeoutMs ?? 5000, budgetMs: options.budgetMs ?? 60_000, dropPrivileges: options.uid !== undefined, uid: options.uid, gid: options.uid, nonce, typescriptPath: options.typescriptPath };
-  return new Promise((resolve, reject) => {
-    const child = spawn(TEST_NODE, [join(javascriptRuntimeDir(), 'judge.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let stdout = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', () => {
-      const lines = stdout.split('\n').filter((l) => l.startsWith(`CODEMIDAS-JUDGE ${nonce} `));
-      if (lines.length !== 1) return reject(new Error(`expected one result line, got: ${stdout}`));
-      resolve({ result: JSON.parse((lines[0] ?? '').slice(`CODEMIDAS-JUDGE ${nonce} `.length)) as JudgeResult, stdout });
-    });
-    child.stdin.end(JSON.stringify(config));
-  });
-}
+const judge = (ws: string, cases: Case[], options: JudgeOptions = {}): Promise<{ result: JudgeResult; stdout: string }> => runJudge(ws, cases, options);
 
 const statuses = (r: JudgeResult): string[] => r.tests.map((t) => t.status);
 
