@@ -174,6 +174,29 @@ describe('strings shaped like what the code checks, of all sorts', () => {
     expect(samples.slice(0, 4)).toEqual(['a/a', 'A/A', '0/0', '!/!']);
   });
 
+  it('samples a negated class as several ordinary characters, one per pick', () => {
+    expect(regexSamples(/^\[([^\]]*)\]$/)).toEqual(expect.arrayContaining(['[a]', '[A]', '[1]', '[.]']));
+  });
+
+  it('joins samples of the body’s patterns by what a split pattern accepts (the lines of a text it parses)', () => {
+    const dir = makeTempDir('cm-jsusage-');
+    const file = join(dir, 'ini.js');
+    const code = `function decode(str) {
+      var out = {};
+      str.split(/[\\r\\n]+/).forEach(function (line) {
+        var m = line.match(/^\\[([^\\]]*)\\]$|^([^=]+)=(.*)$/);
+        if (m && m[1] !== undefined) out[m[1]] = {};
+        else if (m) out[m[2]] = m[3];
+      });
+      return out;
+    }
+    module.exports = { decode: decode };`;
+    writeFileSync(file, code);
+    const strings = sourceStrings(createTypeReader(ts), file, { start: 0, end: code.length }, ['abc'])!;
+    // a section line and a key line in one text, split where the body splits
+    expect(strings.some((s) => /\[[^\]\r\n]*\][\r\n]+[^=\r\n]+=/.test(s))).toBe(true);
+  });
+
   it('counts the module constants a body names as the body’s patterns, and joins one pattern’s samples to another’s', () => {
     const dir = makeTempDir('cm-jsusage-');
     const file = join(dir, 'index.js');

@@ -566,6 +566,11 @@ export function paramValues(param, bodyText, pools = {}) {
   if (guessed) for (const v of GUESS_HEDGE) values.push(encode(v));
   const numeric = declared === null ? kind === 'number' || kind === 'any' || guessed : takesNumbers(declared);
   if (numeric) for (const n of neighbourNumbers(bodyText)) values.push(encode(n));
+  return uniqueByJson(values);
+}
+
+/** `values` without repeats (the same JSON text), in order. */
+export function uniqueByJson(values) {
   const seen = new Set();
   return values.filter((v) => {
     const key = JSON.stringify(v);

@@ -4,7 +4,7 @@
 // from the scalar values of the unit's own inputs, the strings its body checks and a few plain
 // values of every kind. Every input of the unit gets the same lists.
 import { encode } from './codec.mjs';
-import { shapeValues } from './inputs.mjs';
+import { shapeValues, uniqueByJson } from './inputs.mjs';
 
 /** Probe argument lists per unit, at most. */
 export const MAX_PROBES = 8;
@@ -22,16 +22,6 @@ function encodedOrNull(value) {
   }
 }
 
-function dedupe(values) {
-  const seen = new Set();
-  return values.filter((v) => {
-    const key = JSON.stringify(v);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
 /** The scalar tagged values in `inputs` ({args}), an array's or object's own members too, first seen first. */
 function inputScalars(inputs) {
   const out = [];
@@ -41,7 +31,7 @@ function inputScalars(inputs) {
     else if (depth === 0 && tagged?.t === 'object') for (const [, x] of tagged.v ?? []) visit(x, 1);
   };
   for (const input of inputs) for (const arg of input.args ?? []) visit(arg, 0);
-  return dedupe(out);
+  return uniqueByJson(out);
 }
 
 /** `values` with one of each kind that `own` lacks first (a returned function's other branches), then the rest. */
@@ -60,7 +50,7 @@ function otherKindsFirst(values, own) {
 function positionValues(arity, declared, fallback, strings) {
   return Array.from({ length: arity }, (_, j) => {
     const shape = declared?.[j];
-    const typed = shape ? dedupe(shapeValues(shape, { strings }).map(encodedOrNull).filter((v) => v !== null)) : [];
+    const typed = shape ? uniqueByJson(shapeValues(shape, { strings }).map(encodedOrNull).filter((v) => v !== null)) : [];
     return typed.length > 0 ? typed : fallback;
   });
 }
@@ -76,12 +66,12 @@ export function probeLists({ arity, inputs = [], strings = [], returns = null })
   const declared = returns?.k === 'function' && Array.isArray(returns.params) && returns.params.length > 0 ? returns.params : null;
   const n = Math.max(1, arity, declared?.length ?? 0);
   const own = [...inputScalars(inputs).slice(0, MAX_INPUT_SCALARS), ...strings.slice(0, 2).map((s) => ({ t: 'str', v: s }))];
-  const fallback = dedupe([...own, ...otherKindsFirst(PLAIN_VALUES.map(encodedOrNull).filter((v) => v !== null), own)]);
+  const fallback = uniqueByJson([...own, ...otherKindsFirst(PLAIN_VALUES.map(encodedOrNull).filter((v) => v !== null), own)]);
   const values = positionValues(n, declared, fallback, strings);
   const lists = [];
   for (let i = 0; lists.length < MAX_PROBES && i < MAX_PROBES * 2; i++) {
     lists.push(values.map((vs, j) => vs[(i + j) % vs.length]));
     if (n >= 2 && i === 0) lists.push(values.map((vs) => vs[0]));
   }
-  return dedupe(lists).slice(0, MAX_PROBES);
+  return uniqueByJson(lists).slice(0, MAX_PROBES);
 }

@@ -118,7 +118,8 @@ function parse(source) {
       } else chars += from;
     }
     i++; // ']'
-    if (negated) return { chars: ['a', '1', '-', '_', ' ', '.'].find((x) => !chars.includes(x)) ?? '' };
+    // a negated class: ordinary characters it lets through, one per pick (`[^\]]` gives `a`, `A`, `1`, `.`, ...)
+    if (negated) return { chars: ['a', 'A', '1', '.', '-', '_', ' ', '/', ':'].filter((x) => !chars.includes(x)).join('') };
     const digits = digit && /^[0-9]/.test(chars.replace(/^0/, ''));
     return { chars: digits ? chars : ordinaryFirst(chars), digit: digits };
   };
@@ -219,6 +220,8 @@ export function regexSamples(regex, limit) {
   const modes = [{ optional: false }, { depth: 1 }, { depth: 2 }, { depth: 3 }, { optional: true }];
   // each class's other characters (`[<>=~^]` gives `<`, `>`, `=`, ...)
   for (let pick = 1; pick < 6; pick++) modes.push({ optional: false, pick });
+  // and those of optional parts (`\[([^\]]*)\]` gives `[A]`, `[1]`, `[.]` besides `[a]`)
+  for (let pick = 1; pick < 4; pick++) modes.push({ optional: true, pick });
   optionalGroups(tree).forEach((around, id) => {
     if (id < 12) modes.push({ only: new Set([...around, id]) });
   });

@@ -25,6 +25,16 @@ function literalsOf(ts, sf) {
     } else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'split') {
       const first = node.arguments[0];
       if (first !== undefined && ts.isStringLiteralLike(first) && first.text !== '') separators.push({ at: node.pos, text: first.text });
+      // `.split(/[\r\n]+/)`: what the pattern accepts is the separator
+      const pattern = first !== undefined && first.kind === ts.SyntaxKind.RegularExpressionLiteral ? /^\/(.*)\/([a-z]*)$/s.exec(first.text) : null;
+      if (pattern !== null) {
+        try {
+          const sample = regexSamples(new RegExp(pattern[1], pattern[2]))[0];
+          if (sample) separators.push({ at: node.pos, text: sample, source: pattern[1] });
+        } catch {
+          // not a pattern this Node reads
+        }
+      }
     } else if (ts.isStringLiteralLike(node) && node.text.length <= MAX_LITERAL_LENGTH) {
       const parent = node.parent;
       const skipped = ts.isImportDeclaration(parent) || ts.isExportDeclaration(parent) || ts.isExternalModuleReference(parent) || (ts.isCallExpression(parent) && ts.isIdentifier(parent.expression) && parent.expression.text === 'require') || ts.isExpressionStatement(parent);
@@ -87,6 +97,16 @@ function followed(regexes) {
 
 const PUNCTUATED = 16;
 
+/** Texts of several of `parts` joined by `separator`: neighbours, then spread ones (other branches of the patterns). */
+function linesOf(parts, separator) {
+  if (parts.length < 2) return [];
+  const out = [];
+  for (let k = 0; k + 1 < parts.length && out.length < 4; k += 2) out.push(parts.slice(k, k + 3).join(separator));
+  const step = Math.max(1, Math.floor(parts.length / 3));
+  out.push([parts[0], parts[step], parts[2 * step] ?? parts[parts.length - 1], parts[parts.length - 1]].join(separator));
+  return out;
+}
+
 function alternate(a, b) {
   const out = [];
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
@@ -145,7 +165,10 @@ export function sourceStrings(reader, file, range, basics, limit = 64) {
       }
     }
   }
-  const joined = own.separators.filter(inBody).flatMap((s) => [['1', '2', '3'].join(s.text), ['a', 'b'].join(s.text)]);
+  const splitters = new Set(own.separators.map((s) => s.source).filter(Boolean));
+  // lines of a text the body splits and then reads by its patterns (an INI file: `[a]`, `a=b`, ...)
+  const parts = samplesOf(own.regexes.filter((r) => inBody(r) && !splitters.has(r.source)));
+  const joined = own.separators.filter(inBody).flatMap((s) => [['1', '2', '3'].join(s.text), ['a', 'b'].join(s.text), ...linesOf(parts, s.text)]);
   // what a whole-string pattern accepts, to follow what a prefix pattern accepts
   const wholes = samplesOf([...own.regexes, ...imported].filter((r) => /^\^/.test(r.source) && /(?<!\\)\$$/.test(r.source))).filter((w) => /\d/.test(w)).slice(2);
   const bodyRegexes = own.regexes.filter(inBody);
