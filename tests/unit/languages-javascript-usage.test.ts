@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTypeReader, type TypeReader } from '../../src/languages/javascript/runtime/declared-types.mjs';
+import * as inputsModule from '../../src/languages/javascript/runtime/inputs.mjs';
 import * as regexSamplesModule from '../../src/languages/javascript/runtime/regex-samples.mjs';
 import * as sourceStringsModule from '../../src/languages/javascript/runtime/source-strings.mjs';
 import * as usageModule from '../../src/languages/javascript/runtime/usage-shapes.mjs';
@@ -19,6 +20,7 @@ const { usageShapes, entryFunction, alikeParams, feedersOf } = usageModule as un
   feedersOf(t: typeof ts, sf: ts.SourceFile, name: string): Map<number, Set<string>>;
   entryFunction(t: typeof ts, sf: ts.SourceFile, exportPath: string): ts.FunctionLikeDeclaration | null;
 };
+const { generatedInputs } = inputsModule as unknown as { generatedInputs(params: unknown[], body: string, random: () => number, extra: number, pools: { strings?: string[] }, examples?: unknown[][]): unknown[][] };
 const { regexSamples } = regexSamplesModule as unknown as { regexSamples(regex: RegExp, limit?: number): string[] };
 const { sourceStrings } = sourceStringsModule as unknown as { sourceStrings(reader: TypeReader, file: string, range: { start: number; end: number } | null, basics: string[]): string[] | null };
 const HOST_TYPESCRIPT = dirname(dirname(createRequire(import.meta.url).resolve('typescript')));
@@ -172,6 +174,29 @@ describe('strings shaped like what the code checks, of all sorts', () => {
   it('samples a character class as a lowercase letter, an uppercase one and a digit before punctuation', () => {
     const samples = regexSamples(/^[!#$%0-9A-Za-z-]+\/[!#0-9A-Za-z]+$/);
     expect(samples.slice(0, 4)).toEqual(['a/a', 'A/A', '0/0', '!/!']);
+  });
+
+  it('puts samples of whole-string patterns before those of patterns that only clean the text', () => {
+    const dir = makeTempDir('cm-jsusage-');
+    const file = join(dir, 'range.js');
+    const code = `function satisfies(version, range) {
+      range = range.replace(/([><=]+)\\s+/g, '$1');
+      if (!/^[~^]?\\d+\\.\\d+$/.test(range)) throw new Error('bad range');
+      return version === range.replace(/^[~^]/, '');
+    }`;
+    writeFileSync(file, code);
+    const strings = sourceStrings(createTypeReader(ts), file, { start: 0, end: code.length }, ['abc'])!;
+    expect(strings[0]).toMatch(/^[~^]?\d+\.\d+$/);
+    expect(strings.indexOf('> ')).toBeGreaterThan(0);
+  });
+
+  it('varies one parameter at a time around the examples the sources give, before the pools’ plain base', () => {
+    const params = [{ name: 'version', kind: 'positional', annotation: 'string', defaultValue: null }, { name: 'range', kind: 'positional', annotation: 'string', defaultValue: null }];
+    const str = (v: string): { t: string; v: string } => ({ t: 'str', v });
+    const lists = generatedInputs(params, '', () => 0, 0, { strings: ['> ', '1.2.3'] }, [[str('10.0.1'), str('~10.0.0')]]);
+    expect(lists.slice(0, 2)).toEqual([[str('> '), str('~10.0.0')], [str('10.0.1'), str('> ')]]);
+    expect(lists).toContainEqual([str('1.2.3'), str('~10.0.0')]);
+    expect(lists).toContainEqual([str('> '), str('> ')]);
   });
 
   it('samples a negated class as several ordinary characters, one per pick', () => {

@@ -580,16 +580,28 @@ export function uniqueByJson(values) {
   });
 }
 
+const MAX_EXAMPLE_BASES = 3;
+const AROUND_EXAMPLE = 8;
+
 /**
- * Argument lists generated from the parameters: the ordinary values, then each parameter varied in
- * turn, then `extra` seeded combinations.
+ * Argument lists generated from the parameters: each of the first `examples` (argument lists the
+ * sources give) with one parameter varied at a time, the ordinary values, then each parameter varied
+ * in turn, then `extra` seeded combinations.
  */
-export function generatedInputs(params, bodyText, random, extra = 8, kindPools = {}) {
+export function generatedInputs(params, bodyText, random, extra = 8, kindPools = {}, examples = []) {
   const positional = (params ?? []).filter((p) => p.kind !== 'var-positional' && p.kind !== 'var-keyword');
   if (positional.length === 0 && !(params ?? []).some((p) => p.kind === 'var-positional')) return [[]];
   const pools = positional.map((p) => paramValues(p, bodyText, kindPools));
   const base = pools.map((pool) => pool[0]);
-  const out = [base];
+  const out = [];
+  // around the examples the sources give (a README's, a test's): one parameter varied at a time from a
+  // call known to make sense, where the pools' first values may all be rejected (`satisfies('> ', '> ')`)
+  for (const example of examples.filter((args) => args.length === pools.length).slice(0, MAX_EXAMPLE_BASES)) {
+    for (let k = 0; k < AROUND_EXAMPLE; k++) {
+      for (let i = 0; i < pools.length; i++) if (k < pools[i].length) out.push(example.map((v, j) => (j === i ? pools[i][k] : v)));
+    }
+  }
+  out.push(base);
   const longest = Math.max(...pools.map((p) => p.length));
   for (let k = 1; k < longest; k++) {
     for (let i = 0; i < pools.length; i++) if (k < pools[i].length) out.push(base.map((v, j) => (j === i ? pools[i][k] : v)));

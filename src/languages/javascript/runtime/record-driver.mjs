@@ -171,13 +171,18 @@ function inputsFor(config, target, shape, files, limit, traced = [], produced = 
   const inits = shape.kind === 'instance' ? initsFor(config, target, shape, files, traced) : [null];
   const crossed = (argLists) => argLists.flatMap((args) => inits.map((init) => ({ args, init })));
   const known = sourceKnowledge(config, target);
-  const generated = generatedInputs(known.params, body, random, 8, known.pools);
+  const traceInputs = traced.filter((input) => (shape.kind === 'instance') === (input.init !== null));
+  const docInputs = [...docExampleInputs(target.docstring, name), ...docExampleInputs(known.docs, name)];
+  const readme = readmeInputs(config.repoRoot, target.target);
+  const sites = callSiteInputs(target.callSites);
+  const examples = [...traceInputs.map((input) => input.args), ...docInputs, ...readme, ...sites];
+  const generated = generatedInputs(known.params, body, random, 8, known.pools, examples);
   const lists = [
     // a method's traced calls carry the instance they were made on; a function's carry none
-    ['repo-test', traced.filter((input) => (shape.kind === 'instance') === (input.init !== null))],
-    ['doctest', crossed([...docExampleInputs(target.docstring, name), ...docExampleInputs(known.docs, name)])],
-    ['readme', crossed(readmeInputs(config.repoRoot, target.target))],
-    ['call-site', crossed([...callSiteInputs(target.callSites), ...fedInputs(known.feeders, produced, generated[0])])],
+    ['repo-test', traceInputs],
+    ['doctest', crossed(docInputs)],
+    ['readme', crossed(readme)],
+    ['call-site', crossed([...sites, ...fedInputs(known.feeders, produced, generated[0])])],
     // proposals come with their own instance, else the first one built here
     ['llm', (target.proposed ?? []).map((p) => ({ args: p.args ?? [], init: p.init ? { args: p.init.args ?? [] } : inits[0] }))],
     ['type-hint', crossed([...alikeInputs(known.alike, generated, known.pools.strings ?? []), ...generated])],

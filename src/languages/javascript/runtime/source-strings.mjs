@@ -171,7 +171,10 @@ export function sourceStrings(reader, file, range, basics, limit = 64) {
   const joined = own.separators.filter(inBody).flatMap((s) => [['1', '2', '3'].join(s.text), ['a', 'b'].join(s.text), ...linesOf(parts, s.text)]);
   // what a whole-string pattern accepts, to follow what a prefix pattern accepts
   const wholes = samplesOf([...own.regexes, ...imported].filter((r) => /^\^/.test(r.source) && /(?<!\\)\$$/.test(r.source))).filter((w) => /\d/.test(w)).slice(2);
-  const bodyRegexes = own.regexes.filter(inBody);
+  // patterns of the whole string first (`^...$`), then of its start, then the rest (what `.replace` cleans):
+  // a whole-string pattern says what a valid input is
+  const anchoring = (r) => (/^\^/.test(r.source) ? (/(?<!\\)\$$/.test(r.source) ? 0 : 1) : 2);
+  const bodyRegexes = own.regexes.filter(inBody).map((r, i) => ({ r, i })).sort((a, b) => anchoring(a.r) - anchoring(b.r) || a.i - b.i).map((x) => x.r);
   const out = [
     ...samplesOf(bodyRegexes, wholes),
     ...joined,
