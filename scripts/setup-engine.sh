@@ -308,6 +308,12 @@ if [ -z "$(dockerd_pid)" ] && ! engine_answers; then
     echo "a dockerd runs but does not answer and its pid file $pidfile names no dockerd; stop it, then run this script again" >&2
     exit 1
   fi
+  # a pid file naming no dockerd is left from one that died (or from before a reboot): dockerd
+  # refuses to start while it is there
+  if [ -f "$pidfile" ]; then
+    echo "removing the stale pid file $pidfile (it names no running dockerd)"
+    rm -f "$pidfile"
+  fi
   echo "starting dockerd (log: $log) ..."
   dockerd_args=(--data-root "$data_root" --pidfile "$pidfile" "${dockerd_extra[@]}")
   [ -f "$daemon_json" ] && dockerd_args+=(--config-file "$daemon_json")
