@@ -373,7 +373,7 @@ export function alikeParams(ts, fn) {
       else if (ts.isPropertyAccessExpression(e)) {
         keys.unshift(e.name.text);
         e = e.expression;
-      } else if (ts.isElementAccessExpression(e)) {
+      } else if (ts.isElementAccessExpression(e) && e.argumentExpression) {
         keys.unshift(e.argumentExpression.getText());
         e = e.expression;
       } else if (ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression)) {
