@@ -469,7 +469,7 @@ function builtinValues(shape, inner, limit) {
 const MAX_USAGE_VALUES = 16;
 
 /** `count` members spread over a list, its first included (the shaped strings of all sorts, not the first sort only). */
-function spread(list, count) {
+export function spread(list, count) {
   if (list.length <= count) return list;
   return Array.from({ length: count }, (_, i) => list[Math.floor((i * list.length) / count)]);
 }

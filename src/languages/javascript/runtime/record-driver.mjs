@@ -29,7 +29,7 @@ import { EVALUATE_SCRIPT, INSPECT_SCRIPT, STARTUP_MS, baseRequest, hashText, inp
 import { createRequire } from 'node:module';
 import { createTypeReader, declaredParams } from './declared-types.mjs';
 import { readmeInputs } from './examples.mjs';
-import { callSiteInputs, constructorInputs, docExampleInputs, generatedInputs, POOLS, sourceFiles, variationsOf, withEvaluator } from './inputs.mjs';
+import { callSiteInputs, constructorInputs, docExampleInputs, generatedInputs, POOLS, sourceFiles, spread, variationsOf, withEvaluator } from './inputs.mjs';
 import { findFunction } from './mutants.mjs';
 import { probeLists } from './probes.mjs';
 import { alikeParams, entryFunction, feedersOf, usageShapes } from './usage-shapes.mjs';
@@ -303,7 +303,7 @@ function noteProduced(produced, name, cases) {
   }
   const values = [...distinct.values()];
   // spread over the list: its later inputs are other sorts (the pools' punctuation after plain words)
-  const picked = values.length <= MAX_PRODUCED ? values : Array.from({ length: MAX_PRODUCED }, (_, i) => values[Math.floor((i * values.length) / MAX_PRODUCED)]);
+  const picked = spread(values, MAX_PRODUCED);
   if (picked.length > 0) produced.set(name, picked);
 }
 

@@ -69,23 +69,11 @@ function collect(ts, sf, fn, name, root, depth, visited) {
     return n;
   };
   // `ctor = foo.constructor` (an assignment, a declaration): `ctor === Date` then says foo may be a Date
-  const constructorNames = new Set();
   const isConstructorOf = (expr) => ts.isPropertyAccessExpression(expr) && expr.name.text === 'constructor' && ts.isIdentifier(expr.expression) && expr.expression.text === name;
-  const findConstructorNames = (n) => {
-    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(n.left) && isConstructorOf(n.right)) constructorNames.add(n.left.text);
-    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && isConstructorOf(n.initializer)) constructorNames.add(n.name.text);
-    ts.forEachChild(n, findConstructorNames);
-  };
-  if (fn.body) findConstructorNames(fn.body);
+  const constructorNames = namesAssignedFrom(ts, fn, isConstructorOf);
   // `str = Object.prototype.toString.call(x)` then `str === '[object Map]'`: the class tags it is compared with
   const isTagOf = (expr) => ts.isCallExpression(expr) && /(?:^|\.)toString\.call$/.test(expr.expression.getText(sf)) && expr.arguments.length === 1 && ts.isIdentifier(expr.arguments[0]) && expr.arguments[0].text === name;
-  const tagNames = new Set();
-  const findTagNames = (n) => {
-    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(n.left) && isTagOf(n.right)) tagNames.add(n.left.text);
-    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && isTagOf(n.initializer)) tagNames.add(n.name.text);
-    ts.forEachChild(n, findTagNames);
-  };
-  if (fn.body) findTagNames(fn.body);
+  const tagNames = namesAssignedFrom(ts, fn, isTagOf);
   const tagCompared = (n) => {
     const sides = [n.left, n.right];
     const tagSide = sides.find((e) => isTagOf(e) || (ts.isIdentifier(e) && tagNames.has(e.text)));
@@ -108,14 +96,12 @@ function collect(ts, sf, fn, name, root, depth, visited) {
   const keyVariables = new Map();
   const visit = (child) => {
     builtinCompared(child);
-    if (ts.isForInStatement(child) && ts.isVariableDeclarationList(child.initializer) && ts.isIdentifier(child.initializer.declarations[0]?.name)) {
-      const keys = chainOf(child.expression);
+    if (ts.isForInStatement(child)) {
+      // `for (var k in obj)` or `for (k in obj)`
+      const key = ts.isVariableDeclarationList(child.initializer) ? child.initializer.declarations[0]?.name : child.initializer;
+      const keys = key && ts.isIdentifier(key) ? chainOf(child.expression) : null;
       const target = keys === null ? null : at(keys);
-      if (target !== null) keyVariables.set(child.initializer.declarations[0].name.text, target);
-    } else if (ts.isForInStatement(child) && ts.isIdentifier(child.initializer)) {
-      const keys = chainOf(child.expression);
-      const target = keys === null ? null : at(keys);
-      if (target !== null) keyVariables.set(child.initializer.text, target);
+      if (target !== null) keyVariables.set(key.text, target);
     }
     if (ts.isBinaryExpression(child) && [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken].includes(child.operatorToken.kind)) {
       const [key, literal] = ts.isIdentifier(child.left) ? [child.left, child.right] : [child.right, child.left];
@@ -260,9 +246,26 @@ function isFunctionLike(ts, n) {
   return ts.isFunctionDeclaration(n) || ts.isFunctionExpression(n) || ts.isArrowFunction(n) || ts.isMethodDeclaration(n);
 }
 
-/** Functions declared by name at any level of the file (`function f` and `const f = () =>`). */
+/** The variables of `fn`'s body assigned (or declared) from an expression `from` accepts. */
+function namesAssignedFrom(ts, fn, from) {
+  const names = new Set();
+  const visit = (n) => {
+    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(n.left) && from(n.right)) names.add(n.left.text);
+    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && from(n.initializer)) names.add(n.name.text);
+    ts.forEachChild(n, visit);
+  };
+  if (fn.body) visit(fn.body);
+  return names;
+}
+
+const functionsByFile = new WeakMap();
+
+/** Functions declared by name at any level of the file (`function f` and `const f = () =>`), read once per parsed file. */
 function localFunctions(ts, sf) {
+  const known = functionsByFile.get(sf);
+  if (known !== undefined) return known;
   const out = new Map();
+  functionsByFile.set(sf, out);
   const visit = (n) => {
     if (ts.isFunctionDeclaration(n) && n.name && n.body) out.set(n.name.text, n);
     else if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && (ts.isArrowFunction(n.initializer) || ts.isFunctionExpression(n.initializer))) out.set(n.name.text, n.initializer);
