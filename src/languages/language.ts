@@ -1,3 +1,4 @@
+import type { DependencyInstaller } from '../images/dependency-image.js';
 import type { ImageLanguage } from '../images/image-builder.js';
 import type { Logger } from '../logging.js';
 import type { Candidate, RecordedCase, Unit } from './construction-types.js';
@@ -63,6 +64,42 @@ export interface LanguagePlugin extends LanguageAdapter {
    * (JavaScript: a package may ship only `dist/`).
    */
   readonly rootBuildDirs: readonly string[];
+  /** The repository's declared dependencies, and how this language installs them into its image. */
+  readonly dependencies: DependencyRules;
+}
+
+/**
+ * A repository's declared dependencies as a language reads them (never by running its files), and
+ * the tool that installs them on the language image (DESIGN.md, Construction: real repositories).
+ */
+export interface DependencyRules {
+  /** Installs what `declared` asks for (`DeclaredDependency.install`) into a layer on the image. */
+  readonly installer: DependencyInstaller;
+  /**
+   * What the repository declares its code needs at run time (`files`: every file of the snapshot,
+   * by repository-relative path), sorted by name, one entry per name. Never throws on a malformed
+   * manifest: what cannot be read is left out.
+   */
+  declared(files: ReadonlyMap<string, Buffer>): DeclaredDependency[];
+  /** The module a record error says could not be found (`six` of "No module named 'six'"), or null. */
+  missingModule(message: string): string | null;
+}
+
+/** One declared dependency. */
+export interface DeclaredDependency {
+  /** As the repository names it: `python-dateutil`, `is-mergeable-object`. */
+  name: string;
+  /** Where it is declared: `pyproject.toml`, `package.json devDependencies`. */
+  from: string;
+  /**
+   * What the installer is asked for: `python3-dateutil` (apt), `is-mergeable-object@1.1.1` or
+   * `ms@^2.1.0` (npm; the installer pins ranges); null when nothing installs it (`why` says so).
+   */
+  install: string | null;
+  /** Set when `install` is null: why nothing installs it, and what the user can do. */
+  why?: string;
+  /** The names code imports it by (`dateutil`): a record error naming one of them blames this dependency. */
+  modules: string[];
 }
 
 /**
