@@ -1,5 +1,6 @@
 import { javascriptProposalValues } from './javascript-proposal-values.js';
 import type { LanguagePlugin } from '../language.js';
+import { javascriptDependencyRules } from './javascript-dependencies.js';
 import { detectJavaScript } from './javascript-files.js';
 import { javascriptLeakRules } from './javascript-leaks.js';
 import { describeJavaScriptLibrary, isJavaScriptSourceFile, javascriptCodeFence, javascriptDisplayName } from './javascript-library.js';
@@ -44,6 +45,7 @@ export function createJavaScriptPlugin(): LanguagePlugin {
     rootBuildDirs: Object.freeze([]),
     leaks: javascriptLeakRules,
     workspace: javascriptWorkspaceRules,
+    dependencies: javascriptDependencyRules,
   };
   return Object.freeze(plugin);
 }
