@@ -1,5 +1,6 @@
 import { createPythonScorer } from './python-scorer.js';
 import { foldersNamed } from '../host-folders.js';
+import { pythonDependencyRules } from './python-dependencies.js';
 import { pythonProposalValues } from './python-proposal-values.js';
 import { pythonTestRunner } from './python-tests.js';
 import { compareStrings } from '../../pipeline/write/stable-json.js';
@@ -67,6 +68,7 @@ export function createPythonPlugin(): LanguagePlugin {
     selection: Object.freeze({ settlesAsync: false, receiverInParams: true, staticMarker: 'staticmethod' }),
     values: pythonProposalValues,
     rootBuildDirs: Object.freeze(['build', 'dist']),
+    dependencies: pythonDependencyRules,
     leaks: Object.freeze({
       tokenize: tokenizePython,
       indexesImageFile: isPythonFile,
