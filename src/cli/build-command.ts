@@ -16,7 +16,7 @@ import { formatFunnelSummary } from '../pipeline/report/funnel-report.js';
 import { createSandboxProvider } from '../sandbox/create-sandbox-provider.js';
 import type { LanguagePlugin } from '../languages/language.js';
 import { chooseLanguage } from './choose-language.js';
-import { createLanguages } from './languages.js';
+import { createLanguages, dependencyInstallers } from './languages.js';
 import { CliError } from './cli-error.js';
 import { printProgress } from './compose-runtime.js';
 import { addIsolationOptions, isolationFromFlags, type IsolationFlags } from './isolation-options.js';
@@ -71,7 +71,8 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
   }
   // A path that is not there fails now, before any image is built or container started.
   const checked = await checkRepositorySource(repo);
-  const language = chooseLanguage(createLanguages(), { dir: isGitUrl(repo) ? null : checked, origin: repo }, options.language);
+  const languages = createLanguages();
+  const language = chooseLanguage(languages, { dir: isGitUrl(repo) ? null : checked, origin: repo }, options.language);
   const llm = llmHooksOf(options, language);
   const logger = createLogger({ level: verbose ? 'debug' : 'warn' });
   const say = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -89,7 +90,7 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
     logger,
     serverId: `codemidas-build-${randomUUID().slice(0, 8)}`,
     docker,
-    images: createDockerImageResolver({ docker, logger }),
+    images: createDockerImageResolver({ docker, logger, installers: dependencyInstallers(languages) }),
     isolation: isolationFromFlags(options),
     signal: controller.signal,
   });

@@ -1,3 +1,5 @@
+import type { RuntimeDependencies } from '../sandbox/runtime-dependencies.js';
+import { runtimeSpecFields } from '../tasks/task-runtime.js';
 import { randomUUID } from 'node:crypto';
 import Dockerode from 'dockerode';
 import type { Limits } from '../config/limits.js';
@@ -11,7 +13,7 @@ import type { SandboxProvider } from '../sandbox/types.js';
 import { createWarmPoolProvider } from '../sandbox/warm-pool-provider.js';
 import { createLanguageScorer } from '../languages/language-scorer.js';
 import type { LanguageRegistry } from '../languages/registry.js';
-import { createLanguages } from './languages.js';
+import { createLanguages, dependencyInstallers } from './languages.js';
 import { listWorkspaceFiles } from '../tasks/list-workspace-files.js';
 import { formatTaskLoadProblem, loadCatalog } from '../tasks/load-catalog.js';
 import type { LoadedTask, TaskCatalog } from '../tasks/types.js';
@@ -54,8 +56,9 @@ export interface Runtime {
 }
 
 /**
- * Builds ahead the derived images of tasks whose runtime scrubs copies of their library out of the
- * language image, so no Reset waits for one (`serve`, `episode`, `images build --environments`).
+ * Builds ahead the derived images of tasks whose runtime installs dependencies on the language image
+ * or scrubs copies of their library out of it, so no Reset waits for one (`serve`, `episode`,
+ * `images build --environments`).
  */
 export async function prepareScrubbedImages(
   provider: SandboxProvider,
@@ -63,21 +66,23 @@ export async function prepareScrubbedImages(
   say: (line: string) => void,
   signal?: AbortSignal,
 ): Promise<{ tag: string; taskIds: string[] }[]> {
-  const wanted = new Map<string, { image: string; scrub: readonly string[]; taskIds: string[] }>();
+  const wanted = new Map<string, { image: string; scrub: readonly string[]; dependencies: RuntimeDependencies | undefined; taskIds: string[] }>();
   for (const task of tasks) {
-    if (task.file.runtime.scrub.length === 0) continue;
+    const { scrub = [], dependencies } = runtimeSpecFields(task.file.runtime);
+    if (scrub.length === 0 && !dependencies) continue;
     const image = provider.imageFor(task.file.runtime.image);
-    const key = JSON.stringify([image, task.file.runtime.scrub]);
-    const entry = wanted.get(key) ?? { image, scrub: task.file.runtime.scrub, taskIds: [] };
+    const key = JSON.stringify([image, scrub, dependencies ?? null]);
+    const entry = wanted.get(key) ?? { image, scrub, dependencies, taskIds: [] };
     entry.taskIds.push(task.id);
     wanted.set(key, entry);
   }
   const out: { tag: string; taskIds: string[] }[] = [];
-  for (const { image, scrub, taskIds } of wanted.values()) {
+  for (const { image, scrub, dependencies, taskIds } of wanted.values()) {
     const started = performance.now();
-    const tag = await provider.prepareImage(image, scrub, signal ? { signal } : {});
+    const tag = await provider.prepareImage(image, scrub, { ...(signal ? { signal } : {}), dependencies });
     const count = taskIds.length;
-    say(`image ${tag} (${image} without ${scrub.join(', ')}) for ${count} task${count === 1 ? '' : 's'}: ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const changes = [...(dependencies ? [`with ${dependencies.tool}: ${dependencies.packages.join(' ')}`] : []), ...(scrub.length > 0 ? [`without ${scrub.join(', ')}`] : [])];
+    say(`image ${tag} (${image} ${changes.join(', ')}) for ${count} task${count === 1 ? '' : 's'}: ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     out.push({ tag, taskIds });
   }
   return out;
@@ -106,7 +111,7 @@ export async function composeRuntime(options: RuntimeOptions): Promise<Runtime> 
     logger,
     serverId,
     docker,
-    images: createDockerImageResolver({ docker, logger }),
+    images: createDockerImageResolver({ docker, logger, installers: dependencyInstallers(languages) }),
     ...(options.isolation ? { isolation: options.isolation } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });

@@ -6,7 +6,7 @@ import { createLogger } from '../logging.js';
 import { CliError } from './cli-error.js';
 import { createDockerSandboxProvider } from '../sandbox/docker/docker-sandbox-provider.js';
 import { formatTaskLoadProblem, loadCatalog } from '../tasks/load-catalog.js';
-import { createLanguages } from './languages.js';
+import { createLanguages, dependencyInstallers } from './languages.js';
 import { prepareScrubbedImages, printProgress } from './compose-runtime.js';
 import { mapSettledWithConcurrency } from '../shared/map-with-concurrency.js';
 import { workspaceImageForTask } from '../episodes/workspace-image-for-task.js';
@@ -41,7 +41,7 @@ export function createImagesCommand(): Command {
         }
         const missing = [...new Set(tasks.map((t) => t.file.runtime.image))].filter((l) => !languages.includes(l));
         if (missing.length) await ensureImages({ docker, logger, languages: missing, onProgress: printProgress(say) });
-        const provider = createDockerSandboxProvider({ docker, logger, serverId: 'codemidas-images', images: createDockerImageResolver({ docker, logger }) });
+        const provider = createDockerSandboxProvider({ docker, logger, serverId: 'codemidas-images', images: createDockerImageResolver({ docker, logger, installers: dependencyInstallers(plugins) }) });
         try {
           for (const { tag, taskIds } of await prepareScrubbedImages(provider, tasks, say)) process.stdout.write(`scrubbed image\t${tag}\t${taskIds.join(',')}\n`);
           const started = performance.now();

@@ -1,3 +1,4 @@
+import { runtimeSpecFields } from '../tasks/task-runtime.js';
 import type { Limits } from '../config/limits.js';
 import { linkSignals } from '../abort.js';
 import { CodeMidasError, FailedPreconditionError, SandboxAbortedError, UnavailableError } from '../errors.js';
@@ -144,8 +145,8 @@ export class Episode {
         ...(this.groupId ? { 'codemidas.group': this.groupId } : {}),
       },
       expiresAt: options.expiresAt,
-      // A baked image was built on the scrubbed one.
-      ...(baked === null && this.task.file.runtime.scrub.length > 0 ? { scrub: this.task.file.runtime.scrub } : {}),
+      // A baked image was built on the scrubbed one, with the dependencies.
+      ...(baked === null ? runtimeSpecFields(this.task.file.runtime) : {}),
     };
     const sandbox = await provider.create(spec, { signal });
     if (this.state === 'closed') {

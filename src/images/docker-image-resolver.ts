@@ -2,6 +2,7 @@ import type Dockerode from 'dockerode';
 import { InvalidArgumentError } from '../errors.js';
 import type { Logger } from '../logging.js';
 import type { ImageResolver } from '../sandbox/image-resolver.js';
+import { ensureDependencyImage, type DependencyInstaller } from './dependency-image.js';
 import { ensureScrubbedImage, imageTags } from './image-builder.js';
 import { ensureWorkspaceImage } from './workspace-image.js';
 
@@ -13,6 +14,8 @@ export interface DockerImageResolverOptions {
    * `imageTags()`, the content-hash tags of this checkout, read on first use.
    */
   tags?: Readonly<Record<string, string>>;
+  /** The language plugins' dependency installers by tool (`apt`, `npm`): `dependencyInstallers()` of the registry. */
+  installers?: ReadonlyMap<string, DependencyInstaller>;
 }
 
 /** The images docker sandboxes run on: built from this checkout's `sandbox-images/`, and derived from them. */
@@ -26,6 +29,7 @@ export function createDockerImageResolver(options: DockerImageResolverOptions): 
       return tagOf(tags, name);
     },
     prepareScrubbedImage: (image, scrub) => ensureScrubbedImage({ docker, image, scrub, logger }),
+    prepareDependencyImage: (image, dependencies) => ensureDependencyImage({ docker, image, dependencies, installers: options.installers ?? new Map(), logger }),
     prepareWorkspaceImage: (image, workdir, files) => ensureWorkspaceImage({ docker, image, workdir, entries: files, logger }),
   };
 }

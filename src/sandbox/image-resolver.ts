@@ -1,3 +1,4 @@
+import type { RuntimeDependencies } from './runtime-dependencies.js';
 import type { FileEntry } from './types.js';
 
 /**
@@ -17,6 +18,11 @@ export interface ImageResolver {
    * tag. The paths are absolute and already checked (`assertScrubPaths`, `normaliseScrubPaths`).
    */
   prepareScrubbedImage(image: string, scrub: readonly string[]): Promise<string>;
+  /**
+   * Builds (when missing) the image that is `image` with `dependencies` installed by their tool, and
+   * returns its tag. The dependencies are already checked (`assertRuntimeDependencies`).
+   */
+  prepareDependencyImage(image: string, dependencies: RuntimeDependencies): Promise<string>;
   /**
    * Builds (when missing) the image that is `image` with `files` at `workdir`, owned by the agent
    * user, and returns its tag.

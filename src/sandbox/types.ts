@@ -2,6 +2,7 @@
  * The sandbox interface, owned by the project: no engine type (dockerode, child_process) crosses it.
  * Adapters: docker (`docker/`), local bubblewrap (`local/`), in-memory fake for unit tests (`memory/`).
  */
+import type { RuntimeDependencies } from './runtime-dependencies.js';
 
 /** A file tree entry moved in or out of a sandbox. Paths are POSIX, relative to the directory named in the call. */
 export interface FileEntry {
@@ -55,6 +56,12 @@ export interface SandboxSpec {
    * with them deleted (`prepareImage`); the local adapter covers them with empty mounts.
    */
   scrub?: readonly string[];
+  /**
+   * Packages the image gets on top of it (task.json `runtime.dependencies`: the repository's declared
+   * dependencies). Docker runs the sandbox on a derived image with them installed (`prepareImage`);
+   * the local adapter runs the host's filesystem and refuses a spec with any.
+   */
+  dependencies?: RuntimeDependencies;
 }
 
 export type Command = { argv: string[] } | { shell: string };
@@ -171,11 +178,13 @@ export interface SandboxProvider {
   /** Image tag to use for a language (`python`, `node`), after `images build`. */
   imageFor(language: string): string;
   /**
-   * The image that sandboxes of `image` with `scrub` run on, made ready: docker builds the derived
-   * image with those paths deleted once (cached by content, `<repository>-scrubbed:<hash>`); `create`
-   * calls it too, so calling it ahead only moves the cost. Returns `image` when `scrub` is empty.
+   * The image that sandboxes of `image` with `scrub` (and `options.dependencies`) run on, made
+   * ready: docker builds the derived image with the dependencies installed
+   * (`<repository>-deps:<hash>`), then that with the scrub paths deleted
+   * (`<repository>-scrubbed:<hash>`), each once, cached by content; `create` calls it too, so calling
+   * it ahead only moves the cost. Returns `image` when there is nothing to scrub or install.
    */
-  prepareImage(image: string, scrub: readonly string[], options?: { signal?: AbortSignal }): Promise<string>;
+  prepareImage(image: string, scrub: readonly string[], options?: { signal?: AbortSignal; dependencies?: RuntimeDependencies | undefined }): Promise<string>;
   /**
    * An image that is `image` with `files` at `workdir`, owned by the agent user, so an episode's
    * sandbox starts with its codebase copy-on-write instead of having it uploaded: docker builds it

@@ -2,7 +2,7 @@ import type { Logger } from '../logging.js';
 import type { FileEntry, Sandbox, SandboxProvider, SandboxSpec } from './types.js';
 
 export interface WarmPoolOptions {
-  /** Started sandboxes kept ready per hot spec (image, role, workdir, resources, scrub). Default 2; 0 turns the pool off. */
+  /** Started sandboxes kept ready per hot spec (image, role, workdir, resources, scrub, dependencies). Default 2; 0 turns the pool off. */
   perSpec?: number;
   /** A burst of requests (a ResetGroup of G) raises that spec's target to the burst, up to this. Default 16. */
   maxPerSpec?: number;
@@ -216,7 +216,7 @@ export function createWarmPoolProvider(inner: SandboxProvider, options: WarmPool
 
 /** What makes two sandboxes interchangeable: everything but labels and expiry. */
 function specKey(spec: SandboxSpec): string {
-  return JSON.stringify([spec.image, spec.role, spec.workdir, spec.resources, spec.scrub ?? []]);
+  return JSON.stringify([spec.image, spec.role, spec.workdir, spec.resources, spec.scrub ?? [], spec.dependencies ?? null]);
 }
 
 /** Labels that describe the spec, not one episode (the task); the episode's own id is not copied. */

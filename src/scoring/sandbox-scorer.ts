@@ -1,3 +1,4 @@
+import { runtimeSpecFields } from '../tasks/task-runtime.js';
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile, lstat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
@@ -173,7 +174,7 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
             resources: limits.resources,
             labels: { 'codemidas.task': task.id, 'codemidas.purpose': 'scoring' },
             expiresAt: new Date(Date.now() + timeoutMs + limits.judgeGraceMs + limits.sandboxExpiryMarginMs),
-            ...(task.file.runtime.scrub.length > 0 ? { scrub: task.file.runtime.scrub } : {}),
+            ...runtimeSpecFields(task.file.runtime),
           },
           signalOption,
         );

@@ -1,3 +1,4 @@
+import { DEPENDENCY_PACKAGE, DEPENDENCY_TOOL } from '../sandbox/runtime-dependencies.js';
 import { z } from 'zod';
 import { scrubPathProblem } from '../sandbox/scrub-paths.js';
 
@@ -100,6 +101,14 @@ const taskFileV2Schema = z
             if (problem) ctx.addIssue({ code: 'custom', message: problem });
           }))
           .default([]),
+        /**
+         * Packages installed on the language image for this task: the repository's declared
+         * dependencies (src/sandbox/runtime-dependencies.ts). Absent: none.
+         */
+        dependencies: z
+          .object({ tool: z.string().regex(DEPENDENCY_TOOL), packages: z.array(z.string().regex(DEPENDENCY_PACKAGE)) })
+          .strict()
+          .optional(),
       })
       .strict(),
     workdir: z.string().startsWith('/').default('/workspace'),

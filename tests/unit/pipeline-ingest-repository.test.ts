@@ -67,6 +67,17 @@ describe('ingestRepository on a local directory', () => {
     expect(listAll(source)).toEqual(before);
   });
 
+  it("keeps only the requires.txt of a root egg-info folder (an installed distribution's declared dependencies)", async () => {
+    const source = tempDir('cm-src-');
+    write(source, 'isodate/__init__.py', 'x = 1\n');
+    write(source, 'isodate-0.6.1.egg-info/requires.txt', 'six\n');
+    write(source, 'isodate-0.6.1.egg-info/SOURCES.txt', 'isodate/__init__.py\n');
+    write(source, 'sub/inner.egg-info/requires.txt', 'nested\n');
+    const snapshot = await ingestRepository(source, { workRoot: tempDir('cm-work-') });
+    expect(snapshot.files).toEqual(['isodate-0.6.1.egg-info/requires.txt', 'isodate/__init__.py']);
+    expect(snapshot.skipped).toEqual([{ path: 'sub/inner.egg-info/', reason: 'ignored-folder' }]);
+  });
+
   it("keeps root build folders when the language reads them itself (rootDirsLeftOut: JavaScript's none)", async () => {
     const source = tempDir('cm-src-');
     write(source, 'package.json', '{}');

@@ -241,3 +241,21 @@ describe('the Python plugin', () => {
     expect(createPythonPlugin().dependencies).toBe(pythonDependencyRules);
   });
 });
+
+describe('installed metadata (a repository that is a site-packages folder)', () => {
+  const files = (entries: Record<string, string>): Map<string, Buffer> => new Map(Object.entries(entries).map(([k, v]) => [k, Buffer.from(v)]));
+
+  it('reads egg-info requires.txt above its conditional sections, and dist-info Requires-Dist headers', () => {
+    const found = pythonDependencyRules.declared(
+      files({
+        'isodate-0.6.1.egg-info/requires.txt': 'six\n\n[test]\npytest\n',
+        'kit-1.0.dist-info/METADATA': "Metadata-Version: 2.1\nName: kit\nRequires-Dist: attrs (>=20)\nRequires-Dist: pytest ; extra == 'test'\nRequires-Dist: enum34 ; python_version < \"3\"\n\nRequires-Dist: in-the-body\n",
+        'deep/x.egg-info/requires.txt': 'nested-not-read\n',
+      }),
+    );
+    expect(found.map((d) => [d.name, d.from, d.install])).toEqual([
+      ['attrs', 'kit-1.0.dist-info/METADATA', 'python3-attr'],
+      ['six', 'isodate-0.6.1.egg-info/requires.txt', 'python3-six'],
+    ]);
+  });
+});

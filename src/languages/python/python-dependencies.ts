@@ -102,9 +102,19 @@ function declared(files: ReadonlyMap<string, Buffer>): DeclaredDependency[] {
   return [...found.values()].sort((a, b) => compareStrings(a.name, b.name));
 }
 
+/**
+ * The metadata an installed distribution carries beside its package (a repository that is a
+ * `site-packages` folder, as Debian's `python3-*` packages install one), read after the manifests.
+ */
+const INSTALLED_METADATA: readonly { pattern: RegExp; requirements: (text: string) => string[] }[] = [
+  { pattern: /^[^/]+\.egg-info\/requires\.txt$/, requirements: eggInfoRequirements },
+  { pattern: /^[^/]+\.dist-info\/METADATA$/, requirements: distInfoRequirements },
+];
+
 /** The names the manifests require on the image's Python, with their manifest, first manifest first. */
 function* requirementsOf(files: ReadonlyMap<string, Buffer>): Generator<{ name: string; from: string }> {
-  for (const manifest of MANIFESTS) {
+  const metadata = [...files.keys()].sort(compareStrings).flatMap((path) => INSTALLED_METADATA.filter((m) => m.pattern.test(path)).map((m) => ({ path, requirements: m.requirements })));
+  for (const manifest of [...MANIFESTS, ...metadata]) {
     const content = files.get(manifest.path);
     if (content === undefined) continue;
     for (const requirement of manifest.requirements(content.toString('utf8').replace(/^\uFEFF/, ''))) {
@@ -112,6 +122,18 @@ function* requirementsOf(files: ReadonlyMap<string, Buffer>): Generator<{ name: 
       if (name !== null) yield { name, from: manifest.path };
     }
   }
+}
+
+/** An egg-info `requires.txt`: the requirements above its first `[extra]` or `[:marker]` section (those are conditional). */
+function eggInfoRequirements(text: string): string[] {
+  const unconditional = text.split(/^\[/m)[0] ?? '';
+  return requirementsTxtRequirements(unconditional);
+}
+
+/** A dist-info `METADATA`: its `Requires-Dist:` headers (`name (>=1); marker`), markers kept for `requirementName`. */
+function distInfoRequirements(text: string): string[] {
+  const headers = text.split(/\r?\n\r?\n/)[0] ?? '';
+  return [...headers.matchAll(/^Requires-Dist:[ \t]*(.+)$/gm)].map((m) => (m[1] ?? '').replace(/\(([^)]*)\)/, '$1').trim());
 }
 
 /** One dependency as the repository names it: its Debian package (or why none) and import names. */

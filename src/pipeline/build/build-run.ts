@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../logging.js';
 import { reclaimStaleStaging, writeFileAtomic } from '../package/suite-staging.js';
-import { countDrops, sortDrops, summariseLlmFallbacks, type BuildTimings, type FunnelReport, type LlmFallback } from '../report/funnel-report.js';
+import { countDrops, sortDrops, summariseLlmFallbacks, type BuildTimings, type FunnelDependencies, type FunnelReport, type LlmFallback } from '../report/funnel-report.js';
 import type { Drop, DropStage, RepoSnapshot } from '../types.js';
 import { repoLabel } from '../write/render-task-file.js';
 import { compareStrings, stableJson } from '../write/stable-json.js';
@@ -30,7 +30,7 @@ export interface BuildRun {
   /** Runs `fn`, adding its time to `stage`'s in the timings. */
   timed<T>(stage: string, fn: () => Promise<T> | T): Promise<T>;
   /** The funnel of the drops so far, with these counts and accepted tasks. */
-  report(source: FunnelSource, counts: FunnelCounts, tasks: FunnelReport['tasks']): FunnelReport;
+  report(source: FunnelSource, counts: FunnelCounts, tasks: FunnelReport['tasks'], dependencies?: FunnelDependencies): FunnelReport;
   /** Total and per-stage times, with tasks per minute for `accepted` tasks. */
   timings(accepted: number): BuildTimings;
   /** Writes the funnel so far beside the suite and stops the build with `BuildFailedError`. */
@@ -61,7 +61,7 @@ export async function createBuildRun(options: BuildSuiteOptions): Promise<BuildR
   const llmHooked = options.specWriter !== undefined || options.inputProposer !== undefined || options.assertionReviewer !== undefined;
   const funnelFile = join(options.outDir, `${suite}.funnel.json`);
 
-  const report = (source: FunnelSource, counts: FunnelCounts, tasks: FunnelReport['tasks']): FunnelReport => {
+  const report = (source: FunnelSource, counts: FunnelCounts, tasks: FunnelReport['tasks'], dependencies?: FunnelDependencies): FunnelReport => {
     const sortedDrops = sortDrops(drops);
     return {
       schemaVersion: 1,
@@ -72,6 +72,7 @@ export async function createBuildRun(options: BuildSuiteOptions): Promise<BuildR
       dropCounts: countDrops(sortedDrops),
       tasks,
       ...(llmHooked ? { llm: summariseLlmFallbacks(llmFallbacks) } : {}),
+      ...(dependencies ? { dependencies } : {}),
     };
   };
   const timings = (accepted: number): BuildTimings => {

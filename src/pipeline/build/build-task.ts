@@ -1,3 +1,4 @@
+import type { RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MaskBodyError } from '../../languages/language-adapter.js';
@@ -31,6 +32,8 @@ export interface TaskStageContext {
   image: string;
   /** The copies of the library deleted from the language image (task.json `runtime.scrub`). */
   scrub: string[];
+  /** The repository's dependencies installed on the language image (task.json `runtime.dependencies`). */
+  dependencies: RuntimeDependencies | undefined;
   /** The library as the prompt names it. */
   libraryName: string;
 }
@@ -108,7 +111,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   const taskDir = join(ctx.stagingDir, name);
   const prompt = language.writer.withCoMaskedNote(written.prompt, coMasked);
   const taskFileWith = (gates: GatesSummary | null): Record<string, unknown> =>
-    renderTaskFile({ suite, language, name, unit, snapshot, scrub: ctx.scrub, title: written.title, prompt, gates });
+    renderTaskFile({ suite, language, name, unit, snapshot, scrub: ctx.scrub, dependencies: ctx.dependencies, title: written.title, prompt, gates });
   const taskFile = taskFileWith(null);
   await writeTaskPackage(taskDir, taskFile, written, masked, null);
   const task: LoadedTask = {

@@ -1,3 +1,5 @@
+import type { RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
+import type { Dependencies, MissingDependency } from './declared-dependencies.js';
 import type { Logger } from '../../logging.js';
 import type { LanguagePlugin } from '../../languages/language.js';
 import type { ParseProblem } from '../../languages/language-adapter.js';
@@ -51,7 +53,9 @@ export interface PipelineStages {
     units?: Unit[];
     /** Extra inputs per unit id, from the `InputProposer`; recorded like every other input (source `llm`). */
     proposals?: ReadonlyMap<string, readonly InputProposal[]>;
-  }): Promise<{ recordings: Recording[]; drops: Drop[] }>;
+    /** The repository's dependencies, installed on the record image. */
+    dependencies?: RuntimeDependencies;
+  }): Promise<{ recordings: Recording[]; drops: Drop[]; missingDependencies?: string[] }>;
 }
 
 export interface BuildSuiteOptions {
@@ -131,6 +135,8 @@ export interface Recorded {
   unitsById: ReadonlyMap<string, Unit>;
   /** The task folder name of each recorded unit. */
   names: ReadonlyMap<string, string>;
+  /** The repository's declared dependencies, what the tasks' image installs of them, and what it lacks. */
+  dependencies: Dependencies & { missing: MissingDependency[] };
 }
 
 /** The funnel counts past `units`, as far as the build got. */

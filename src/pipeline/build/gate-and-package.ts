@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createLeakAuditor } from '../audit/audit-leaks.js';
 import { storeSuiteOnce } from '../package/store-suite-once.js';
 import { createSuiteStaging, writeFileAtomic, writeFileTree } from '../package/suite-staging.js';
+import type { FunnelDependencies } from '../report/funnel-report.js';
 import type { Recording, Unit } from '../types.js';
 import { stableJson } from '../write/stable-json.js';
 import type { BuildRun } from './build-run.js';
@@ -22,13 +23,16 @@ export async function gateAndPackage(run: BuildRun, explored: Explored, recorded
   const staging = await createSuiteStaging(options.outDir, suite);
   try {
     const auditor = createLeakAuditor({ reader: options.imageReader, logger, language: language.leaks });
+    const dependencies = recorded.dependencies.runtime;
     const languageImage = provider.imageFor(language.image);
-    // Copies of this library in the language image are scrubbed from the tasks' image (and their
-    // hits then do not count); anything else the audit finds still fails the task.
+    // The image with the repository's dependencies (the record stage built it), which the audit reads whole.
+    const installed = await run.timed('audit', () => provider.prepareImage(languageImage, [], { ...run.signalOption, dependencies }));
+    // Copies of this library in that image (a distro package, a dependency bundling it) are scrubbed
+    // from the tasks' image (and their hits then do not count); anything else the audit finds still fails the task.
     const scrub = await run.timed('audit', async () =>
-      language.leaks.findLibraryCopies(await auditor.imagePaths(languageImage, options.signal), { units: explored.units, files: new Set(explored.files.keys()) }),
+      language.leaks.findLibraryCopies(await auditor.imagePaths(installed, options.signal), { units: explored.units, files: new Set(explored.files.keys()) }),
     );
-    const image = scrub.length === 0 ? languageImage : await run.timed('audit', () => provider.prepareImage(languageImage, scrub, run.signalOption));
+    const image = scrub.length === 0 ? installed : await run.timed('audit', () => provider.prepareImage(languageImage, scrub, { ...run.signalOption, dependencies }));
     if (scrub.length > 0) {
       logger.info({ languageImage, image, scrub }, 'the language image carries copies of the library; its tasks run without them');
       run.progress({ stage: 'audit', done: 0, total: recordings.length, message: `the runtime image carries copies of the library (${scrub.join(', ')}): the tasks run on ${image}, without them` });
@@ -42,6 +46,7 @@ export async function gateAndPackage(run: BuildRun, explored: Explored, recorded
       auditor,
       image,
       scrub,
+      dependencies,
       libraryName: language.describeLibrary(explored.units),
     };
 
@@ -52,6 +57,7 @@ export async function gateAndPackage(run: BuildRun, explored: Explored, recorded
       explored,
       { candidates: explored.candidates.length, recorded: recordings.length, written: outcomes.filter((o) => o.written).length, gated: accepted.length },
       accepted,
+      dependencySummary(recorded.dependencies),
     );
     const timings = run.timings(accepted.length);
     if (accepted.length === 0) {
@@ -76,6 +82,16 @@ export async function gateAndPackage(run: BuildRun, explored: Explored, recorded
   } finally {
     await staging.abort();
   }
+}
+
+/** The funnel's `dependencies` section: what was declared, installed and missing; undefined when nothing was declared. */
+function dependencySummary(dependencies: Recorded['dependencies']): FunnelDependencies | undefined {
+  if (dependencies.declared.length === 0) return undefined;
+  return {
+    declared: dependencies.declared.map((d) => ({ name: d.name, from: d.from, install: d.install })),
+    ...(dependencies.runtime ? { installed: { tool: dependencies.runtime.tool, packages: [...dependencies.runtime.packages] } } : {}),
+    missing: dependencies.missing,
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import { compareStrings } from '../write/stable-json.js';
 import { assignTaskNames } from '../write/write-task.js';
 import type { BuildRun } from './build-run.js';
 import type { Explored, Recorded } from './build-types.js';
+import { blameMissingDependencies, declaredDependencies, missingDependencies } from './declared-dependencies.js';
 
 /** The unit's code as the snapshot has it (for the LLM hooks), or undefined when its file is not there. */
 export function referenceOf(explored: Pick<Explored, 'files'>, unit: Unit): ReferenceCode | undefined {
@@ -21,6 +22,7 @@ export async function recordBehaviour(run: BuildRun, explored: Explored): Promis
   const { options } = run;
   const { snapshot, units, toRecord } = explored;
   const proposals = await proposeInputs(run, explored);
+  const dependencies = await declaredDependencies(run, explored);
 
   run.progress({ stage: 'record', done: 0, total: toRecord.length });
   const recorded = await run.timed('record', () =>
@@ -33,6 +35,7 @@ export async function recordBehaviour(run: BuildRun, explored: Explored): Promis
       logger: run.logger,
       units,
       ...(proposals.size > 0 ? { proposals } : {}),
+      ...(dependencies.runtime ? { dependencies: dependencies.runtime } : {}),
       onProgress: (e) => {
         const message = [e.phase, e.message].filter(Boolean).join(': ');
         run.progress({ stage: 'record', done: e.done ?? 0, total: e.total ?? toRecord.length, ...(e.unitId ? { unitId: e.unitId } : {}), ...(message ? { message } : {}) });
@@ -40,14 +43,15 @@ export async function recordBehaviour(run: BuildRun, explored: Explored): Promis
       ...run.signalOption,
     }),
   );
-  run.drops.push(...recorded.drops);
+  const missing = missingDependencies(dependencies, recorded.missingDependencies ?? []);
+  run.drops.push(...blameMissingDependencies(recorded.drops, options.language.dependencies, dependencies, missing));
   const unitsById = new Map(units.map((u) => [u.id, u]));
   const recordings = [...recorded.recordings].filter((r) => unitsById.has(r.unitId)).sort((a, b) => compareStrings(a.unitId, b.unitId));
   if (recordings.length === 0) {
     await run.fail({ snapshot, units }, `none of the ${toRecord.length} candidates of ${options.source} could be recorded (${run.countsOf('record')})`, { candidates: explored.candidates.length });
   }
   const names = assignTaskNames(recordings.map((r) => unitsById.get(r.unitId) as Unit));
-  return { recordings, unitsById, names };
+  return { recordings, unitsById, names, dependencies: { ...dependencies, missing } };
 }
 
 /**

@@ -26,8 +26,10 @@ export interface CopyResult {
 
 /**
  * Copies `from` into `to` (which must exist), leaving out VCS folders, caches, virtual environments,
- * root-level build output (`rootDirsLeftOut`, default SKIPPED_ROOT_DIRS), `*.egg-info`, bytecode, symlinks and files over 1 MiB. `exclude` is an
- * absolute path never descended into (the work root when it sits inside the source).
+ * root-level build output (`rootDirsLeftOut`, default SKIPPED_ROOT_DIRS), `*.egg-info` (but for
+ * the `requires.txt` of one at the root: an installed distribution's declared dependencies),
+ * bytecode, symlinks and files over 1 MiB. `exclude` is an absolute path never descended into (the
+ * work root when it sits inside the source).
  */
 export async function copyFilteredTree(
   from: string,
@@ -48,7 +50,11 @@ export async function copyFilteredTree(
       if (entry.isSymbolicLink()) {
         skipped.push({ path: rel, reason: 'symlink' });
       } else if (entry.isDirectory()) {
-        if (SKIPPED_DIRS.has(entry.name) || entry.name.endsWith('.egg-info') || (relativeDir === '' && rootDirsLeftOut.has(entry.name))) {
+        if (relativeDir === '' && entry.name.endsWith('.egg-info') && (await lstat(join(source, 'requires.txt')).catch(() => null))?.isFile()) {
+          await mkdir(join(to, rel), { recursive: true });
+          await copyFile(join(source, 'requires.txt'), join(to, rel, 'requires.txt'));
+          files.push(`${rel}/requires.txt`);
+        } else if (SKIPPED_DIRS.has(entry.name) || entry.name.endsWith('.egg-info') || (relativeDir === '' && rootDirsLeftOut.has(entry.name))) {
           skipped.push({ path: `${rel}/`, reason: 'ignored-folder' });
         } else if (exclude !== undefined && isInside(resolve(source), exclude)) {
           skipped.push({ path: `${rel}/`, reason: 'ignored-folder' });

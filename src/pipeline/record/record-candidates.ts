@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Logger } from '../../logging.js';
 import { CodeMidasError } from '../../errors.js';
 import type { LanguagePlugin, RecordHarness } from '../../languages/language.js';
+import { hasDependencies, MISSING_DEPENDENCIES_FILE, type RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
 import type { FileEntry, Sandbox, SandboxProvider } from '../../sandbox/types.js';
 import type { Candidate, Drop, MutationResult, RecordedCase, Recording, RepoSnapshot, Unit } from '../types.js';
 import type { InputProposal } from '../write/spec-writer.js';
@@ -71,6 +72,8 @@ export interface RecordCandidatesInput {
    * every other input, as source `llm` (target `proposed`). Default: none.
    */
   proposals?: ReadonlyMap<string, readonly InputProposal[]>;
+  /** The repository's dependencies, installed on the record image (`SandboxSpec.dependencies`). Default: none. */
+  dependencies?: RuntimeDependencies;
   options?: Partial<RecordOptions>;
 }
 
@@ -79,6 +82,8 @@ export interface RecordCandidatesResult {
   recordings: Recording[];
   /** Candidates dropped at the record stage, with reasons, sorted by unit id. */
   drops: Drop[];
+  /** The packages of `dependencies` the image's installer could not install (its `MISSING_DEPENDENCIES_FILE`). */
+  missingDependencies: string[];
 }
 
 /** The harness failed as a whole (not one target): it crashed, timed out or printed something unreadable. */
@@ -117,6 +122,13 @@ async function runScript(sandbox: Sandbox, harness: RecordHarness, run: 'record'
   }
 }
 
+/** The packages the record image's installer listed as missing (none when it lists none). */
+async function readMissingDependencies(sandbox: Sandbox, signal?: AbortSignal): Promise<string[]> {
+  const read = await sandbox.exec({ argv: ['cat', MISSING_DEPENDENCIES_FILE] }, { timeoutMs: 10_000, maxOutputBytes: 1024 * 1024, ...(signal ? { signal } : {}) });
+  if (read.exitCode !== 0) throw new RecordHarnessError('the dependency image', read.exitCode, read.stderr, `the dependency image has no ${MISSING_DEPENDENCIES_FILE}: ${read.stderr.trim()}`);
+  return [...new Set(read.stdout.split('\n').map((line) => line.trim()).filter((line) => line !== ''))].sort();
+}
+
 /** The scratch folder every harness gets, with the folders above it. */
 const WORK_DIR_ENTRIES: readonly FileEntry[] = [
   { path: 'var/lib/codemidas', type: 'directory', mode: 0o755 },
@@ -142,7 +154,7 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
   const total = input.candidates.length;
   const progress = (phase: RecordProgress['phase'], done: number, message: string): void => input.onProgress?.({ phase, done, total, message });
   const candidates = [...input.candidates].sort((a, b) => (a.unit.id < b.unit.id ? -1 : a.unit.id > b.unit.id ? 1 : 0));
-  if (candidates.length === 0) return { recordings: [], drops: [] };
+  if (candidates.length === 0) return { recordings: [], drops: [], missingDependencies: [] };
   const classes = new Map((input.units ?? []).filter((u) => u.kind === 'class').map((u) => [u.id, u] as const));
 
   progress('sandbox', 0, `starting a sandbox for ${candidates.length} candidates`);
@@ -154,11 +166,14 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
       resources: { memoryBytes: 2 * 1024 ** 3, cpus: 2, pids: 512 },
       labels: { 'codemidas.purpose': 'record' },
       expiresAt: new Date(Date.now() + options.recordTimeoutMs + options.mutateTimeoutMs + 10 * 60_000),
+      ...(input.dependencies ? { dependencies: input.dependencies } : {}),
     },
     signal ? { signal } : {},
   );
   try {
     const signalOption = signal ? { signal } : {};
+    const missingDependencies = hasDependencies(input.dependencies) ? await readMissingDependencies(sandbox, signal) : [];
+    if (missingDependencies.length > 0) logger.warn({ missingDependencies }, 'the installer could not install some of the dependencies');
     await sandbox.putFiles(WORKSPACE, await snapshotEntries(snapshot), signalOption);
     await sandbox.putFiles('/', [...WORK_DIR_ENTRIES, ...(await harness.entries())], signalOption);
     const common = {
@@ -228,7 +243,7 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
     drops.sort(byId);
     progress('done', total, `${recordings.length} recorded, ${drops.length} dropped`);
     logger.info({ recorded: recordings.length, dropped: drops.length }, 'record stage done');
-    return { recordings, drops };
+    return { recordings, drops, missingDependencies };
   } finally {
     await sandbox.destroy().catch((error: unknown) => logger.warn({ err: error, containerId: sandbox.id }, 'could not destroy the record sandbox'));
   }

@@ -27,6 +27,18 @@ export interface FunnelReport {
   tasks: AcceptedTask[];
   /** Present when the build ran with LLM hooks: where they kept the deterministic behaviour, and why. */
   llm?: LlmFallbackSummary;
+  /** Present when the repository declares dependencies: what it declares, what was installed, what is missing. */
+  dependencies?: FunnelDependencies;
+}
+
+/** The funnel's account of a repository's declared dependencies. */
+export interface FunnelDependencies {
+  /** Each declared dependency, where, and what the installer was asked for (null: nothing installs it). */
+  declared: { name: string; from: string; install: string | null }[];
+  /** What the tasks' image installs (task.json `runtime.dependencies`); absent when nothing. */
+  installed?: { tool: string; packages: string[] };
+  /** The declared dependencies that are not there, and why; units importing them are `record:dependency-missing`. */
+  missing: { name: string; from: string; reason: string }[];
 }
 
 /** One time an LLM hook kept the deterministic behaviour (the draft prompt, no proposals, every case). */
@@ -91,6 +103,11 @@ export function formatFunnelSummary(report: FunnelReport, timings: BuildTimings 
   const beyond = listed.length - shown.length;
   const hidden = [selectDrops ? `${selectDrops} select drop${selectDrops === 1 ? '' : 's'}` : '', beyond ? `${beyond} more beyond the first ${max}` : ''].filter(Boolean);
   if (hidden.length) lines.push(`  … ${hidden.join(' and ')}: see the funnel JSON`);
+  if (report.dependencies) {
+    const { installed, missing } = report.dependencies;
+    lines.push(`dependencies: ${report.dependencies.declared.length} declared${installed ? `; ${installed.tool} asked for ${installed.packages.join(', ')}` : ''}`);
+    for (const m of missing) lines.push(`  missing ${m.name} (declared in ${m.from}): ${m.reason}`);
+  }
   if (report.llm) {
     const reasons = Object.entries(report.llm.byReason).sort((a, b) => b[1] - a[1] || compareStrings(a[0], b[0]));
     lines.push(`llm fallbacks: ${report.llm.fallbacks}${reasons.length ? ` (${reasons.map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`);

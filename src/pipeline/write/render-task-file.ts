@@ -1,3 +1,4 @@
+import type { RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { TASK_SCHEMA_VERSION } from '../../tasks/task-schema.js';
 import type { TestRunner } from '../../tasks/test-runner.js';
@@ -48,6 +49,8 @@ export function renderTaskFile(input: {
   gates: GatesSummary | null;
   /** Copies of the library deleted from the language image for this task (none: the key is left out). */
   scrub?: readonly string[];
+  /** Packages installed on the language image for this task (none: the key is left out). */
+  dependencies?: RuntimeDependencies | undefined;
 }): Record<string, unknown> {
   return {
     schemaVersion: TASK_SCHEMA_VERSION,
@@ -56,7 +59,11 @@ export function renderTaskFile(input: {
     language: input.language.language,
     source: { repo: repoLabel(input.snapshot.origin), revision: input.snapshot.revision, path: input.unit.file, symbol: input.unit.qualname },
     prompt: input.prompt,
-    runtime: { image: input.language.image, ...(input.scrub?.length ? { scrub: [...input.scrub] } : {}) },
+    runtime: {
+      image: input.language.image,
+      ...(input.scrub?.length ? { scrub: [...input.scrub] } : {}),
+      ...(input.dependencies?.packages.length ? { dependencies: { tool: input.dependencies.tool, packages: [...input.dependencies.packages] } } : {}),
+    },
     workdir: '/workspace',
     tests: testRunnerOf(input.language).casesOnly('cases.json', DEFAULT_TASK_TEST_LIMITS),
     protectedPaths: [],

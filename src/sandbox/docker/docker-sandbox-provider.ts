@@ -9,6 +9,7 @@ import type { Logger } from '../../logging.js';
 import { SandboxAbortedError, UnavailableError } from '../../errors.js';
 import type { ImageResolver } from '../image-resolver.js';
 import { RELAY_BYTECODE_PATH_IN_SANDBOX, RelayClient } from '../relay/relay-client.js';
+import { assertRuntimeDependencies, hasDependencies, type RuntimeDependencies } from '../runtime-dependencies.js';
 import { assertScrubPaths, normaliseScrubPaths } from '../scrub-paths.js';
 import type { FileEntry, Sandbox, SandboxProvider, SandboxSpec } from '../types.js';
 import { resolveDockerIsolation, type DockerIsolation, type DockerIsolationWanted } from './docker-isolation.js';
@@ -85,7 +86,7 @@ class DockerSandboxProvider implements SandboxProvider {
   private readonly docker: Dockerode;
   private readonly logger: Logger;
   private readonly live = new Set<DockerSandbox>();
-  /** Derived images without scrubbed paths, by image and paths (`prepareImage`). */
+  /** Derived images with dependencies installed and scrubbed paths deleted, by image, paths and dependencies (`prepareImage`). */
   private readonly prepared = new Map<string, Promise<string>>();
   /** What the engine enforces, read once (`checkIsolation`). */
   private isolation: Promise<DockerIsolation> | undefined;
@@ -158,16 +159,22 @@ class DockerSandboxProvider implements SandboxProvider {
     return { hostConfig, disk };
   }
 
-  async prepareImage(image: string, scrub: readonly string[], options: { signal?: AbortSignal } = {}): Promise<string> {
-    if (scrub.length === 0) return image;
+  async prepareImage(image: string, scrub: readonly string[], options: { signal?: AbortSignal; dependencies?: RuntimeDependencies | undefined } = {}): Promise<string> {
+    const dependencies = hasDependencies(options.dependencies) ? options.dependencies : null;
+    if (scrub.length === 0 && !dependencies) return image;
     assertScrubPaths(scrub);
+    if (dependencies) assertRuntimeDependencies(dependencies);
     options.signal?.throwIfAborted();
     const paths = normaliseScrubPaths(scrub);
     // once per provider: a Reset of a scrubbed task then costs no engine round trip for it
-    const key = JSON.stringify([image, paths]);
+    const key = JSON.stringify([image, paths, dependencies]);
     let prepared = this.prepared.get(key);
     if (!prepared) {
-      prepared = this.options.images.prepareScrubbedImage(image, paths);
+      const { images } = this.options;
+      prepared = (async () => {
+        const installed = dependencies ? await images.prepareDependencyImage(image, dependencies) : image;
+        return paths.length > 0 ? images.prepareScrubbedImage(installed, paths) : installed;
+      })();
       this.prepared.set(key, prepared);
       prepared.catch(() => this.prepared.delete(key));
     }
@@ -182,7 +189,8 @@ class DockerSandboxProvider implements SandboxProvider {
   async create(spec: SandboxSpec, options: { signal?: AbortSignal } = {}): Promise<Sandbox> {
     const signal = options.signal;
     signal?.throwIfAborted();
-    const image = spec.scrub?.length ? await this.prepareImage(spec.image, spec.scrub, options) : spec.image;
+    const image =
+      spec.scrub?.length || hasDependencies(spec.dependencies) ? await this.prepareImage(spec.image, spec.scrub ?? [], { ...options, dependencies: spec.dependencies }) : spec.image;
     const owner = spec.role === 'episode' ? AGENT : { uid: 0, gid: 0 };
     const started = performance.now();
     let isolated: IsolationHostConfig;

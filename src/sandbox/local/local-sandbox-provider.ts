@@ -8,6 +8,7 @@ import { SandboxAbortedError, UnavailableError } from '../../errors.js';
 import { projectRoot } from '../../project-root.js';
 import { processAlive } from '../docker/docker-sandbox-provider.js';
 import { RELAY_PATH_IN_SANDBOX, RelayClient } from '../relay/relay-client.js';
+import { hasDependencies, type RuntimeDependencies } from '../runtime-dependencies.js';
 import { assertScrubPaths, normaliseScrubPaths } from '../scrub-paths.js';
 import type { Sandbox, SandboxProvider, SandboxSpec } from '../types.js';
 import { bwrapArgs } from './bwrap-args.js';
@@ -99,9 +100,18 @@ class LocalSandboxProvider implements SandboxProvider {
     return `local/${language}`;
   }
 
-  /** Nothing to build: `create` covers the scrub paths of the host's filesystem with empty mounts. */
-  async prepareImage(image: string, scrub: readonly string[]): Promise<string> {
+  /**
+   * Nothing to build: `create` covers the scrub paths of the host's filesystem with empty mounts.
+   * Dependencies cannot be installed into the host's filesystem: a task with any is refused.
+   */
+  async prepareImage(image: string, scrub: readonly string[], options: { dependencies?: RuntimeDependencies | undefined } = {}): Promise<string> {
     assertScrubPaths(scrub);
+    if (hasDependencies(options.dependencies)) {
+      const { tool, packages } = options.dependencies;
+      throw new UnavailableError(
+        `this task needs dependencies installed (${tool}: ${packages.join(', ')}); the local sandbox runs the host's own filesystem and installs nothing: use the docker sandbox, which builds an image with them`,
+      );
+    }
     return image;
   }
 
@@ -112,7 +122,7 @@ class LocalSandboxProvider implements SandboxProvider {
 
   async create(spec: SandboxSpec, options: { signal?: AbortSignal } = {}): Promise<Sandbox> {
     options.signal?.throwIfAborted();
-    await this.prepareImage(spec.image, spec.scrub ?? []);
+    await this.prepareImage(spec.image, spec.scrub ?? [], { dependencies: spec.dependencies });
     const id = `local-${randomBytes(6).toString('hex')}`;
     const hostDir = await fs.mkdtemp(join(this.tmpRoot, DIR_PREFIX));
     await Promise.all([fs.mkdir(join(hostDir, 'workspace')), fs.mkdir(join(hostDir, 'var-lib')), fs.writeFile(join(hostDir, EMPTY_FILE), '', { mode: 0o444 })]);

@@ -82,7 +82,7 @@ export class MemorySandboxProvider implements SandboxProvider {
     return `memory/${language}`;
   }
 
-  /** Nothing to build: the memory sandbox has no image filesystem (the spec's `scrub` is kept for tests to read). */
+  /** Nothing to build: the memory sandbox has no image filesystem (the spec's `scrub` and `dependencies` are kept for tests to read). */
   async prepareImage(image: string): Promise<string> {
     return image;
   }

@@ -1,0 +1,2 @@
+export { describeDuration, totalDuration } from './durations.js';
+export { withDefaults } from './options.js';

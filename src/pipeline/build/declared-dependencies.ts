@@ -1,0 +1,81 @@
+import type { DeclaredDependency, DependencyRules } from '../../languages/language.js';
+import type { RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
+import type { Drop } from '../types.js';
+import type { BuildRun } from './build-run.js';
+import type { Explored } from './build-types.js';
+
+/** A repository's declared dependencies and what its tasks' image installs of them. */
+export interface Dependencies {
+  /** Every dependency the repository declares (the language plugin's reading), sorted by name. */
+  declared: DeclaredDependency[];
+  /** What the language's installer puts on the image (pinned), or undefined when nothing. */
+  runtime: RuntimeDependencies | undefined;
+}
+
+/** A dependency the build could not install, with why: the funnel's `dependencies.missing`. */
+export interface MissingDependency {
+  name: string;
+  from: string;
+  reason: string;
+}
+
+/**
+ * The repository's declared dependencies as its language plugin reads them, and the installable ones
+ * pinned by the language's installer (`ms@^2` -> `ms@2.1.3`): installed on the record image and on
+ * every task's image (task.json `runtime.dependencies`).
+ */
+export async function declaredDependencies(run: BuildRun, explored: Pick<Explored, 'files'>): Promise<Dependencies> {
+  const rules = run.options.language.dependencies;
+  const declared = rules.declared(explored.files);
+  const requested = declared.flatMap((d) => (d.install === null ? [] : [d.install]));
+  if (requested.length === 0) return { declared, runtime: undefined };
+  const { tool } = rules.installer;
+  run.progress({ stage: 'record', done: 0, total: 1, message: `${declared.length} declared dependencies; pinning ${requested.length} for ${tool}` });
+  const packages = await run.timed('dependencies', () => rules.installer.pin(requested, run.signalOption));
+  return { declared, runtime: packages.length > 0 ? { tool, packages } : undefined };
+}
+
+/** `name` of `name@version` (npm, scoped names kept whole); an apt name unchanged. */
+function packageName(installed: string): string {
+  const at = installed.lastIndexOf('@');
+  return at > 0 ? installed.slice(0, at) : installed;
+}
+
+/**
+ * The declared dependencies the build could not install: those nothing maps to (the plugin's `why`)
+ * and those the installer listed as missing (`missing`: the dependency image's list).
+ */
+export function missingDependencies(dependencies: Dependencies, missing: readonly string[]): MissingDependency[] {
+  const missingNames = new Set(missing.map(packageName));
+  const tool = dependencies.runtime?.tool;
+  return dependencies.declared.flatMap((d) => {
+    if (d.install === null) return [{ name: d.name, from: d.from, reason: d.why ?? 'nothing installs it' }];
+    if (!missingNames.has(packageName(d.install))) return [];
+    return [{ name: d.name, from: d.from, reason: `${tool} could not install ${d.install}: install it where the build runs, or vendor it into the repository` }];
+  });
+}
+
+/**
+ * Record drops caused by a missing dependency, relabelled `dependency-missing` with the package, where
+ * it is declared and what to do (the units that do not import it are unaffected). Other drops as given.
+ */
+export function blameMissingDependencies(
+  drops: readonly Drop[],
+  rules: Pick<DependencyRules, 'missingModule'>,
+  dependencies: Dependencies,
+  missing: readonly MissingDependency[],
+): Drop[] {
+  if (missing.length === 0) return [...drops];
+  const byModule = new Map<string, MissingDependency>();
+  for (const m of missing) {
+    const declared = dependencies.declared.find((d) => d.name === m.name);
+    for (const module of declared?.modules ?? [m.name]) byModule.set(module, m);
+  }
+  return drops.map((drop) => {
+    if (drop.stage !== 'record') return drop;
+    const module = rules.missingModule(drop.reason);
+    const blamed = module === null ? undefined : byModule.get(module);
+    if (!blamed) return drop;
+    return { ...drop, code: 'dependency-missing', reason: `imports ${module} from ${blamed.name} (declared in ${blamed.from}), which the build could not install: ${blamed.reason}` };
+  });
+}

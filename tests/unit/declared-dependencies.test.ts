@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { DeclaredDependency } from '../../src/languages/language.js';
+import { blameMissingDependencies, missingDependencies, type Dependencies } from '../../src/pipeline/build/declared-dependencies.js';
+import type { Drop } from '../../src/pipeline/types.js';
+import { runtimeDependenciesProblem } from '../../src/sandbox/runtime-dependencies.js';
+import { taskFileSchema } from '../../src/tasks/task-schema.js';
+
+const declared: DeclaredDependency[] = [
+  { name: 'absent', from: 'pyproject.toml', install: 'python3-absent', modules: ['absent'] },
+  { name: 'python-dateutil', from: 'setup.cfg', install: 'python3-dateutil', modules: ['dateutil'] },
+  { name: 'six', from: 'pyproject.toml', install: 'python3-six', modules: ['six'] },
+  { name: 'vendored', from: 'requirements.txt', install: null, why: 'a local path: vendor it', modules: ['vendored'] },
+];
+const deps: Dependencies = { declared, runtime: { tool: 'apt', packages: ['python3-absent', 'python3-dateutil', 'python3-six'] } };
+const pythonRules = { missingModule: (message: string) => /No module named '([^'.]+)/.exec(message)?.[1] ?? null };
+
+describe('missingDependencies', () => {
+  it('lists what nothing maps and what the installer could not install, with why', () => {
+    expect(missingDependencies(deps, ['python3-absent'])).toEqual([
+      { name: 'absent', from: 'pyproject.toml', reason: expect.stringContaining('apt could not install python3-absent') },
+      { name: 'vendored', from: 'requirements.txt', reason: 'a local path: vendor it' },
+    ]);
+    expect(missingDependencies(deps, [])).toEqual([expect.objectContaining({ name: 'vendored' })]);
+  });
+
+  it('matches npm packages by name whatever version was pinned', () => {
+    const npm: Dependencies = {
+      declared: [
+        { name: '@scope/kit', from: 'package.json dependencies', install: '@scope/kit@^1.0.0', modules: ['@scope/kit'] },
+        { name: 'ms', from: 'package.json dependencies', install: 'ms@^2.1.0', modules: ['ms'] },
+      ],
+      runtime: { tool: 'npm', packages: ['@scope/kit@1.4.0', 'ms@2.1.3'] },
+    };
+    expect(missingDependencies(npm, ['@scope/kit@1.4.0']).map((m) => m.name)).toEqual(['@scope/kit']);
+  });
+});
+
+describe('blameMissingDependencies', () => {
+  const drops: Drop[] = [
+    { unitId: 'pkg.a.f', stage: 'record', code: 'import-error', reason: "ModuleNotFoundError: No module named 'absent'" },
+    { unitId: 'pkg.b.g', stage: 'record', code: 'import-error', reason: "ModuleNotFoundError: No module named 'elsewhere'" },
+    { unitId: 'pkg.c.h', stage: 'record', code: 'import-error', reason: "No module named 'dateutil'" },
+    { unitId: 'pkg.d.i', stage: 'select', code: 'too-small', reason: "No module named 'absent'" },
+  ];
+
+  it('relabels record drops importing a missing dependency, naming the package, where it is declared and why', () => {
+    const out = blameMissingDependencies(drops, pythonRules, deps, missingDependencies(deps, ['python3-absent']));
+    expect(out[0]).toEqual({
+      unitId: 'pkg.a.f',
+      stage: 'record',
+      code: 'dependency-missing',
+      reason: expect.stringMatching(/imports absent from absent \(declared in pyproject\.toml\), which the build could not install: apt could not install python3-absent/),
+    });
+    // a module no declared dependency provides, an installed dependency, another stage: unchanged
+    expect(out.slice(1)).toEqual(drops.slice(1));
+  });
+
+  it('changes nothing when nothing is missing', () => {
+    expect(blameMissingDependencies(drops, pythonRules, deps, [])).toEqual(drops);
+  });
+});
+
+describe('runtime.dependencies in task.json', () => {
+  const task = (dependencies: unknown): unknown => ({
+    schemaVersion: 2,
+    id: 's/t',
+    title: 't',
+    language: 'python',
+    source: { repo: 'r', revision: 'v', path: 'm.py', symbol: 'f' },
+    prompt: 'p',
+    runtime: { image: 'python', dependencies },
+    tests: { runner: 'python', cases: 'cases.json', scripts: [] },
+    rewardMode: 'fraction',
+  });
+
+  it('takes an installer name and plain package names, and refuses shell or option syntax', () => {
+    expect(runtimeDependenciesProblem({ tool: 'apt', packages: ['python3-six', 'python3-dateutil'] })).toBeNull();
+    expect(runtimeDependenciesProblem({ tool: 'npm', packages: ['@scope/kit@1.4.0', 'ms@2.1.3'] })).toBeNull();
+    expect(runtimeDependenciesProblem({ tool: 'apt', packages: ['--allow-unauthenticated'] })).toMatch(/not a package/);
+    expect(runtimeDependenciesProblem({ tool: 'apt', packages: ['six; rm -rf /'] })).toMatch(/not a package/);
+    expect(runtimeDependenciesProblem({ tool: 'npm', packages: ['ms@^2.1.0'] })).toMatch(/not a package/);
+    expect(runtimeDependenciesProblem({ tool: 'Apt Get', packages: [] })).toMatch(/not an installer/);
+    const parsed = taskFileSchema.safeParse(task({ tool: 'apt', packages: ['python3-six'] }));
+    expect(parsed.success ? parsed.data.runtime.dependencies : parsed.error.message).toEqual({ tool: 'apt', packages: ['python3-six'] });
+    expect(taskFileSchema.safeParse(task({ tool: 'apt', packages: ['$(reboot)'] })).success).toBe(false);
+    expect(taskFileSchema.safeParse(task({ tool: 'apt', packages: ['python3-six'], extra: 1 })).success).toBe(false);
+  });
+});
