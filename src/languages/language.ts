@@ -83,6 +83,13 @@ export interface DependencyRules {
   declared(files: ReadonlyMap<string, Buffer>): DeclaredDependency[];
   /** The module a record error says could not be found (`six` of "No module named 'six'"), or null. */
   missingModule(message: string): string | null;
+  /**
+   * The dependency providing `module`, which the code imports but no manifest declares (Debian's
+   * python3-isodate imports `six` and its metadata lists nothing), as the installer would be asked
+   * for it; null when `module` is the repository's own (`files`: every file of the snapshot) or no
+   * package could provide it.
+   */
+  forModule(module: string, files: ReadonlyMap<string, Buffer>): DeclaredDependency | null;
 }
 
 /** One declared dependency. */

@@ -2,7 +2,8 @@
  * `codemidas build` on repositories that declare dependencies, against the real docker engine, the
  * Debian mirror and the npm registry: examples/depkit (Python; `six` from Debian's python3-six, and
  * one package no source has) and examples/durkit (JavaScript; `ms` as a range and a devDependency
- * its source imports, from npm). The installable dependencies are installed on the record image and
+ * its source imports, from npm); depkit also imports `dateutil` undeclared, which the build installs
+ * once the first record run fails on it. The installable dependencies are installed on the record image and
  * on every task's image; the units that import the missing one are dropped naming it, the others
  * build; the tasks score 1.0 with the reference and 0.0 untouched over gRPC on that image.
  */
@@ -80,18 +81,21 @@ describe('a Python repository declaring a Debian-packaged dependency and a missi
 
   it('installs six with apt, names the missing package in the funnel, and drops only the units that import it', () => {
     const { report } = built.result;
-    expect(report.dependencies?.installed).toEqual({ tool: 'apt', packages: ['python3-codemidas-absent-helper', 'python3-six'] });
+    expect(report.dependencies?.installed).toEqual({ tool: 'apt', packages: ['python3-codemidas-absent-helper', 'python3-dateutil', 'python3-six'] });
+    // dateutil is imported, not declared: found from the first record run's errors
+    expect(report.dependencies?.declared).toContainEqual({ name: 'dateutil', from: expect.stringMatching(/no manifest declares it/), install: 'python3-dateutil' });
     expect(report.dependencies?.missing).toEqual([expect.objectContaining({ name: 'codemidas-absent-helper', from: 'pyproject.toml' })]);
     const missing = report.funnel.drops.filter((d) => d.code === 'dependency-missing');
     expect(missing.map((d) => d.unitId)).toEqual(['depkit.scaled:scaled']);
     expect(missing[0]?.reason).toContain('codemidas-absent-helper');
     expect(report.funnel.drops.filter((d) => d.code === 'import-error')).toEqual([]);
+    expect(report.funnel.drops.filter((d) => d.unitId === 'depkit.dates:add_months' && d.stage === 'record')).toEqual([]);
     const symbols = [...built.catalog.tasks.values()].map((t) => t.file.source.symbol).sort();
     // the units using six were recorded (they could not be without it), and the plain ones too
     expect(symbols.filter((s) => ['to_text', 'headline', 'initials'].includes(s)).length).toBeGreaterThanOrEqual(2);
     expect(symbols.filter((s) => ['chunked', 'run_lengths'].includes(s)).length).toBeGreaterThanOrEqual(1);
     for (const task of built.catalog.tasks.values()) {
-      expect(task.file.runtime.dependencies).toEqual({ tool: 'apt', packages: ['python3-codemidas-absent-helper', 'python3-six'] });
+      expect(task.file.runtime.dependencies).toEqual({ tool: 'apt', packages: ['python3-codemidas-absent-helper', 'python3-dateutil', 'python3-six'] });
       expect(task.file.gates).toMatchObject({ referencePasses: '4/4', maskedFails: '2/2', leakAudit: 'clean' });
     }
   });

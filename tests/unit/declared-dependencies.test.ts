@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { javascriptDependencyRules } from '../../src/languages/javascript/javascript-dependencies.js';
 import type { DeclaredDependency } from '../../src/languages/language.js';
-import { blameMissingDependencies, missingDependencies, type Dependencies } from '../../src/pipeline/build/declared-dependencies.js';
+import { pythonDependencyRules } from '../../src/languages/python/python-dependencies.js';
+import { blameMissingDependencies, missingDependencies, undeclaredDependencies, type Dependencies } from '../../src/pipeline/build/declared-dependencies.js';
 import type { Drop } from '../../src/pipeline/types.js';
 import { runtimeDependenciesProblem } from '../../src/sandbox/runtime-dependencies.js';
 import { taskFileSchema } from '../../src/tasks/task-schema.js';
@@ -84,5 +86,47 @@ describe('runtime.dependencies in task.json', () => {
     expect(parsed.success ? parsed.data.runtime.dependencies : parsed.error.message).toEqual({ tool: 'apt', packages: ['python3-six'] });
     expect(taskFileSchema.safeParse(task({ tool: 'apt', packages: ['$(reboot)'] })).success).toBe(false);
     expect(taskFileSchema.safeParse(task({ tool: 'apt', packages: ['python3-six'], extra: 1 })).success).toBe(false);
+  });
+});
+
+describe('undeclaredDependencies', () => {
+  const files = new Map([
+    ['pkg/__init__.py', Buffer.from('')],
+    ['pkg/core.py', Buffer.from('import six\n')],
+    ['src/localmod.py', Buffer.from('')],
+  ]);
+  const none: Dependencies = { declared: [], runtime: undefined };
+  const rules = { ...pythonRules, forModule: pythonDependencyRules.forModule };
+
+  it('names a package for each module the code imports undeclared, with the units that failed on it', () => {
+    const drops: Drop[] = [
+      { unitId: 'pkg.core:a', stage: 'record', code: 'import-error', reason: "ModuleNotFoundError: No module named 'six'" },
+      { unitId: 'pkg.core:b', stage: 'record', code: 'import-error', reason: "ModuleNotFoundError: No module named 'six.moves'" },
+      { unitId: 'pkg.core:c', stage: 'record', code: 'import-error', reason: "ModuleNotFoundError: No module named 'yaml'" },
+      { unitId: 'pkg.core:d', stage: 'record', code: 'import-error', reason: "ModuleNotFoundError: No module named 'localmod'" },
+      { unitId: 'pkg.core:e', stage: 'record', code: 'import-error', reason: "ModuleNotFoundError: No module named 'pkg'" },
+      { unitId: 'pkg.core:f', stage: 'record', code: 'no-cases', reason: 'nothing recorded' },
+    ];
+    const { found, unitIds } = undeclaredDependencies(drops, rules, none, files);
+    expect(found.map((d) => [d.name, d.install, d.modules])).toEqual([
+      ['pyyaml', 'python3-yaml', ['yaml']],
+      ['six', 'python3-six', ['six']],
+    ]);
+    expect(found[0]?.from).toMatch(/no manifest declares it/);
+    expect([...unitIds].sort()).toEqual(['pkg.core:a', 'pkg.core:b', 'pkg.core:c']);
+  });
+
+  it('leaves out modules a declared dependency provides (installed or not)', () => {
+    const drops: Drop[] = [{ unitId: 'pkg.core:a', stage: 'record', code: 'import-error', reason: "No module named 'six'" }];
+    expect(undeclaredDependencies(drops, rules, deps, files).found).toEqual([]);
+    const withSix: Dependencies = { declared: [{ name: 'six', from: 'setup.py', install: 'python3-six', modules: ['six'] }], runtime: { tool: 'apt', packages: ['python3-six'] } };
+    expect(undeclaredDependencies(drops, rules, withSix, files)).toEqual({ found: [], unitIds: new Set() });
+  });
+
+  it('JavaScript: the latest version of a package the code imports undeclared, never the package itself', () => {
+    const js = new Map([['package.json', Buffer.from('{"name":"durkit"}')]]);
+    expect(javascriptDependencyRules.forModule('is-plain-obj', js)).toMatchObject({ name: 'is-plain-obj', install: 'is-plain-obj@latest', modules: ['is-plain-obj'] });
+    expect(javascriptDependencyRules.forModule('durkit', js)).toBeNull();
+    expect(javascriptDependencyRules.forModule('../x', js)).toBeNull();
   });
 });

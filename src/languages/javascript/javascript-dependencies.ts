@@ -14,7 +14,18 @@ export const javascriptDependencyRules: DependencyRules = Object.freeze({
   installer: createNpmInstaller(),
   declared: declaredJavaScriptDependencies,
   missingModule: missingJavaScriptModule,
+  forModule: undeclaredJavaScriptDependency,
 });
+
+/**
+ * The npm package the code imports as `module` (a package name, `missingModule`'s answer) though
+ * package.json does not declare it: its latest version; null for the package itself or a name npm
+ * could not publish.
+ */
+export function undeclaredJavaScriptDependency(module: string, files: ReadonlyMap<string, Buffer>): DeclaredDependency | null {
+  if (!PACKAGE_NAME.test(module) || readJson(files.get('package.json'))?.name === module) return null;
+  return { name: module, from: 'imported by the code; package.json does not declare it', install: `${module}@latest`, modules: [module] };
+}
 
 /** package.json sections whose packages the code always needs, strongest first (the first to name a package gives its `from`). */
 const RUNTIME_SECTIONS = ['dependencies', 'optionalDependencies', 'peerDependencies'] as const;

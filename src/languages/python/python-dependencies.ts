@@ -136,6 +136,23 @@ function distInfoRequirements(text: string): string[] {
   return [...headers.matchAll(/^Requires-Dist:[ \t]*(.+)$/gm)].map((m) => (m[1] ?? '').replace(/\(([^)]*)\)/, '$1').trim());
 }
 
+/** Where a dependency found by its import comes from (`DeclaredDependency.from`). */
+const UNDECLARED = 'imported by the code; no manifest declares it';
+
+/**
+ * The distribution providing the top-level module `module`, which no manifest declares: the one
+ * the import-name table maps to it (`yaml` is pyyaml's), else the module's own name (`six`); null
+ * for a module of the repository itself (`<module>.py` or `<module>/` up to two folders down,
+ * `src/` layouts included) or a private one (`_x`).
+ */
+function forModule(module: string, files: ReadonlyMap<string, Buffer>): DeclaredDependency | null {
+  if (module.startsWith('_') || !/^[A-Za-z0-9_]+$/.test(module)) return null;
+  const own = new RegExp(`^(?:[^/]+/){0,2}${module}(?:\\.py|/)`);
+  for (const path of files.keys()) if (path.endsWith('.py') && own.test(path)) return null;
+  const distribution = [...IMPORT_NAMES].find(([, modules]) => modules.includes(module))?.[0] ?? module.replace(/_/g, '-');
+  return { ...declaredDependency(distribution, UNDECLARED), modules: [module] };
+}
+
 /** One dependency as the repository names it: its Debian package (or why none) and import names. */
 function declaredDependency(name: string, from: string): DeclaredDependency {
   const install = debianPackage(name);
@@ -537,4 +554,5 @@ export const pythonDependencyRules: DependencyRules = Object.freeze({
   installer: aptInstaller,
   declared,
   missingModule,
+  forModule,
 });

@@ -1,6 +1,7 @@
 import type { DeclaredDependency, DependencyRules } from '../../languages/language.js';
 import type { RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
 import type { Drop } from '../types.js';
+import { compareStrings } from '../write/stable-json.js';
 import type { BuildRun } from './build-run.js';
 import type { Explored } from './build-types.js';
 
@@ -33,6 +34,44 @@ export async function declaredDependencies(run: BuildRun, explored: Pick<Explore
   run.progress({ stage: 'record', done: 0, total: 1, message: `${declared.length} declared dependencies; pinning ${requested.length} for ${tool}` });
   const packages = await run.timed('dependencies', () => rules.installer.pin(requested, run.signalOption));
   return { declared, runtime: packages.length > 0 ? { tool, packages } : undefined };
+}
+
+/**
+ * Dependencies the code imports without declaring them, as the record drops show: each module a
+ * record error says is missing, that no declared dependency provides and for which the plugin names
+ * a package (`forModule`); with the units whose record failed on one of them.
+ */
+export function undeclaredDependencies(
+  drops: readonly Drop[],
+  rules: Pick<DependencyRules, 'missingModule' | 'forModule'>,
+  dependencies: Dependencies,
+  files: ReadonlyMap<string, Buffer>,
+): { found: DeclaredDependency[]; unitIds: Set<string> } {
+  const declaredModules = new Set(dependencies.declared.flatMap((d) => d.modules));
+  const found = new Map<string, DeclaredDependency>();
+  const unitIds = new Set<string>();
+  for (const drop of drops) {
+    if (drop.stage !== 'record') continue;
+    const module = rules.missingModule(drop.reason);
+    if (module === null || declaredModules.has(module)) continue;
+    const dependency = found.get(module) ?? rules.forModule(module, files);
+    if (dependency === null) continue;
+    found.set(module, dependency);
+    unitIds.add(drop.unitId);
+  }
+  return { found: [...found.values()].sort((a, b) => compareStrings(a.name, b.name)), unitIds };
+}
+
+/** `dependencies` with `found` added to the declared ones, and their packages pinned and added to the image's. */
+export async function withUndeclared(run: BuildRun, dependencies: Dependencies, found: readonly DeclaredDependency[]): Promise<Dependencies> {
+  const { installer } = run.options.language.dependencies;
+  const requested = found.flatMap((d) => (d.install === null ? [] : [d.install]));
+  const pinned = requested.length > 0 ? await run.timed('dependencies', () => installer.pin(requested, run.signalOption)) : [];
+  const packages = [...new Set([...(dependencies.runtime?.packages ?? []), ...pinned])].sort(compareStrings);
+  return {
+    declared: [...dependencies.declared, ...found].sort((a, b) => compareStrings(a.name, b.name)),
+    runtime: packages.length > 0 ? { tool: installer.tool, packages } : undefined,
+  };
 }
 
 /** `name` of `name@version` (npm, scoped names kept whole); an apt name unchanged. */

@@ -1,11 +1,13 @@
 import { referenceCodeOf } from '../llm/reference-code.js';
-import type { Unit } from '../types.js';
+import type { Candidate, Unit } from '../types.js';
 import { noopInputProposer, type InputProposal, type ReferenceCode } from '../write/spec-writer.js';
 import { compareStrings } from '../write/stable-json.js';
 import { assignTaskNames } from '../write/write-task.js';
 import type { BuildRun } from './build-run.js';
-import type { Explored, Recorded } from './build-types.js';
-import { blameMissingDependencies, declaredDependencies, missingDependencies } from './declared-dependencies.js';
+import type { Explored, PipelineStages, Recorded } from './build-types.js';
+
+type RecordStageResult = Awaited<ReturnType<PipelineStages['record']>>;
+import { blameMissingDependencies, declaredDependencies, missingDependencies, undeclaredDependencies, withUndeclared, type Dependencies } from './declared-dependencies.js';
 
 /** The unit's code as the snapshot has it (for the LLM hooks), or undefined when its file is not there. */
 export function referenceOf(explored: Pick<Explored, 'files'>, unit: Unit): ReferenceCode | undefined {
@@ -22,29 +24,46 @@ export async function recordBehaviour(run: BuildRun, explored: Explored): Promis
   const { options } = run;
   const { snapshot, units, toRecord } = explored;
   const proposals = await proposeInputs(run, explored);
-  const dependencies = await declaredDependencies(run, explored);
+  const rules = options.language.dependencies;
+  const recordWith = (dependencies: Dependencies, candidates: Candidate[]): Promise<RecordStageResult> =>
+    run.timed('record', () =>
+      options.stages.record({
+        provider: options.provider,
+        language: options.language,
+        snapshot,
+        candidates,
+        seed: run.seed,
+        logger: run.logger,
+        units,
+        ...(proposals.size > 0 ? { proposals } : {}),
+        ...(dependencies.runtime ? { dependencies: dependencies.runtime } : {}),
+        onProgress: (e) => {
+          const message = [e.phase, e.message].filter(Boolean).join(': ');
+          run.progress({ stage: 'record', done: e.done ?? 0, total: e.total ?? candidates.length, ...(e.unitId ? { unitId: e.unitId } : {}), ...(message ? { message } : {}) });
+        },
+        ...run.signalOption,
+      }),
+    );
 
+  let dependencies = await declaredDependencies(run, explored);
   run.progress({ stage: 'record', done: 0, total: toRecord.length });
-  const recorded = await run.timed('record', () =>
-    options.stages.record({
-      provider: options.provider,
-      language: options.language,
-      snapshot,
-      candidates: toRecord,
-      seed: run.seed,
-      logger: run.logger,
-      units,
-      ...(proposals.size > 0 ? { proposals } : {}),
-      ...(dependencies.runtime ? { dependencies: dependencies.runtime } : {}),
-      onProgress: (e) => {
-        const message = [e.phase, e.message].filter(Boolean).join(': ');
-        run.progress({ stage: 'record', done: e.done ?? 0, total: e.total ?? toRecord.length, ...(e.unitId ? { unitId: e.unitId } : {}), ...(message ? { message } : {}) });
-      },
-      ...run.signalOption,
-    }),
-  );
+  let recorded = await recordWith(dependencies, toRecord);
+  // Code that imports what no manifest declares (Debian's python3-isodate imports six, its metadata
+  // lists nothing): the packages it names are installed too, and the units that failed on them recorded again.
+  const undeclared = undeclaredDependencies(recorded.drops, rules, dependencies, explored.files);
+  if (undeclared.found.length > 0) {
+    dependencies = await withUndeclared(run, dependencies, undeclared.found);
+    const retry = toRecord.filter((c) => undeclared.unitIds.has(c.unit.id));
+    run.progress({ stage: 'record', done: 0, total: retry.length, message: `recording ${retry.length} candidates again with what the code imports undeclared: ${undeclared.found.map((d) => d.name).join(', ')}` });
+    const again = await recordWith(dependencies, retry);
+    recorded = {
+      recordings: [...recorded.recordings, ...again.recordings],
+      drops: [...recorded.drops.filter((d) => !undeclared.unitIds.has(d.unitId)), ...again.drops],
+      missingDependencies: again.missingDependencies ?? [],
+    };
+  }
   const missing = missingDependencies(dependencies, recorded.missingDependencies ?? []);
-  run.drops.push(...blameMissingDependencies(recorded.drops, options.language.dependencies, dependencies, missing));
+  run.drops.push(...blameMissingDependencies(recorded.drops, rules, dependencies, missing));
   const unitsById = new Map(units.map((u) => [u.id, u]));
   const recordings = [...recorded.recordings].filter((r) => unitsById.has(r.unitId)).sort((a, b) => compareStrings(a.unitId, b.unitId));
   if (recordings.length === 0) {
