@@ -113,3 +113,35 @@ print(json.dumps([sentinel is literal, decoded is literal, decoded == literal, s
     expect(out).toEqual([false, true, true, true, 'str']);
   });
 });
+
+describe('codec: standard-library value types (dates, decimals, fractions, UUIDs)', () => {
+  it('keeps each as the call Python prints, which decodes to an equal value, and tells apart what differs', () => {
+    const out = python(`
+import codec, datetime, decimal, fractions, json, uuid
+class Fixed(datetime.tzinfo):
+    def __init__(self, minutes): self.minutes = minutes
+    def utcoffset(self, d): return datetime.timedelta(minutes=self.minutes)
+e = codec.encode
+values = [datetime.date(2024, 2, 29), datetime.datetime(2024, 1, 1, 5, 6, tzinfo=datetime.timezone.utc), datetime.time(1, 2),
+          datetime.timedelta(days=-1, seconds=5), decimal.Decimal("1.50"), fractions.Fraction(1, 3), uuid.UUID(int=5)]
+print(json.dumps({
+  "texts": [e(v)["v"] for v in values],
+  "roundTrip": all(codec.decode(e(v)) == v and type(codec.decode(e(v))) is type(v) for v in values),
+  "decimalScale": codec.same(e(decimal.Decimal("1.5")), e(decimal.Decimal("1.50"))),
+  "dateVsDatetime": codec.same(e(datetime.date(2024, 1, 1)), e(datetime.datetime(2024, 1, 1))),
+  "ownTzinfo": e(datetime.datetime(2024, 1, 1, tzinfo=Fixed(60)))["t"],
+  "ownTzinfoDiffers": codec.same(e(datetime.datetime(2024, 1, 1, tzinfo=Fixed(60))), e(datetime.datetime(2024, 1, 1, tzinfo=Fixed(120)))),
+}))
+`) as Record<string, unknown>;
+    expect(out.texts).toEqual([
+      'datetime.date(2024, 2, 29)',
+      'datetime.datetime(2024, 1, 1, 5, 6, tzinfo=datetime.timezone.utc)',
+      'datetime.time(1, 2)',
+      'datetime.timedelta(days=-1, seconds=5)',
+      "decimal.Decimal('1.50')",
+      'fractions.Fraction(1, 3)',
+      "uuid.UUID('00000000-0000-0000-0000-000000000005')",
+    ]);
+    expect(out).toMatchObject({ roundTrip: true, decimalScale: false, dateVsDatetime: false, ownTzinfo: 'object', ownTzinfoDiffers: false });
+  });
+});

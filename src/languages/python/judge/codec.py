@@ -56,6 +56,13 @@ def encode(value, _depth=0, _seen=None):
         return {"t": "dict", "v": [[encode(k, _depth + 1, _seen), encode(v, _depth + 1, _seen)] for k, v in value.items()]}
     if isinstance(value, enum.Enum):
         return _object(t, {"name": value._name_}, _depth, _seen)
+    if (t.__module__, t.__qualname__) in _REPR_VALUE_TYPES:
+        tagged = _repr_value(value, t)
+        if tagged is not None:
+            return tagged
+        if t.__qualname__ in ("datetime", "time") and value.tzinfo is not None:
+            # a tzinfo of the library's own (isodate's FixedOffset): the naive value and the tzinfo's state
+            return _object(t, {"naive": value.replace(tzinfo=None), "tzinfo": value.tzinfo}, _depth, _seen)
     base = _builtin_base(t)
     if base is not None:
         # A subclass of a builtin value type (namedtuple, OrderedDict, Counter, IntEnum-like): its
@@ -84,6 +91,30 @@ def encode(value, _depth=0, _seen=None):
     if ref is not None:
         return {"t": "ref", "v": ref}
     raise EncodeError("cannot serialise a value of type %s.%s" % (t.__module__, t.__qualname__))
+
+
+# Standard-library value types without instance state that Python prints as the call that builds
+# them: a result of one is kept as that call (`datetime.date(2024, 2, 29)`, `decimal.Decimal('1.5')`),
+# as the REPL shows it and a test would write it. Checked by module and name, so encoding imports nothing.
+_REPR_VALUE_TYPES = frozenset([
+    ("datetime", "date"), ("datetime", "datetime"), ("datetime", "time"), ("datetime", "timedelta"), ("datetime", "timezone"),
+    ("decimal", "Decimal"), ("fractions", "Fraction"), ("uuid", "UUID"),
+])
+
+
+def _repr_value(value, t):
+    """`value` as a `repr` tag qualified by its module (`Decimal('1.5')` -> `decimal.Decimal('1.5')`),
+    or None when the text does not give back an equal value of the same type (a datetime with a
+    tzinfo that does not print as code)."""
+    text = repr(value)
+    if text.startswith(t.__qualname__ + "("):
+        text = t.__module__ + "." + text
+    tagged = {"t": "repr", "v": text, "imports": [t.__module__]}
+    try:
+        rebuilt = decode(tagged)
+    except Exception:  # noqa: BLE001 - a repr that is no expression: not this encoding
+        return None
+    return tagged if type(rebuilt) is t and rebuilt == value and repr(rebuilt) == repr(value) else None
 
 
 _NAME_CHARS = re.compile(r"[A-Za-z0-9_]+\Z")  # literals CPython interns when it compiles them
