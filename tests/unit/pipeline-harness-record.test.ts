@@ -34,6 +34,11 @@ const get = (id: string): any => byId.get(id);
 const sourcesOf = (id: string): string[] => get(id).cases.map((c: any) => c.source);
 
 describe('record.py', () => {
+  it("traces the repo's unittest suites built by the load_tests protocol, which pytest does not collect", () => {
+    const traced = get('recfix.core:parse_pair').cases.filter((c: any) => c.source === 'repo-test').map((c: any) => c.args[0].v);
+    expect(traced).toEqual(expect.arrayContaining(['k:12', 'zz:404', 'q:7']));
+  });
+
   it('records doctest examples, the repo tests traced at run time and type-hint values', () => {
     const clamp = get('recfix.core:clamp');
     expect(clamp.drop).toBeNull();

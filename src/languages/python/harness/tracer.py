@@ -1,4 +1,5 @@
-"""The tracer: runs the repository's own doctests or pytest tests with a profile hook on every target,
+"""The tracer: runs the repository's own doctests or pytest tests (and the unittest suites pytest does
+not collect: the load_tests protocol) with a profile hook on every target,
 and writes each real call's arguments (tagged as inputs, taken at call time, before the body runs) as
 JSON lines. Results are not kept here: every traced input is re-run and recorded by the worker.
 
@@ -226,6 +227,54 @@ def run_pytest(tracer, config):
         pass
     finally:
         tracer.stop()
+    run_load_tests(tracer, config["repoRoot"])
+
+
+def run_load_tests(tracer, root):
+    """The repository's unittest suites built by the load_tests protocol, which pytest does not call
+    (data-driven suites: isodate builds one test case per ISO string in `load_tests`), run under
+    the tracer with unittest's own runner, output discarded."""
+    import io
+    import unittest
+    loader = unittest.TestLoader()
+    for name in _load_tests_modules(root):
+        try:
+            suite = loader.loadTestsFromName(name)
+        except BaseException:  # noqa: BLE001 - a module that does not import is skipped
+            continue
+        tracer.start()
+        try:
+            unittest.TextTestRunner(stream=io.StringIO(), verbosity=0).run(suite)
+        except BaseException:  # noqa: BLE001
+            pass
+        finally:
+            tracer.stop()
+
+
+def _load_tests_modules(root):
+    """Module names of the test files (test*.py) under `root` that define `load_tests`, sorted; the
+    folder above each one's package is put on sys.path."""
+    names = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in ("node_modules", "__pycache__"))
+        for filename in sorted(filenames):
+            if not (filename.startswith("test") and filename.endswith(".py")):
+                continue
+            path = os.path.join(dirpath, filename)
+            try:
+                with open(path, encoding="utf-8", errors="replace") as handle:
+                    if "def load_tests(" not in handle.read():
+                        continue
+            except OSError:
+                continue
+            parts, top = [filename[:-3]], dirpath
+            while top != root and os.path.isfile(os.path.join(top, "__init__.py")):
+                parts.insert(0, os.path.basename(top))
+                top = os.path.dirname(top)
+            if top not in sys.path:
+                sys.path.insert(0, top)
+            names.append(".".join(parts))
+    return names
 
 
 def main():
