@@ -7,7 +7,6 @@
  * on every task's image; the units that import the missing one are dropped naming it, the others
  * build; the tasks score 1.0 with the reference and 0.0 untouched over gRPC on that image.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +25,7 @@ import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-san
 import type { SandboxProvider } from '../../src/sandbox/types.js';
 import { loadCatalog } from '../../src/tasks/load-catalog.js';
 import type { TaskCatalog } from '../../src/tasks/types.js';
+import { removeLeftoverContainers } from '../fixtures/leftover-containers.js';
 import { scoresOracleAndNull } from '../fixtures/oracle-and-null.js';
 
 const SERVER_ID = `itest-deps-${process.pid}-${Date.now()}`;
@@ -36,9 +36,6 @@ const languages = createLanguages();
 let provider: SandboxProvider;
 let work: string;
 
-function leftoverContainers(): string[] {
-  return execFileSync('docker', ['ps', '-aq', '--filter', `label=codemidas.server=${SERVER_ID}`], { encoding: 'utf8' }).split('\n').filter(Boolean);
-}
 
 async function build(example: string, language: string): Promise<{ result: BuildSuiteResult; catalog: TaskCatalog }> {
   const plugin = languages.get(language);
@@ -57,6 +54,12 @@ async function build(example: string, language: string): Promise<{ result: Build
   return { result, catalog: await loadCatalog(outDir, { languages: languages.taskLanguages(), runners: languages.list().flatMap((p) => p.testRunners) }) };
 }
 
+/** Over gRPC, on the tasks' dependency image: each reference 1.0, each untouched workspace 0.0. */
+async function scoresEveryTask(catalog: TaskCatalog): Promise<void> {
+  expect(catalog.problems).toEqual([]);
+  await scoresOracleAndNull({ catalog, taskIds: [...catalog.tasks.keys()], provider, scorer: createLanguageScorer(languages, { provider, logger }), logger });
+}
+
 beforeAll(async () => {
   const { tags } = await ensureImages({ docker, logger, languages: ['python', 'node'] });
   provider = createDockerSandboxProvider({ docker, logger, serverId: SERVER_ID, images: createDockerImageResolver({ docker, logger, tags, installers: dependencyInstallers(languages) }) });
@@ -66,11 +69,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await provider?.close();
   if (work) await rm(work, { recursive: true, force: true });
-  const left = leftoverContainers();
-  if (left.length) {
-    execFileSync('docker', ['rm', '-f', ...left]);
-    throw new Error(`containers left behind (removed now): ${left.join(' ')}`);
-  }
+  removeLeftoverContainers(SERVER_ID);
 });
 
 describe('a Python repository declaring a Debian-packaged dependency and a missing one (examples/depkit)', () => {
@@ -100,10 +99,7 @@ describe('a Python repository declaring a Debian-packaged dependency and a missi
     }
   });
 
-  it('scores every task on the image with its dependencies: the reference 1.0 and the untouched workspace 0.0, over gRPC', async () => {
-    expect(built.catalog.problems).toEqual([]);
-    await scoresOracleAndNull({ catalog: built.catalog, taskIds: [...built.catalog.tasks.keys()], provider, scorer: createLanguageScorer(languages, { provider, logger }), logger });
-  }, 900_000);
+  it('scores every task on the image with its dependencies: the reference 1.0 and the untouched workspace 0.0, over gRPC', () => scoresEveryTask(built.catalog), 900_000);
 });
 
 describe('a JavaScript repository needing npm packages (examples/durkit)', () => {
@@ -127,8 +123,5 @@ describe('a JavaScript repository needing npm packages (examples/durkit)', () =>
     for (const task of built.catalog.tasks.values()) expect(task.file.runtime.dependencies).toEqual(installed);
   });
 
-  it('scores every task on the image with its dependencies: the reference 1.0 and the untouched workspace 0.0, over gRPC', async () => {
-    expect(built.catalog.problems).toEqual([]);
-    await scoresOracleAndNull({ catalog: built.catalog, taskIds: [...built.catalog.tasks.keys()], provider, scorer: createLanguageScorer(languages, { provider, logger }), logger });
-  }, 900_000);
+  it('scores every task on the image with its dependencies: the reference 1.0 and the untouched workspace 0.0, over gRPC', () => scoresEveryTask(built.catalog), 900_000);
 });

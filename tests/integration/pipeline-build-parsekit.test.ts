@@ -27,6 +27,7 @@ import type { SandboxProvider } from '../../src/sandbox/types.js';
 import { createPythonScorer } from '../../src/languages/python/python-scorer.js';
 import { loadCatalog } from '../../src/tasks/load-catalog.js';
 import type { TaskCatalog } from '../../src/tasks/types.js';
+import { removeLeftoverContainers } from '../fixtures/leftover-containers.js';
 import { scoresOracleAndNull as scoreOracleAndNullOverGrpc } from '../fixtures/oracle-and-null.js';
 
 const SERVER_ID = `itest-build-${process.pid}-${Date.now()}`;
@@ -35,9 +36,6 @@ const LIBRARY = join(root, 'examples/parsekit');
 /** Enough to cover functions, a method and the exception cases, in a few minutes. */
 const MAX_TASKS = 4;
 
-function leftoverContainers(): string[] {
-  return execFileSync('docker', ['ps', '-aq', '--filter', `label=codemidas.server=${SERVER_ID}`], { encoding: 'utf8' }).split('\n').filter(Boolean);
-}
 
 async function treeOf(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -88,11 +86,7 @@ describe('codemidas build on examples/parsekit (docker)', () => {
   afterAll(async () => {
     await provider?.close();
     if (work) await rm(work, { recursive: true, force: true });
-    const left = leftoverContainers();
-    if (left.length) {
-      execFileSync('docker', ['rm', '-f', ...left]);
-      throw new Error(`containers left behind (removed now): ${left.join(' ')}`);
-    }
+    removeLeftoverContainers(SERVER_ID);
   });
 
   it('builds a suite that loads with no problem, with every drop explained', () => {

@@ -24,17 +24,33 @@ export async function recordBehaviour(run: BuildRun, explored: Explored): Promis
   const { options } = run;
   const { snapshot, units, toRecord } = explored;
   const proposals = await proposeInputs(run, explored);
-  const rules = options.language.dependencies;
-  const recordWith = (dependencies: Dependencies, candidates: Candidate[]): Promise<RecordStageResult> =>
+  const { recorded, dependencies } = await recordInstalling(run, explored, recorderOf(run, explored, proposals));
+  const missing = missingDependencies(dependencies, recorded.missingDependencies ?? []);
+  run.drops.push(...blameMissingDependencies(recorded.drops, options.language.dependencies, dependencies, missing));
+  const unitsById = new Map(units.map((u) => [u.id, u]));
+  const recordings = [...recorded.recordings].filter((r) => unitsById.has(r.unitId)).sort((a, b) => compareStrings(a.unitId, b.unitId));
+  if (recordings.length === 0) {
+    await run.fail({ snapshot, units }, `none of the ${toRecord.length} candidates of ${options.source} could be recorded (${run.countsOf('record')})`, { candidates: explored.candidates.length });
+  }
+  const names = assignTaskNames(recordings.map((r) => unitsById.get(r.unitId) as Unit));
+  return { recordings, unitsById, names, dependencies: { ...dependencies, missing } };
+}
+
+/** Runs the record stage on some candidates, on the image with some dependencies installed. */
+type RecordWith = (dependencies: Dependencies, candidates: Candidate[]) => Promise<RecordStageResult>;
+
+function recorderOf(run: BuildRun, explored: Explored, proposals: ReadonlyMap<string, InputProposal[]>): RecordWith {
+  const { options } = run;
+  return (dependencies, candidates) =>
     run.timed('record', () =>
       options.stages.record({
         provider: options.provider,
         language: options.language,
-        snapshot,
+        snapshot: explored.snapshot,
         candidates,
         seed: run.seed,
         logger: run.logger,
-        units,
+        units: explored.units,
         ...(proposals.size > 0 ? { proposals } : {}),
         ...(dependencies.runtime ? { dependencies: dependencies.runtime } : {}),
         onProgress: (e) => {
@@ -44,33 +60,33 @@ export async function recordBehaviour(run: BuildRun, explored: Explored): Promis
         ...run.signalOption,
       }),
     );
+}
 
+/**
+ * Records every candidate on the image with the repository's declared dependencies; then, when the
+ * code imports what no manifest declares (Debian's python3-isodate imports six, its metadata lists
+ * nothing), installs the packages the import errors name too and records the units that failed on
+ * them again.
+ */
+async function recordInstalling(run: BuildRun, explored: Explored, recordWith: RecordWith): Promise<{ recorded: RecordStageResult; dependencies: Dependencies }> {
+  const { toRecord } = explored;
   let dependencies = await declaredDependencies(run, explored);
   run.progress({ stage: 'record', done: 0, total: toRecord.length });
-  let recorded = await recordWith(dependencies, toRecord);
-  // Code that imports what no manifest declares (Debian's python3-isodate imports six, its metadata
-  // lists nothing): the packages it names are installed too, and the units that failed on them recorded again.
-  const undeclared = undeclaredDependencies(recorded.drops, rules, dependencies, explored.files);
-  if (undeclared.found.length > 0) {
-    dependencies = await withUndeclared(run, dependencies, undeclared.found);
-    const retry = toRecord.filter((c) => undeclared.unitIds.has(c.unit.id));
-    run.progress({ stage: 'record', done: 0, total: retry.length, message: `recording ${retry.length} candidates again with what the code imports undeclared: ${undeclared.found.map((d) => d.name).join(', ')}` });
-    const again = await recordWith(dependencies, retry);
-    recorded = {
+  const recorded = await recordWith(dependencies, toRecord);
+  const undeclared = undeclaredDependencies(recorded.drops, run.options.language.dependencies, dependencies, explored.files);
+  if (undeclared.found.length === 0) return { recorded, dependencies };
+  dependencies = await withUndeclared(run, dependencies, undeclared.found);
+  const retry = toRecord.filter((c) => undeclared.unitIds.has(c.unit.id));
+  run.progress({ stage: 'record', done: 0, total: retry.length, message: `recording ${retry.length} candidates again with what the code imports undeclared: ${undeclared.found.map((d) => d.name).join(', ')}` });
+  const again = await recordWith(dependencies, retry);
+  return {
+    dependencies,
+    recorded: {
       recordings: [...recorded.recordings, ...again.recordings],
       drops: [...recorded.drops.filter((d) => !undeclared.unitIds.has(d.unitId)), ...again.drops],
       missingDependencies: again.missingDependencies ?? [],
-    };
-  }
-  const missing = missingDependencies(dependencies, recorded.missingDependencies ?? []);
-  run.drops.push(...blameMissingDependencies(recorded.drops, rules, dependencies, missing));
-  const unitsById = new Map(units.map((u) => [u.id, u]));
-  const recordings = [...recorded.recordings].filter((r) => unitsById.has(r.unitId)).sort((a, b) => compareStrings(a.unitId, b.unitId));
-  if (recordings.length === 0) {
-    await run.fail({ snapshot, units }, `none of the ${toRecord.length} candidates of ${options.source} could be recorded (${run.countsOf('record')})`, { candidates: explored.candidates.length });
-  }
-  const names = assignTaskNames(recordings.map((r) => unitsById.get(r.unitId) as Unit));
-  return { recordings, unitsById, names, dependencies: { ...dependencies, missing } };
+    },
+  };
 }
 
 /**
