@@ -29,12 +29,13 @@ for pkg in "${packages[@]}"; do
   deb=$(ls "$work/debs/${pkg}_"*.deb | head -n 1)
   version=$(dpkg-deb -f "$deb" Version)
   dpkg -x "$deb" "$work/x-$pkg"
-  # only the library's own source: the dist-packages folder, without Debian's metadata
+  # the dist-packages folder as Debian installs it, metadata included: it declares the dependencies
+  # (egg-info requires.txt, dist-info METADATA), and code that reads its own version
+  # (importlib.metadata.version) needs it
   repo="$work/src/$pkg"
   mkdir -p "$repo"
   cp -r "$work/x-$pkg/usr/lib/python3/dist-packages/." "$repo/"
   rm -rf "$work/x-$pkg"
-  find "$repo" -maxdepth 1 \( -name '*.egg-info' -o -name '*.dist-info' \) -exec rm -rf {} +
   suite=$(echo "${pkg#python3-}" | tr 'A-Z' 'a-z')
   echo "== $pkg $version → suite $suite" >&2
   run_eval_build "$repo" "$suite" "$pkg" "\"version\":\"$version\","

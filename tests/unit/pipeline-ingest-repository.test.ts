@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,7 +36,7 @@ describe('ingestRepository on a local directory', () => {
     write(source, 'pkg/old.pyc');
     write(source, 'build/lib/pkg/core.py');
     write(source, 'dist/pkg-1.0.tar.gz');
-    write(source, 'pkg.egg-info/PKG-INFO');
+    write(source, 'pkg.egg-info/SOURCES.txt');
     write(source, '.venv/lib/site.py');
     write(source, 'node_modules/x/index.js');
     write(source, 'data/big.bin', Buffer.alloc(1024 * 1024 + 1));
@@ -67,14 +67,19 @@ describe('ingestRepository on a local directory', () => {
     expect(listAll(source)).toEqual(before);
   });
 
-  it("keeps only the requires.txt of a root egg-info folder (an installed distribution's declared dependencies)", async () => {
+  it("keeps a root metadata folder's name, version and requirements, headers only (an installed distribution's)", async () => {
     const source = tempDir('cm-src-');
     write(source, 'isodate/__init__.py', 'x = 1\n');
     write(source, 'isodate-0.6.1.egg-info/requires.txt', 'six\n');
     write(source, 'isodate-0.6.1.egg-info/SOURCES.txt', 'isodate/__init__.py\n');
+    write(source, 'isodate-0.6.1.egg-info/PKG-INFO', 'Metadata-Version: 2.1\nName: isodate\nVersion: 0.6.1\n\n>>> parse_duration("P1D")\n');
+    write(source, 'kit-1.0.dist-info/METADATA', 'Name: kit\nVersion: 1.0\nRequires-Dist: six\n\nA README quoting the code\n');
+    write(source, 'kit-1.0.dist-info/RECORD', 'kit/__init__.py,sha256=x,1\n');
     write(source, 'sub/inner.egg-info/requires.txt', 'nested\n');
     const snapshot = await ingestRepository(source, { workRoot: tempDir('cm-work-') });
-    expect(snapshot.files).toEqual(['isodate-0.6.1.egg-info/requires.txt', 'isodate/__init__.py']);
+    expect(snapshot.files).toEqual(['isodate-0.6.1.egg-info/PKG-INFO', 'isodate-0.6.1.egg-info/requires.txt', 'isodate/__init__.py', 'kit-1.0.dist-info/METADATA']);
+    expect(readFileSync(join(snapshot.dir, 'isodate-0.6.1.egg-info/PKG-INFO'), 'utf8')).toBe('Metadata-Version: 2.1\nName: isodate\nVersion: 0.6.1\n');
+    expect(readFileSync(join(snapshot.dir, 'kit-1.0.dist-info/METADATA'), 'utf8')).toBe('Name: kit\nVersion: 1.0\nRequires-Dist: six\n');
     expect(snapshot.skipped).toEqual([{ path: 'sub/inner.egg-info/', reason: 'ignored-folder' }]);
   });
 

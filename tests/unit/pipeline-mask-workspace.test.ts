@@ -126,10 +126,14 @@ describe('removeTestsOfTarget', () => {
 
 describe('scrubReason', () => {
   it('scrubs VCS data, caches, bytecode, build output at the root, packaging metadata, source maps and installed copies', () => {
-    for (const path of ['.git/config', 'pkg/__pycache__/mod.cpython-311.pyc', 'x.pyc', 'build/lib/pkg/mod.py', 'dist/pkg-1.0.whl', 'pkg.egg-info/PKG-INFO', 'app.js.map', '.venv/lib/python3.11/site-packages/pkg/mod.py', 'vendor/site-packages/pkg/mod.py', 'pkg-1.0.tar.gz']) {
+    for (const path of ['.git/config', 'pkg/__pycache__/mod.cpython-311.pyc', 'x.pyc', 'build/lib/pkg/mod.py', 'dist/pkg-1.0.whl', 'pkg.egg-info/SOURCES.txt', 'kit-1.0.dist-info/RECORD', 'src/pkg.egg-info/PKG-INFO', 'app.js.map', '.venv/lib/python3.11/site-packages/pkg/mod.py', 'vendor/site-packages/pkg/mod.py', 'pkg-1.0.tar.gz']) {
       expect(scrubReason(path), path).not.toBeNull();
     }
     for (const path of ['pkg/mod.py', 'pkg/build/helpers.py', 'tests/test_mod.py', 'README.md']) expect(scrubReason(path), path).toBeNull();
+  });
+
+  it("keeps a root metadata folder's name, version and requirements (code reading its own version needs them, as when recorded)", () => {
+    for (const path of ['pkg.egg-info/PKG-INFO', 'pkg.egg-info/requires.txt', 'kit-1.0.dist-info/METADATA']) expect(scrubReason(path), path).toBeNull();
   });
 });
 

@@ -1,5 +1,6 @@
-import { copyFile, lstat, mkdir, readdir } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
+import { KEPT_METADATA_FILES } from '../mask/scrub-paths.js';
 
 /** Files over this size are left out of snapshots: generated data, not code worth a task. */
 export const MAX_SNAPSHOT_FILE_BYTES = 1024 * 1024;
@@ -26,8 +27,8 @@ export interface CopyResult {
 
 /**
  * Copies `from` into `to` (which must exist), leaving out VCS folders, caches, virtual environments,
- * root-level build output (`rootDirsLeftOut`, default SKIPPED_ROOT_DIRS), `*.egg-info` (but for
- * the `requires.txt` of one at the root: an installed distribution's declared dependencies),
+ * root-level build output (`rootDirsLeftOut`, default SKIPPED_ROOT_DIRS), `*.egg-info` and
+ * `*.dist-info` (but for the name, version and requirements of one at the root, `copyMetadata`),
  * bytecode, symlinks and files over 1 MiB. `exclude` is an absolute path never descended into (the
  * work root when it sits inside the source).
  */
@@ -50,10 +51,10 @@ export async function copyFilteredTree(
       if (entry.isSymbolicLink()) {
         skipped.push({ path: rel, reason: 'symlink' });
       } else if (entry.isDirectory()) {
-        if (relativeDir === '' && entry.name.endsWith('.egg-info') && (await lstat(join(source, 'requires.txt')).catch(() => null))?.isFile()) {
-          await mkdir(join(to, rel), { recursive: true });
-          await copyFile(join(source, 'requires.txt'), join(to, rel, 'requires.txt'));
-          files.push(`${rel}/requires.txt`);
+        if (relativeDir === '' && /\.(egg|dist)-info$/.test(entry.name)) {
+          const kept = await copyMetadata(source, join(to, rel));
+          files.push(...kept.map((name) => `${rel}/${name}`));
+          if (kept.length === 0) skipped.push({ path: `${rel}/`, reason: 'ignored-folder' });
         } else if (SKIPPED_DIRS.has(entry.name) || entry.name.endsWith('.egg-info') || (relativeDir === '' && rootDirsLeftOut.has(entry.name))) {
           skipped.push({ path: `${rel}/`, reason: 'ignored-folder' });
         } else if (exclude !== undefined && isInside(resolve(source), exclude)) {
@@ -77,6 +78,25 @@ export async function copyFilteredTree(
   await walk('');
   files.sort();
   return { files, skipped };
+}
+
+/**
+ * An installed distribution's metadata folder, reduced to what code and the dependency reader use:
+ * `requires.txt`, and `PKG-INFO` / `METADATA` headers only (name, version, `Requires-Dist`; the
+ * description after the first blank line, a README that may quote the code, is cut off). Returns
+ * the names copied.
+ */
+async function copyMetadata(from: string, to: string): Promise<string[]> {
+  const kept: string[] = [];
+  for (const name of [...KEPT_METADATA_FILES].sort()) {
+    const info = await lstat(join(from, name)).catch(() => null);
+    if (!info?.isFile() || info.size > MAX_SNAPSHOT_FILE_BYTES) continue;
+    const text = await readFile(join(from, name), 'utf8');
+    await mkdir(to, { recursive: true });
+    await writeFile(join(to, name), name === 'requires.txt' ? text : `${text.split(/\r?\n\r?\n/)[0] ?? ''}\n`);
+    kept.push(name);
+  }
+  return kept;
 }
 
 function isInside(path: string, folder: string): boolean {
