@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { javascriptDependencyRules } from '../../src/languages/javascript/javascript-dependencies.js';
 import type { DeclaredDependency } from '../../src/languages/language.js';
 import { pythonDependencyRules } from '../../src/languages/python/python-dependencies.js';
-import { blameMissingDependencies, missingDependencies, undeclaredDependencies, type Dependencies } from '../../src/pipeline/build/declared-dependencies.js';
+import { blameMissingDependencies, declaredDependencies, missingDependencies, undeclaredDependencies, type Dependencies } from '../../src/pipeline/build/declared-dependencies.js';
+import type { BuildRun } from '../../src/pipeline/build/build-run.js';
 import type { Drop } from '../../src/pipeline/types.js';
 import { runtimeDependenciesProblem } from '../../src/sandbox/runtime-dependencies.js';
 import { taskFileSchema } from '../../src/tasks/task-schema.js';
@@ -34,6 +35,15 @@ describe('missingDependencies', () => {
       runtime: { tool: 'npm', packages: ['@scope/kit@1.4.0', 'ms@2.1.3'] },
     };
     expect(missingDependencies(npm, ['@scope/kit@1.4.0']).map((m) => m.name)).toEqual(['@scope/kit']);
+  });
+
+  it('counts a package the installer could not pin (the registry did not answer) as missing', () => {
+    const npm: Dependencies = {
+      declared: [{ name: 'ms', from: 'package.json dependencies', install: 'ms@^2.1.0', modules: ['ms'] }],
+      runtime: undefined,
+      unpinned: ['ms@^2.1.0'],
+    };
+    expect(missingDependencies(npm, [])).toEqual([{ name: 'ms', from: 'package.json dependencies', reason: expect.stringContaining('could not install ms@^2.1.0') }]);
   });
 });
 
@@ -128,5 +138,20 @@ describe('undeclaredDependencies', () => {
     expect(javascriptDependencyRules.forModule('is-plain-obj', js)).toMatchObject({ name: 'is-plain-obj', install: 'is-plain-obj@latest', modules: ['is-plain-obj'] });
     expect(javascriptDependencyRules.forModule('durkit', js)).toBeNull();
     expect(javascriptDependencyRules.forModule('../x', js)).toBeNull();
+  });
+});
+
+describe('declaredDependencies', () => {
+  it('puts on the image only what the installer pinned; a range it could not pin is kept aside as missing', async () => {
+    const rules = {
+      ...javascriptDependencyRules,
+      installer: { ...javascriptDependencyRules.installer, pin: async (requested: readonly string[]) => requested.map((r) => (r === 'ms@^2.1.0' ? r : r.replace(/@.*$/, '@1.0.0'))) },
+    };
+    const run = { options: { language: { dependencies: rules } }, progress: () => undefined, timed: (_stage: string, fn: () => unknown) => fn(), signalOption: {} } as unknown as BuildRun;
+    const files = new Map([['package.json', Buffer.from(JSON.stringify({ name: 'x', dependencies: { ms: '^2.1.0', kit: '^1.0.0' } }))]]);
+    const found = await declaredDependencies(run, { files });
+    expect(found.runtime).toEqual({ tool: 'npm', packages: ['kit@1.0.0'] });
+    expect(found.unpinned).toEqual(['ms@^2.1.0']);
+    expect(missingDependencies(found, []).map((m) => m.name)).toEqual(['ms']);
   });
 });

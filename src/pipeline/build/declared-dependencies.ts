@@ -1,5 +1,5 @@
 import type { DeclaredDependency, DependencyRules } from '../../languages/language.js';
-import type { RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
+import { DEPENDENCY_PACKAGE, type RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
 import type { Drop } from '../types.js';
 import { compareStrings } from '../write/stable-json.js';
 import type { BuildRun } from './build-run.js';
@@ -11,6 +11,8 @@ export interface Dependencies {
   declared: DeclaredDependency[];
   /** What the language's installer puts on the image (pinned), or undefined when nothing. */
   runtime: RuntimeDependencies | undefined;
+  /** Requested packages the installer could not pin (the registry did not answer or has no such version): missing. */
+  unpinned?: string[];
 }
 
 /** A dependency the build could not install, with why: the funnel's `dependencies.missing`. */
@@ -32,8 +34,15 @@ export async function declaredDependencies(run: BuildRun, explored: Pick<Explore
   if (requested.length === 0) return { declared, runtime: undefined };
   const { tool } = rules.installer;
   run.progress({ stage: 'record', done: 0, total: 1, message: `${declared.length} declared dependencies; pinning ${requested.length} for ${tool}` });
-  const packages = await run.timed('dependencies', () => rules.installer.pin(requested, run.signalOption));
-  return { declared, runtime: packages.length > 0 ? { tool, packages } : undefined };
+  const pinned = await run.timed('dependencies', () => rules.installer.pin(requested, run.signalOption));
+  return { declared, ...installable(tool, pinned) };
+}
+
+/** The pinned packages an image can be given (`DEPENDENCY_PACKAGE`), and the rest, which stay requested ranges. */
+function installable(tool: string, pinned: readonly string[], before: Dependencies = { declared: [], runtime: undefined }): Pick<Dependencies, 'runtime' | 'unpinned'> {
+  const packages = [...new Set([...(before.runtime?.packages ?? []), ...pinned.filter((p) => DEPENDENCY_PACKAGE.test(p))])].sort(compareStrings);
+  const unpinned = [...new Set([...(before.unpinned ?? []), ...pinned.filter((p) => !DEPENDENCY_PACKAGE.test(p))])].sort(compareStrings);
+  return { runtime: packages.length > 0 ? { tool, packages } : undefined, ...(unpinned.length > 0 ? { unpinned } : {}) };
 }
 
 /**
@@ -67,11 +76,7 @@ export async function withUndeclared(run: BuildRun, dependencies: Dependencies, 
   const { installer } = run.options.language.dependencies;
   const requested = found.flatMap((d) => (d.install === null ? [] : [d.install]));
   const pinned = requested.length > 0 ? await run.timed('dependencies', () => installer.pin(requested, run.signalOption)) : [];
-  const packages = [...new Set([...(dependencies.runtime?.packages ?? []), ...pinned])].sort(compareStrings);
-  return {
-    declared: [...dependencies.declared, ...found].sort((a, b) => compareStrings(a.name, b.name)),
-    runtime: packages.length > 0 ? { tool: installer.tool, packages } : undefined,
-  };
+  return { declared: [...dependencies.declared, ...found].sort((a, b) => compareStrings(a.name, b.name)), ...installable(installer.tool, pinned, dependencies) };
 }
 
 /** `name` of `name@version` (npm, scoped names kept whole); an apt name unchanged. */
@@ -85,7 +90,7 @@ function packageName(installed: string): string {
  * and those the installer listed as missing (`missing`: the dependency image's list).
  */
 export function missingDependencies(dependencies: Dependencies, missing: readonly string[]): MissingDependency[] {
-  const missingNames = new Set(missing.map(packageName));
+  const missingNames = new Set([...missing, ...(dependencies.unpinned ?? [])].map(packageName));
   const tool = dependencies.runtime?.tool;
   return dependencies.declared.flatMap((d) => {
     if (d.install === null) return [{ name: d.name, from: d.from, reason: d.why ?? 'nothing installs it' }];
