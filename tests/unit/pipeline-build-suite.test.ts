@@ -84,6 +84,7 @@ function fakeStages(repo: string, options: { failRecord?: boolean } = {}): Pipel
       return {
         recordings: candidates.filter((c) => c.unit.qualname !== 'weak').map((c) => recordingOf(c.unit, 1)).concat([recordingOf(UNITS[1] as Unit, 0.5)]),
         drops: [{ unitId: 'mini.core:hangs', stage: 'record', code: 'timeout', reason: 'the function did not return within 2000 ms' }],
+        timings: { setupMs: 10, traceMs: { pytest: 20 }, candidates: candidates.map((c) => ({ unitId: c.unit.id, recordMs: 5, mutateMs: 7, searchMs: 3 })) },
       };
     },
   };
@@ -198,7 +199,12 @@ describe('buildSuite with fake stages and scorer', () => {
     expect(report.gates.masked.runs).toHaveLength(2);
     expect(JSON.stringify(report)).not.toMatch(/durationMs|\/tmp\//);
     // timings only outside the suite
-    expect(JSON.parse(await readFile(join(out, 'mini.funnel.json'), 'utf8')).timings.totalMs).toBeGreaterThanOrEqual(0);
+    const beside = JSON.parse(await readFile(join(out, 'mini.funnel.json'), 'utf8'));
+    expect(beside.timings.totalMs).toBeGreaterThanOrEqual(0);
+    // the record stage's detail: the stage's own figures, per candidate
+    expect(beside.timings.record.traceMs).toEqual({ pytest: 20 });
+    expect(beside.timings.record.candidates[0]).toMatchObject({ recordMs: 5, mutateMs: 7, searchMs: 3 });
+    expect(beside.timings.cores).toBeGreaterThanOrEqual(1);
     expect(await readFile(join(out, 'mini/funnel.json'), 'utf8')).not.toContain('timings');
     expect((await readdir(out)).filter((n) => n.startsWith('.'))).toEqual([]);
   });

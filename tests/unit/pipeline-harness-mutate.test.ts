@@ -3,7 +3,7 @@
  * survive the doctest inputs and are killed by inputs the mutant-guided search finds.
  */
 import { describe, expect, it } from 'vitest';
-import { runHarness, runWithHarnessModule, target } from './pipeline-harness-helpers.js';
+import { FIXTURE, runHarness, runWithHarnessModule, target } from './pipeline-harness-helpers.js';
 
 const int = (n: number): unknown => ({ t: 'int', v: String(n) });
 const str = (s: string): unknown => ({ t: 'str', v: s });
@@ -36,6 +36,38 @@ describe('mutate.py', () => {
     expect(t.mutation.total).toBeGreaterThan(5);
     expect(t.mutation.killed).toBeGreaterThan(0);
     expect(t.baselineMismatches).toBe(0);
+  }, 120_000);
+
+  it('cuts a mutant that loops forever at its own per-case limit (timeout, killed), and stops a batch at the first case that differs', () => {
+    const halving = (n: number, i: number): unknown => ({
+      id: `h${i}`, module: 'recfix.loops', target: 'halve_steps', init: null, args: [int(n)], kwargs: {},
+      expect: { returns: int(n <= 1 ? 0 : Math.floor(Math.log2(n))) }, argsAfter: null, source: 'doctest',
+    });
+    const cases = [1, 2, 7, 64].map(halving);
+    const t = runHarness('mutate.py', { search: false, callTimeoutMs: 2000, targets: [target('halve_steps', 'recfix.loops', { cases })] }).targets[0];
+    expect(t.error).toBeNull();
+    const how = new Map(t.mutants.map((m: any) => [m.description, [m.killed, m.how]]));
+    // `n // 1` never reaches 1: cut at the mutants' limit, not after the whole batch's
+    expect(how.get('line 8: 2 → 1')).toEqual([true, 'timeout']);
+    expect(how.get('line 7: > → >=')).toEqual([true, 'differs']);
+    expect(t.mutation.score).toBe(1);
+    expect(t.ms).toBeGreaterThan(0);
+
+    // the worker's batch: with `expected`, the outcomes end at the first case that differs; each has its `ms`
+    const answer = runWithHarnessModule('common', [
+      'import json, sys',
+      `config = {"repoRoot": ${JSON.stringify(FIXTURE)}, "sysPath": [${JSON.stringify(FIXTURE)}], "callTimeoutMs": 2000}`,
+      'w, drop = common.start_worker(config, {"module": "recfix.loops", "qualname": "halve_steps", "kind": "function"})',
+      'cases = [{"args": [{"t": "int", "v": str(n)}], "kwargs": {}} for n in (2, 7, 64)]',
+      'want = [common.codec.canonical({"returns": {"t": "int", "v": v}}) for v in ("1", "9", "6")]',
+      'stopped = common.run_batch(w, cases, config, expected=want, with_args_after=[False] * 3)',
+      'full = common.run_batch(w, cases, config, case_limits=[500] * 3)',
+      'w.close()',
+      'print(json.dumps({"stopped": stopped, "full": full}))',
+    ], '');
+    expect(answer.stopped.outcomes.map((o: any) => o.value.v)).toEqual(['1', '2']);
+    expect(answer.full.outcomes.map((o: any) => o.value.v)).toEqual(['1', '2', '6']);
+    expect(answer.full.outcomes.every((o: any) => typeof o.ms === 'number')).toBe(true);
   }, 120_000);
 
   it('never mutates what a task cannot judge: the arguments of a raised exception, a warnings.warn call', () => {

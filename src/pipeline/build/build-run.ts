@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../logging.js';
 import { reclaimStaleStaging, writeFileAtomic } from '../package/suite-staging.js';
-import { countDrops, sortDrops, summariseLlmFallbacks, type BuildTimings, type FunnelDependencies, type FunnelReport, type LlmFallback } from '../report/funnel-report.js';
+import { countDrops, mergeRecordTimings, sortDrops, summariseLlmFallbacks, type BuildTimings, type RecordTimings, type FunnelDependencies, type FunnelReport, type LlmFallback } from '../report/funnel-report.js';
 import type { Drop, DropStage, RepoSnapshot } from '../types.js';
 import { repoLabel } from '../write/render-task-file.js';
 import { compareStrings, stableJson } from '../write/stable-json.js';
@@ -31,7 +31,9 @@ export interface BuildRun {
   timed<T>(stage: string, fn: () => Promise<T> | T): Promise<T>;
   /** The funnel of the drops so far, with these counts and accepted tasks. */
   report(source: FunnelSource, counts: FunnelCounts, tasks: FunnelReport['tasks'], dependencies?: FunnelDependencies): FunnelReport;
-  /** Total and per-stage times, with tasks per minute for `accepted` tasks. */
+  /** Adds a record run's timings (a build can record twice: again after installing undeclared imports). */
+  addRecordTimings(timings: RecordTimings): void;
+  /** Total and per-stage times, the record stage's detail, and tasks per minute and per core-minute for `accepted` tasks. */
   timings(accepted: number): BuildTimings;
   /** Writes the funnel so far beside the suite and stops the build with `BuildFailedError`. */
   fail(source: FunnelSource, message: string, counts?: FunnelCounts): Promise<never>;
@@ -75,9 +77,12 @@ export async function createBuildRun(options: BuildSuiteOptions): Promise<BuildR
       ...(dependencies ? { dependencies } : {}),
     };
   };
+  let recordTimings: RecordTimings | undefined;
+  const cores = availableParallelism();
   const timings = (accepted: number): BuildTimings => {
     const totalMs = Math.round(performance.now() - started);
-    return { totalMs, stageMs, tasksPerMinute: totalMs > 0 && accepted > 0 ? (accepted * 60_000) / totalMs : 0 };
+    const tasksPerMinute = totalMs > 0 && accepted > 0 ? (accepted * 60_000) / totalMs : 0;
+    return { totalMs, stageMs, tasksPerMinute, cores, tasksPerCoreMinute: tasksPerMinute / cores, ...(recordTimings ? { record: recordTimings } : {}) };
   };
 
   // Leftovers of builds of this suite that were killed outright (their process is gone).
@@ -108,6 +113,9 @@ export async function createBuildRun(options: BuildSuiteOptions): Promise<BuildR
       }
     },
     report,
+    addRecordTimings(t) {
+      recordTimings = mergeRecordTimings(recordTimings, t);
+    },
     timings,
     async fail(source, message, counts = {}) {
       const funnel = report(source, counts, []);

@@ -7,7 +7,7 @@ import type { SandboxProvider } from '../../sandbox/types.js';
 import type { Scorer } from '../../scoring/types.js';
 import type { ImageFileReader } from '../audit/image-files.js';
 import type { GateOptions } from '../gate/run-gates.js';
-import type { BuildTimings, FunnelReport } from '../report/funnel-report.js';
+import type { BuildTimings, FunnelReport, RecordTimings } from '../report/funnel-report.js';
 import type { Candidate, Drop, DropStage, Recording, RepoSnapshot, Unit } from '../types.js';
 import type { AssertionReviewer, InputProposal, InputProposer, SpecWriter } from '../write/spec-writer.js';
 
@@ -55,7 +55,7 @@ export interface PipelineStages {
     proposals?: ReadonlyMap<string, readonly InputProposal[]>;
     /** The repository's dependencies, installed on the record image. */
     dependencies?: RuntimeDependencies;
-  }): Promise<{ recordings: Recording[]; drops: Drop[]; missingDependencies?: string[] }>;
+  }): Promise<{ recordings: Recording[]; drops: Drop[]; missingDependencies?: string[]; timings?: RecordTimings }>;
 }
 
 export interface BuildSuiteOptions {

@@ -41,8 +41,8 @@ type RecordWith = (dependencies: Dependencies, candidates: Candidate[]) => Promi
 
 function recorderOf(run: BuildRun, explored: Explored, proposals: ReadonlyMap<string, InputProposal[]>): RecordWith {
   const { options } = run;
-  return (dependencies, candidates) =>
-    run.timed('record', () =>
+  return async (dependencies, candidates) => {
+    const recorded = await run.timed('record', () =>
       options.stages.record({
         provider: options.provider,
         language: options.language,
@@ -60,6 +60,9 @@ function recorderOf(run: BuildRun, explored: Explored, proposals: ReadonlyMap<st
         ...run.signalOption,
       }),
     );
+    if (recorded.timings) run.addRecordTimings(recorded.timings);
+    return recorded;
+  };
 }
 
 /**

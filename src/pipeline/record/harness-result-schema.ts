@@ -68,9 +68,11 @@ export const recordResultSchema = z.object({
       sources: z.record(z.string(), z.object({ tried: z.number().int(), kept: z.number().int() })),
       rejected: z.record(z.string(), z.number().int()),
       drop: dropSchema.nullable(),
+      /** Wall-clock milliseconds the harness spent on this target (for the build summary; never in a suite). */
+      ms: z.number().int().optional(),
     }),
   ),
-  traces: z.array(z.object({ mode: z.string(), timedOut: z.boolean(), records: z.number().int() })),
+  traces: z.array(z.object({ mode: z.string(), timedOut: z.boolean(), records: z.number().int(), ms: z.number().int().optional() })),
 });
 
 const mutationSchema = z.object({
@@ -98,6 +100,9 @@ export const mutateResultSchema = z.object({
       search: z.object({ tried: z.number().int(), found: z.number().int() }),
       baselineMismatches: z.number().int(),
       error: dropSchema.nullable(),
+      /** Wall-clock milliseconds on this target, and of them in the mutant-guided search (build summary only). */
+      ms: z.number().int().optional(),
+      searchMs: z.number().int().optional(),
     }),
   ),
 });

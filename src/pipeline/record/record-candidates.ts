@@ -5,6 +5,7 @@ import { CodeMidasError } from '../../errors.js';
 import type { LanguagePlugin, RecordHarness } from '../../languages/language.js';
 import { hasDependencies, MISSING_DEPENDENCIES_FILE, type RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
 import type { FileEntry, Sandbox, SandboxProvider } from '../../sandbox/types.js';
+import type { RecordTimings } from '../report/funnel-report.js';
 import type { Candidate, Drop, MutationResult, RecordedCase, Recording, RepoSnapshot, Unit } from '../types.js';
 import type { InputProposal } from '../write/spec-writer.js';
 import { mutateResultSchema, recordResultSchema } from './harness-result-schema.js';
@@ -84,6 +85,8 @@ export interface RecordCandidatesResult {
   drops: Drop[];
   /** The packages of `dependencies` the image's installer could not install (its `MISSING_DEPENDENCIES_FILE`). */
   missingDependencies: string[];
+  /** Where the time went: the sandbox's setup, tracing, and each candidate (for the build summary; never in a suite). */
+  timings: RecordTimings;
 }
 
 /** The harness failed as a whole (not one target): it crashed, timed out or printed something unreadable. */
@@ -154,10 +157,11 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
   const total = input.candidates.length;
   const progress = (phase: RecordProgress['phase'], done: number, message: string): void => input.onProgress?.({ phase, done, total, message });
   const candidates = [...input.candidates].sort((a, b) => (a.unit.id < b.unit.id ? -1 : a.unit.id > b.unit.id ? 1 : 0));
-  if (candidates.length === 0) return { recordings: [], drops: [], missingDependencies: [] };
+  if (candidates.length === 0) return { recordings: [], drops: [], missingDependencies: [], timings: { setupMs: 0, traceMs: {}, candidates: [] } };
   const classes = new Map((input.units ?? []).filter((u) => u.kind === 'class').map((u) => [u.id, u] as const));
 
   progress('sandbox', 0, `starting a sandbox for ${candidates.length} candidates`);
+  const setupStarted = performance.now();
   const sandbox = await provider.create(
     {
       image: provider.imageFor(input.language.image),
@@ -176,6 +180,7 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
     if (missingDependencies.length > 0) logger.warn({ missingDependencies }, 'the installer could not install some of the dependencies');
     await sandbox.putFiles(WORKSPACE, await snapshotEntries(snapshot), signalOption);
     await sandbox.putFiles('/', [...WORK_DIR_ENTRIES, ...(await harness.entries())], signalOption);
+    const setupMs = Math.round(performance.now() - setupStarted);
     const common = {
       ...harness.config(candidates, WORKSPACE),
       repoRoot: WORKSPACE,
@@ -241,9 +246,21 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
     }
     recordings.sort(byId);
     drops.sort(byId);
+    const traceMs: Record<string, number> = {};
+    for (const trace of recorded.traces) traceMs[trace.mode] = (traceMs[trace.mode] ?? 0) + (trace.ms ?? 0);
+    const timings: RecordTimings = {
+      setupMs,
+      traceMs,
+      candidates: recorded.targets
+        .map((t) => {
+          const m = mutationByUnit.get(t.unitId);
+          return { unitId: t.unitId, recordMs: t.ms ?? 0, mutateMs: m?.ms ?? 0, searchMs: m?.searchMs ?? 0 };
+        })
+        .sort(byId),
+    };
     progress('done', total, `${recordings.length} recorded, ${drops.length} dropped`);
     logger.info({ recorded: recordings.length, dropped: drops.length }, 'record stage done');
-    return { recordings, drops, missingDependencies };
+    return { recordings, drops, missingDependencies, timings };
   } finally {
     await sandbox.destroy().catch((error: unknown) => logger.warn({ err: error, containerId: sandbox.id }, 'could not destroy the record sandbox'));
   }

@@ -72,6 +72,64 @@ export interface BuildTimings {
   stageMs: Record<string, number>;
   /** Gated tasks per minute of total build time. */
   tasksPerMinute: number;
+  /** The cores the build had (`os.availableParallelism()`). */
+  cores: number;
+  /** Gated tasks per core-minute: per minute of total build time, per core (construction throughput). */
+  tasksPerCoreMinute: number;
+  /** Where the record stage's time went; absent when nothing was recorded. */
+  record?: RecordTimings;
+}
+
+/** Where the record stage's time went: wall-clock milliseconds as the harness measured them. */
+export interface RecordTimings {
+  /** Starting the record sandboxes and copying the snapshot and the harness in. */
+  setupMs: number;
+  /** Running the repository's own tests and doc examples under the tracer, by mode (`pytest`, `doctest`, …). */
+  traceMs: Record<string, number>;
+  /** Per candidate, sorted by unit id (a candidate recorded twice, as after installing undeclared imports, sums both). */
+  candidates: CandidateTiming[];
+}
+
+export interface CandidateTiming {
+  unitId: string;
+  /** Collecting inputs and running each twice on the original. */
+  recordMs: number;
+  /** Mutation testing, the search included. */
+  mutateMs: number;
+  /** Of `mutateMs`, the mutant-guided search for new inputs. */
+  searchMs: number;
+}
+
+/** `a` and `b` together: setup and tracing summed, a candidate in both summed. */
+export function mergeRecordTimings(a: RecordTimings | undefined, b: RecordTimings): RecordTimings {
+  if (a === undefined) return b;
+  const traceMs = { ...a.traceMs };
+  for (const [mode, ms] of Object.entries(b.traceMs)) traceMs[mode] = (traceMs[mode] ?? 0) + ms;
+  const byUnit = new Map(a.candidates.map((c) => [c.unitId, { ...c }] as const));
+  for (const c of b.candidates) {
+    const seen = byUnit.get(c.unitId);
+    byUnit.set(c.unitId, seen ? { unitId: c.unitId, recordMs: seen.recordMs + c.recordMs, mutateMs: seen.mutateMs + c.mutateMs, searchMs: seen.searchMs + c.searchMs } : { ...c });
+  }
+  const candidates = [...byUnit.values()].sort((x, y) => compareStrings(x.unitId, y.unitId));
+  return { setupMs: a.setupMs + b.setupMs, traceMs, candidates };
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+/** The record stage's lines of the build summary: setup, tracing, the candidates' totals and the slowest few. */
+function formatRecordTimings(record: RecordTimings, slowest = 5): string[] {
+  const sum = (pick: (c: CandidateTiming) => number): number => record.candidates.reduce((n, c) => n + pick(c), 0);
+  const traced = Object.entries(record.traceMs);
+  const tracing = traced.reduce((n, [, ms]) => n + ms, 0);
+  const lines = [
+    `record: setup ${seconds(record.setupMs)}, tracing the repository ${seconds(tracing)}${traced.length ? ` (${traced.map(([m, ms]) => `${m} ${seconds(ms)}`).join(', ')})` : ''}, ` +
+      `${record.candidates.length} candidates ${seconds(sum((c) => c.recordMs + c.mutateMs))} (recording ${seconds(sum((c) => c.recordMs))}, mutation testing ${seconds(sum((c) => c.mutateMs))} of which search ${seconds(sum((c) => c.searchMs))})`,
+  ];
+  const slow = [...record.candidates].sort((x, y) => y.recordMs + y.mutateMs - (x.recordMs + x.mutateMs) || compareStrings(x.unitId, y.unitId)).slice(0, slowest);
+  if (slow.length) {
+    lines.push(`  slowest: ${slow.map((c) => `${c.unitId} ${seconds(c.recordMs + c.mutateMs)} (record ${seconds(c.recordMs)}, mutate ${seconds(c.mutateMs)}, search ${seconds(c.searchMs)})`).join('; ')}`);
+  }
+  return lines;
 }
 
 export function sortDrops(drops: readonly Drop[]): Drop[] {
@@ -118,9 +176,10 @@ export function formatFunnelSummary(report: FunnelReport, timings: BuildTimings 
     lines.push(`accepted: ${report.tasks.length} tasks, mutation kill rate median ${median.toFixed(2)}, min ${(scores[0] ?? 0).toFixed(2)}`);
   }
   if (timings) {
-    const stages = Object.entries(timings.stageMs).map(([k, ms]) => `${k} ${(ms / 1000).toFixed(1)} s`).join(', ');
-    lines.push(`time: ${(timings.totalMs / 1000).toFixed(1)} s (${stages})`);
-    lines.push(`throughput: ${timings.tasksPerMinute.toFixed(2)} gated tasks per minute`);
+    const stages = Object.entries(timings.stageMs).map(([k, ms]) => `${k} ${seconds(ms)}`).join(', ');
+    lines.push(`time: ${seconds(timings.totalMs)} (${stages})`);
+    if (timings.record) lines.push(...formatRecordTimings(timings.record));
+    lines.push(`throughput: ${timings.tasksPerCoreMinute.toFixed(2)} gated tasks per core-minute (${timings.cores} cores), ${timings.tasksPerMinute.toFixed(2)} per minute`);
   }
   return lines.join('\n');
 }

@@ -302,8 +302,9 @@ export async function mutate(config) {
       continue;
     }
     const random = seededRandom((Number(config.seed) || 0) ^ hashText(target.unitId));
+    const started = performance.now();
     try {
-      targets.push(await mutateTarget(config, ts, target, random));
+      targets.push({ ...(await mutateTarget(config, ts, target, random)), ms: Math.round(performance.now() - started) });
     } catch (error) {
       targets.push({ ...emptyResult(target.unitId), error: { code: 'mutation-error', reason: String(error?.message ?? error).slice(0, 300) } });
     }

@@ -315,9 +315,10 @@ export async function record(config) {
   // what each function recorded so far returned (objects and arrays), by name: inputs of the functions it feeds
   const produced = new Map();
   for (const [index, target] of (config.targets ?? []).entries()) {
+    const started = performance.now();
     try {
       const result = await recordTarget(config, target, lazyFiles, traced.inputs[index] ?? [], produced);
-      targets.push(result);
+      targets.push({ ...result, ms: Math.round(performance.now() - started) });
       if (!target.via) noteProduced(produced, String(target.target).split('.').pop(), result.cases);
     } catch (error) {
       targets.push({ unitId: target.unitId, cases: [], sources: {}, rejected: {}, drop: { code: 'harness-error', reason: String(error?.message ?? error).slice(0, 300) } });

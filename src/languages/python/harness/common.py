@@ -108,13 +108,36 @@ def run_one(worker, case, config, trace=False, mutant=None):
     return worker.call(request, timeout_ms / 1000.0 + 30)
 
 
-def run_batch(worker, cases, config, trace=False, mutant=None, timeout_ms=None):
+def run_batch(worker, cases, config, trace=False, mutant=None, timeout_ms=None, case_limits=None, expected=None, with_args_after=None):
+    """The worker's outcomes of `cases` in one child (each with `ms`). `case_limits`: each case's own
+    wall-clock limit in ms; `expected` (canonical verdicts, with `with_args_after`): stop at the first
+    case that differs (the outcomes end there)."""
     if timeout_ms is None:
         timeout_ms = config.get("callTimeoutMs", 2000) * 2 + 200 * len(cases)
+        if case_limits is not None:
+            timeout_ms = min(timeout_ms, int(sum(case_limits)) + 2000)
     request = {"op": "batch", "cases": cases, "timeoutMs": timeout_ms, "trace": trace}
     if mutant is not None:
         request["mutant"] = mutant
+    if case_limits is not None:
+        request["caseTimeoutMs"] = case_limits
+    if expected is not None:
+        request["expected"] = expected
+        request["withArgsAfter"] = with_args_after or [False] * len(cases)
     return worker.call(request, timeout_ms / 1000.0 + 30)
+
+
+# A mutant's run of a case is cut at this multiple of the original's time (the original's traced run,
+# itself slower than an untraced one), and never below MUTANT_CASE_FLOOR_MS: a mutant that loops
+# forever costs half a second, not the whole batch's limit. Only mutants ever run under it.
+MUTANT_CASE_FACTOR = 50
+MUTANT_CASE_FLOOR_MS = 500
+
+
+def mutant_case_limits(outcomes, config):
+    """Each case's limit for a mutant's run, from the original's outcomes (their `ms`)."""
+    ceiling = config.get("callTimeoutMs", 2000)
+    return [min(ceiling, max(MUTANT_CASE_FLOOR_MS, int(MUTANT_CASE_FACTOR * (o.get("ms") or ceiling)))) for o in outcomes]
 
 
 def input_of(case):

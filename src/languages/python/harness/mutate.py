@@ -51,9 +51,10 @@ class Target:
     def __init__(self, config, target, worker, worker_b):
         self.config, self.target, self.worker, self.worker_b = config, target, worker, worker_b
 
-    def batch(self, inputs, mutant=None, trace=False):
+    def batch(self, inputs, mutant=None, trace=False, limits=None, expected=None, with_aa=None):
         try:
-            answer = common.run_batch(self.worker, inputs, self.config, trace=trace, mutant=mutant)
+            answer = common.run_batch(self.worker, inputs, self.config, trace=trace, mutant=mutant,
+                                      case_limits=limits, expected=expected, with_args_after=with_aa)
         except common.WorkerDied:
             self.restart()
             return {"kind": "crash"}
@@ -86,9 +87,10 @@ def _kills(answer, expected, with_aa):
         return True, kind
     if kind != "batch":
         return True, "error"
+    # the worker stops at the first case that differs: the outcomes may end there
     for outcome, want, aa in zip(answer["outcomes"], expected, with_aa):
         if common.verdict(outcome, aa) != want:
-            return True, "differs"
+            return True, "timeout" if outcome.get("kind") == "timeout" else "differs"
     return False, ""
 
 
@@ -140,6 +142,7 @@ def mutate_target(config, target):
         with_aa = [c.get("argsAfter") is not None for c in cases]
         base = t.batch(runs, trace=True)
         lines = [set() for _ in cases]
+        limits = []
         if base.get("kind") == "batch":
             good = []
             for k, outcome in enumerate(base["outcomes"]):
@@ -150,6 +153,8 @@ def mutate_target(config, target):
         else:
             good = []
             result["baselineMismatches"] = len(cases)
+        if good:
+            limits = common.mutant_case_limits([base["outcomes"][k] for k in good], config)
         inputs = [inputs[k] for k in good]
         runs = [runs[k] for k in good]
         expected = [expected[k] for k in good]
@@ -161,13 +166,15 @@ def mutate_target(config, target):
 
         status = {}
         for m in listing:
-            killed, how = _kills(t.batch(runs, mutant=m["index"]), expected, with_aa)
+            killed, how = _kills(t.batch(runs, mutant=m["index"], limits=limits, expected=expected, with_aa=with_aa), expected, with_aa)
             status[m["index"]] = (killed, how)
         valid = [m for m in listing if status[m["index"]][0] is not None]
         result["before"] = _score(valid, status)
 
         if config.get("search", True):
+            searching = time.monotonic()
             search(config, t, target, rng, valid, status, inputs, lines, result, expected)
+            result["searchMs"] = int((time.monotonic() - searching) * 1000)
         result["mutation"] = _score(valid, status)
         if any(common.judged_elsewhere(c, gen) for c in cases + result["newCases"]):
             # generator targets, `lazy` and `probe` cases: given back in the form the task judges them
@@ -217,8 +224,9 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
             continue
         if new_cases:
             new_inputs = [common.judged_input(c) for c in new_cases]
-            killed, how = _kills(t.batch(new_inputs, mutant=m["index"]),
-                                 [common.expected_verdict(c) for c in new_cases], [c.get("argsAfter") is not None for c in new_cases])
+            new_expected = [common.expected_verdict(c) for c in new_cases]
+            new_aa = [c.get("argsAfter") is not None for c in new_cases]
+            killed, how = _kills(t.batch(new_inputs, mutant=m["index"], expected=new_expected, with_aa=new_aa), new_expected, new_aa)
             if killed:
                 status[m["index"]] = (True, "search-case")
                 continue
@@ -252,7 +260,9 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
             # the mutant runs each input in the form its case would be judged in (collected when the
             # original returned an iterator): worker.run_case `lazy`
             judged = [dict(x, lazy=common.lazy_form(o)) for x, o in zip(chunk, orig)]
-            answer = t.batch(judged, mutant=m["index"])
+            # each input limited on its own (one that hangs costs one call's limit, not the chunk's);
+            # at the call limit, not the mutants' tighter one: a case found here must kill by its value
+            answer = t.batch(judged, mutant=m["index"], limits=[config.get("callTimeoutMs", 2000)] * len(judged))
             if answer.get("kind") == "batch":
                 mut = answer["outcomes"]
             else:
@@ -291,14 +301,19 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
         for m in valid:
             if status[m["index"]][0] or time.monotonic() > deadline + 30:
                 continue
-            killed, how = _kills(t.batch(new_inputs, mutant=m["index"]), verdicts, with_aa)
+            killed, how = _kills(t.batch(new_inputs, mutant=m["index"], expected=verdicts, with_aa=with_aa), verdicts, with_aa)
             if killed:
                 status[m["index"]] = (True, "search-case")
 
 
 def main():
     config = common.read_config()
-    results = [mutate_target(config, target) for target in config["targets"]]
+    results = []
+    for target in config["targets"]:
+        started = time.monotonic()
+        result = mutate_target(config, target)
+        result["ms"] = int((time.monotonic() - started) * 1000)
+        results.append(result)
     common.write_result({"targets": results})
 
 

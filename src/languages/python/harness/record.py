@@ -366,13 +366,18 @@ def main():
         modes = ["doctest"] + (["pytest"] if config.get("runRepoTests", True) else [])
         for mode in modes:
             timeout = config.get("traceTimeoutMs", 120000) if mode == "pytest" else config.get("doctestTimeoutMs", 60000)
+            started = time.monotonic()
             records, info = run_tracer(config, mode, work_dir, timeout)
+            info["ms"] = int((time.monotonic() - started) * 1000)
             traces.append(info)
             for record in records:
                 by_target[record["target"]].append(record)
         results = []
         for index, target in enumerate(config["targets"]):
-            results.append(record_target(config, target, by_target.get(index, [])))
+            started = time.monotonic()
+            result = record_target(config, target, by_target.get(index, []))
+            result["ms"] = int((time.monotonic() - started) * 1000)
+            results.append(result)
     finally:
         shutil.rmtree(work_dir, ignore_errors=True)
     common.write_result({"targets": results, "traces": traces})

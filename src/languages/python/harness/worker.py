@@ -40,6 +40,7 @@ values = _load.load("values")
 calls = _load.load("calls")
 values.codec = codec
 mutants_mod = _load.load("mutants")
+common = _load.load("common")
 regex_strings = _load.load("regex_strings")
 
 MAX_ANSWER_BYTES = 8 * 1024 * 1024
@@ -1197,8 +1198,43 @@ def op_run(req):
     return _in_child(work, req.get("timeoutMs", 2000))
 
 
+class CaseTimeout(BaseException):
+    """Raised in the child by SIGALRM when one case of a batch runs past its own limit."""
+
+
+def _on_alarm(_signum, _frame):
+    raise CaseTimeout()
+
+
+def _run_limited(case, trace, limit_ms):
+    """run_case with a wall-clock limit of its own (None: only the batch's), and the time it took as
+    `ms`. A case past its limit is `timeout`; the alarm repeats every 50 ms, so code that catches the
+    first one is stopped by the next (the batch's limit stays the last resort)."""
+    started = _now()
+    if limit_ms is not None:
+        signal.signal(signal.SIGALRM, _on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, max(limit_ms, 1) / 1000.0, 0.05)
+    try:
+        outcome = run_case(case, trace)
+        if any(str(outcome.get(k, "")).endswith("CaseTimeout") for k in ("type", "message")):
+            outcome = {"kind": "timeout", "reason": "timeout"}  # caught by run_case as the call's exception
+    except CaseTimeout:
+        outcome = {"kind": "timeout", "reason": "timeout"}
+    finally:
+        if limit_ms is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0, 0)
+    outcome["ms"] = round((_now() - started) * 1000, 3)
+    return outcome
+
+
 def op_batch(req):
+    """Runs `cases` in one child. `caseTimeoutMs` (one per case) limits each case on its own; with
+    `expected` (each case's canonical verdict, `withArgsAfter` saying which judge the arguments after
+    the call), the batch stops at the first case that differs from it: a mutant is killed by one."""
     cases, trace, mutant = req["cases"], req.get("trace", False), req.get("mutant")
+    limits = req.get("caseTimeoutMs") or [None] * len(cases)
+    expected = req.get("expected")
+    with_aa = req.get("withArgsAfter") or [False] * len(cases)
 
     def work():
         if mutant is not None:
@@ -1206,7 +1242,13 @@ def op_batch(req):
                 _apply_mutant(mutant)
             except BaseException as exc:  # noqa: BLE001
                 return {"kind": "error", "reason": "not-applicable", "message": _short_error(exc)}
-        return {"kind": "batch", "outcomes": [run_case(c, trace) for c in cases]}
+        outcomes = []
+        for k, case in enumerate(cases):
+            outcome = _run_limited(case, trace, limits[k])
+            outcomes.append(outcome)
+            if expected is not None and common.verdict(outcome, with_aa[k]) != expected[k]:
+                break
+        return {"kind": "batch", "outcomes": outcomes}
 
     answer = _in_child(work, req.get("timeoutMs", 10000))
     return answer
