@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Builds suites from real upstream source trees, tests included, as a new user would: the Debian source
+# package's `.orig` tarball (`apt-get source --download-only SRC`, the upstream release as its authors
+# published it), fetched into a temporary folder at run time (never committed) and passed to
+# `codemidas build` as it is. Python libraries (python-*) and JavaScript packages (node-*) alike; the
+# language is the one the build detects. Prints per tree: the funnel, the gated tasks, the yield over
+# functions of >= 3 statements, the median and minimum kill rate, the share of cases that came from the
+# repository's own tests, the build time with where the record stage spent it, and gated tasks per
+# core-minute.
+#
+#   scripts/eval-source-trees.sh [--seed S] [--out DIR] [--keep] [source-package ...]
+#   scripts/eval-source-trees.sh --set tuning|report [--seed S] [--out DIR] [--keep]
+#
+# The two sets (docs/real-repositories.md): the tuning set is what construction was changed while
+# looking at; the report set is chosen apart from it and only measured.
+# Needs docker (the sandbox images are built on first use), apt-get with a deb-src entry (added
+# here when missing, as FIELD-NOTES says) and npm with the registry reachable (node-* dependencies).
+# Results: <out>/<package>/ (suite + <suite>.funnel.json), <out>/<package>.log, summary.json, summary.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+TUNING_SET=(python-toml isodate python-croniter python-jmespath node-ms node-camelcase node-yargs-parser node-debug)
+REPORT_SET=(python-xmltodict python-slugify python-cachetools python-tinycss2 node-escape-string-regexp node-decamelize node-qs node-strip-ansi)
+
+set_name=""
+args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --set) set_name="$2"; shift 2 ;;
+    *) args+=("$1"); shift ;;
+  esac
+done
+# shellcheck source=lib/eval-lib.sh
+source "$root/scripts/lib/eval-lib.sh"
+parse_eval_args 2,18 ${args[@]+"${args[@]}"}
+case "$set_name" in
+  "") ;;
+  tuning) packages+=("${TUNING_SET[@]}") ;;
+  report) packages+=("${REPORT_SET[@]}") ;;
+  *) echo "--set takes tuning or report, not '$set_name'" >&2; exit 2 ;;
+esac
+[ ${#packages[@]} -gt 0 ] || { echo "name Debian source packages (python-toml node-ms …) or --set tuning|report" >&2; exit 2; }
+
+# deb-src: a copy of Debian's binary entries with `Types: deb-src` (FIELD-NOTES, real code)
+if ! grep -rqs '^Types: deb-src' /etc/apt/sources.list.d/ && [ -f /etc/apt/sources.list.d/debian.sources ]; then
+  sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > /etc/apt/sources.list.d/codemidas-deb-src.sources
+  apt-get update -qq
+fi
+
+setup_eval_work codemidas-srceval orig src
+chmod 777 "$work/orig"  # apt-get source downloads as _apt
+npm run build --silent >/dev/null
+for pkg in "${packages[@]}"; do
+  # the .debian.tar.xz may 404 on this mirror; the .orig tarball is what matters
+  (cd "$work/orig" && apt-get source --download-only "$pkg" >/dev/null 2>&1) || true
+  tarball=$(ls "$work/orig/${pkg}_"*.orig.tar.* 2>/dev/null | head -n 1 || true)
+  if [ -z "$tarball" ]; then
+    echo "== $pkg: no .orig tarball (is it a Debian source package? apt-cache showsrc $pkg)" >&2
+    echo "{\"package\":\"$pkg\",\"version\":\"\",\"suite\":\"\",\"repo\":\"\",\"rc\":-1,\"seconds\":0}" >> "$work/runs.jsonl"
+    continue
+  fi
+  version=$(basename "$tarball" | sed -E "s/^${pkg}_(.*)\.orig\.tar\..*$/\1/")
+  suite=$(echo "${pkg#python-}" | sed 's/^node-//' | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-')
+  echo "== $pkg $version → suite $suite" >&2
+  # a copy for counting the functions of >= 3 statements; the build gets the tarball itself
+  mkdir -p "$work/src/$pkg" && tar xf "$tarball" -C "$work/src/$pkg" --strip-components=1
+  run_eval_build "$tarball" "$suite" "$pkg" "\"version\":\"$version\",\"tree\":\"$work/src/$pkg\","
+done
+
+cat > "$work/summary.mts" <<'TS'
+// Reads each build's funnel (with timings) and its tasks' reports, and prints the table of the eval.
+// Functions of >= 3 statements are counted by the language plugin the build chose, on the extracted tree.
+import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+const [runsFile, outDir, rootDir] = process.argv.slice(2) as [string, string, string];
+const { createLanguages } = await import(join(rootDir, 'src/cli/languages.ts'));
+const { chooseLanguage } = await import(join(rootDir, 'src/cli/choose-language.ts'));
+function listFiles(dir: string, base = dir): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (entry.name === 'node_modules' || entry.name === '.git') continue;
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...listFiles(p, base));
+    else if (entry.isFile()) out.push(p.slice(base.length + 1));
+  }
+  return out;
+}
+const languages = createLanguages();
+async function substantiveUnits(tree: string): Promise<Set<string>> {
+  const plugin = chooseLanguage(languages, { dir: tree, origin: tree });
+  const { units } = await plugin.parseUnits({ dir: tree, origin: tree, revision: 'working-tree', files: listFiles(tree) });
+  return new Set(units.filter((u: any) => u.kind !== 'class' && u.statementCount >= 3).map((u: any) => u.id));
+}
+const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s.length ? (s[Math.floor((s.length - 1) / 2)] as number) : NaN; };
+const fmt = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '–');
+const rows: Record<string, unknown>[] = [];
+const lines = [
+  '| tree | units | fns ≥3 stmts | candidates | recorded | gated | ≥3-stmt fns accepted | kill median / min | cases from its tests | build time | record: tracing / recording / mutation (search) | gated tasks per core-minute |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+];
+const detail: string[] = [];
+for (const line of readFileSync(runsFile, 'utf8').trim().split('\n')) {
+  const run = JSON.parse(line);
+  const funnelFile = join(outDir, run.package, `${run.suite}.funnel.json`);
+  if (!run.suite || !existsSync(funnelFile)) { lines.push(`| ${run.package} ${run.version} | build failed (exit ${run.rc}), see ${run.package}.log | | | | | | | | ${run.seconds} s | | |`); continue; }
+  const report = JSON.parse(readFileSync(funnelFile, 'utf8'));
+  const f = report.funnel;
+  const substantive = await substantiveUnits(run.tree);
+  const accepted = report.tasks.filter((t: any) => substantive.has(t.unitId)).length;
+  const scores = report.tasks.map((t: any) => t.mutationScore);
+  // the cases of every accepted task by source (report.json `cases.sources`)
+  let fromTests = 0, allCases = 0;
+  const suiteDir = join(outDir, run.package, run.suite);
+  for (const name of existsSync(suiteDir) ? readdirSync(suiteDir) : []) {
+    const file = join(suiteDir, name, 'report.json');
+    if (!existsSync(file)) continue;
+    const sources = JSON.parse(readFileSync(file, 'utf8')).cases?.sources ?? {};
+    for (const [source, n] of Object.entries(sources as Record<string, { kept?: number }>)) {
+      allCases += n.kept ?? 0;
+      if (source === 'repo-test') fromTests += n.kept ?? 0;
+    }
+  }
+  const t = report.timings ?? {};
+  const rec = t.record ?? { traceMs: {}, candidates: [] };
+  const sum = (k: string) => rec.candidates.reduce((n: number, c: any) => n + (c[k] ?? 0), 0) / 1000;
+  const tracing = Object.values(rec.traceMs as Record<string, number>).reduce((n, ms) => n + ms, 0) / 1000;
+  const row = { package: run.package, version: run.version, units: f.units, substantive: substantive.size, candidates: f.candidates, recorded: f.recorded, gated: f.gated,
+    substantiveAccepted: accepted, yield: substantive.size ? accepted / substantive.size : 0, killMedian: median(scores), killMin: scores.length ? Math.min(...scores) : NaN,
+    casesFromTests: allCases ? fromTests / allCases : 0, buildSeconds: run.seconds, buildMs: t.totalMs ?? null, tracingSeconds: tracing,
+    recordingSeconds: sum('recordMs'), mutationSeconds: sum('mutateMs'), searchSeconds: sum('searchMs'),
+    tasksPerCoreMinute: t.tasksPerCoreMinute ?? null, cores: t.cores ?? null, dropCounts: report.dropCounts, rc: run.rc };
+  rows.push(row);
+  lines.push(`| ${run.package} ${run.version} | ${f.units} | ${substantive.size} | ${f.candidates} | ${f.recorded} | ${f.gated} | ${accepted} (${(100 * row.yield).toFixed(0)}%) | ${fmt(row.killMedian)} / ${fmt(row.killMin)} | ${(100 * row.casesFromTests).toFixed(0)}% | ${run.seconds} s | ${fmt(tracing, 0)} / ${fmt(row.recordingSeconds, 0)} / ${fmt(row.mutationSeconds, 0)} (${fmt(row.searchSeconds, 0)}) s | ${fmt(row.tasksPerCoreMinute ?? NaN)} |`);
+  detail.push(`${run.package}: drops: ${Object.entries(report.dropCounts as Record<string, number>).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
+}
+const all = rows.reduce((a: any, r: any) => ({ n: a.n + r.substantive, k: a.k + r.substantiveAccepted, g: a.g + r.gated, s: a.s + r.buildSeconds }), { n: 0, k: 0, g: 0, s: 0 });
+lines.push('', `all trees: ${all.k} of ${all.n} functions of ≥3 statements accepted (${all.n ? ((100 * all.k) / all.n).toFixed(0) : 0}%); ${all.g} gated tasks in ${all.s} s of builds`, '', ...detail);
+writeFileSync(join(outDir, 'summary.json'), JSON.stringify(rows, null, 2) + '\n');
+console.log(lines.join('\n'));
+TS
+node --import tsx "$work/summary.mts" "$work/runs.jsonl" "$out" "$root" | tee "$out/summary.md"
+echo "results in $out (summary.json, summary.md, per-package funnels)" >&2
