@@ -132,9 +132,13 @@ describe('buildSuite with --package (fake stages)', () => {
   let root: string;
   const units = [unitIn('packages/alpha/alpha/core.py', 'f'), unitIn('packages/beta/beta/core.py', 'g'), unitIn('packages/beta/beta/core.py', 'h')];
   let selected: string[];
+  let analyzed: boolean;
   const stages: PipelineStages = {
     ingest: async (source) => ({ dir: root, origin: source, revision: 'working-tree', files: MONOREPO }),
-    analyze: async () => ({ units, problems: [] }),
+    analyze: async () => {
+      analyzed = true;
+      return { units, problems: [] };
+    },
     select: (given) => {
       selected = given.map((u) => u.id);
       return { candidates: [], drops: given.map((u) => ({ unitId: u.id, stage: 'select' as const, code: 'too-small', reason: 'fake' })) };
@@ -158,6 +162,7 @@ describe('buildSuite with --package (fake stages)', () => {
   beforeEach(async () => {
     root = await mkdtemp(join(tmpdir(), 'codemidas-package-unit-'));
     selected = [];
+    analyzed = false;
   });
   afterEach(async () => {
     await rm(root, { recursive: true, force: true });
@@ -177,6 +182,7 @@ describe('buildSuite with --package (fake stages)', () => {
 
   it('refuses a package that is no folder of the snapshot before analyzing, listing the package folders', async () => {
     await expect(build('packages/nope')).rejects.toThrow(/package: 'packages\/nope' is not a folder of the repository; .*: packages\/alpha, packages\/beta/);
-    expect(selected).toEqual([]);
+    expect(analyzed).toBe(false);
+    await expect(build('../outside')).rejects.toThrow(/package: '\.\.\/outside' is not a folder inside the repository/);
   });
 });

@@ -56,11 +56,6 @@ export async function ingestRepository(source: string, options: IngestOptions): 
   return { dir, origin: source, revision: 'working-tree', files: copied.files, skipped: copied.skipped };
 }
 
-/** True when `source` names a git repository to clone rather than a local folder or tarball. */
-export function isGitUrl(source: string): boolean {
-  return GIT_URL.test(source);
-}
-
 /**
  * Checks what can be checked of `source` without copying it: a local path must be an existing
  * directory or a file named as a source tarball (`InvalidArgumentError('repository', ...)` saying
