@@ -10,7 +10,9 @@ import { createLogger } from '../logging.js';
 import { createLlmHooks, type LlmHooks } from '../pipeline/llm/create-llm-hooks.js';
 import { createDirectoryImageFileReader, createDockerImageFileReader, type ImageFileReader } from '../pipeline/audit/image-files.js';
 import { BuildFailedError, buildSuite, createDefaultStages, type BuildProgress, type PipelineStages } from '../pipeline/build-suite.js';
-import { checkRepositorySource, isGitUrl } from '../pipeline/ingest/ingest-repository.js';
+import { checkPackageFolder, normalizePackageFolder } from '../pipeline/build/package-folder.js';
+import { checkRepositorySource, listRepositoryFiles } from '../pipeline/ingest/ingest-repository.js';
+import { MAX_LISTED_FILES } from '../pipeline/ingest/list-folder-files.js';
 import { recordCandidates } from '../pipeline/record/record-candidates.js';
 import { formatFunnelSummary } from '../pipeline/report/funnel-report.js';
 import { createSandboxProvider } from '../sandbox/create-sandbox-provider.js';
@@ -25,6 +27,7 @@ interface BuildOptions extends IsolationFlags {
   suite: string;
   out: string;
   maxTasks?: number;
+  package?: string;
   seed: number;
   sandbox: 'auto' | 'docker' | 'local';
   concurrency: number;
@@ -48,10 +51,11 @@ function positiveInt(flag: string): (raw: string) => number {
 export function createBuildCommand(): Command {
   const command = new Command('build')
     .description('turn a repository (Python, JavaScript or TypeScript) into a suite of gated tasks (environments/<suite>/)')
-    .argument('<repo>', 'a local repository folder or a git URL')
+    .argument('<repo>', 'a local repository folder, a source tarball (.tar.gz, .tgz, .tar.xz, .tar.bz2, .tar; its single top folder is the repository) or a git URL')
     .requiredOption('--suite <name>', 'suite name: lower case, digits, . _ -')
     .option('--out <dir>', 'folder of suites; the suite is written to <out>/<suite>', 'environments')
     .option('--max-tasks <n>', 'at most this many tasks', positiveInt('--max-tasks'))
+    .option('--package <dir>', "one package of a monorepo, relative to the repository root (e.g. packages/core): only its functions become tasks, its manifest's dependencies are installed with the root's, and the workspace stays the whole repository")
     .option('--language <id>', 'the language plugin to build with (python, javascript, typescript); default: the one whose source files the repository holds most of (python for a git URL)')
     .option('--seed <n>', 'seed of every random choice (same seed, same suite)', positiveInt('--seed'), 0)
     .option('--concurrency <n>', 'tasks gated at once (each starts 6 scoring sandboxes)', positiveInt('--concurrency'), 2)
@@ -69,10 +73,13 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
   if (!SUITE_NAME.test(options.suite)) {
     throw new CliError(`'${options.suite}' is not a valid suite name`, 'use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit', 2);
   }
-  // A path that is not there fails now, before any image is built or container started.
-  const checked = await checkRepositorySource(repo);
+  // A path that is not there, an unreadable tarball or a --package that is no folder of the
+  // repository fails now, before any image is built or container started (a git URL's package, or
+  // one of a tree too large to list whole, is checked once the snapshot is made).
+  const files = await listRepositoryFiles(await checkRepositorySource(repo), repo);
   const languages = createLanguages();
-  const language = chooseLanguage(languages, { dir: isGitUrl(repo) ? null : checked, origin: repo }, options.language);
+  const language = chooseLanguage(languages, { dir: null, origin: repo, ...(files === null ? {} : { files }) }, options.language);
+  if (options.package !== undefined && files !== null && files.length < MAX_LISTED_FILES) checkPackageFolder(normalizePackageFolder(options.package), files, language);
   const llm = llmHooksOf(options, language);
   const logger = createLogger({ level: verbose ? 'debug' : 'warn' });
   const say = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -120,6 +127,7 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
         outDir: options.out,
         seed: options.seed,
         ...(options.maxTasks === undefined ? {} : { maxTasks: options.maxTasks }),
+        ...(options.package === undefined ? {} : { package: options.package }),
         concurrency: Math.max(1, options.concurrency),
         provider,
         logger,

@@ -81,6 +81,11 @@ export interface DependencyRules {
    * manifest: what cannot be read is left out.
    */
   declared(files: ReadonlyMap<string, Buffer>): DeclaredDependency[];
+  /**
+   * The file names that make a folder one package of a monorepo (`pyproject.toml`, `package.json`):
+   * what `build --package` lists when the folder it names is no package.
+   */
+  readonly packageManifests: readonly string[];
   /** The module a record error says could not be found (`six` of "No module named 'six'"), or null. */
   missingModule(message: string): string | null;
   /**

@@ -141,7 +141,7 @@ describe('codemidas build on bad input (CLI, docker)', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`'${join(work, 'no-such-repo')}' does not exist`);
     for (const run of [notADir, missing]) {
-      expect(run.stderr).toContain('pass a local directory or a git URL');
+      expect(run.stderr).toContain('pass a local directory, a source tarball (.tar.gz, .tgz, .tar.xz, .tar.bz2 or .tar) or a git URL');
       expect(run.stderr).not.toContain('images:'); // failed before any image or container was touched
     }
     expect(await exists(out)).toBe(false);

@@ -44,4 +44,10 @@ describe('chooseLanguage (codemidas build)', () => {
     expect(chooseLanguage(languages, { dir: null, origin: 'https://example.invalid/x.git' }).language).toBe('python');
     expect(chooseLanguage(languages, { dir: null, origin: 'https://example.invalid/x.git' }, 'javascript').language).toBe('javascript');
   });
+
+  it("detects from a file list when one is given (a tarball's members, read without unpacking)", () => {
+    expect(chooseLanguage(languages, { dir: null, origin: 'kit-1.2.tar.gz', files: ['package.json', 'src/a.ts', 'src/b.js', 'tools/x.py'] }).language).toBe('javascript');
+    expect(chooseLanguage(languages, { dir: null, origin: 'kit-1.2.tar.gz', files: ['kit/__init__.py', 'kit/core.py'] }).language).toBe('python');
+    expect(() => chooseLanguage(languages, { dir: null, origin: 'kit-1.2.tar.gz', files: ['README.md'] })).toThrow(/no supported language found in kit-1\.2\.tar\.gz/);
+  });
 });

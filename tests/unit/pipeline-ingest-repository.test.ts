@@ -105,10 +105,10 @@ describe('ingestRepository on a local directory', () => {
     const workRoot = tempDir('cm-work-');
     const missing = ingestRepository(join(workRoot, 'nope'), { workRoot });
     await expect(missing).rejects.toBeInstanceOf(InvalidArgumentError);
-    await expect(missing).rejects.toThrow(/repository: '.*nope' does not exist; pass a local directory or a git URL/);
+    await expect(missing).rejects.toThrow(/repository: '.*nope' does not exist; pass a local directory, a source tarball \(.*\) or a git URL/);
     write(workRoot, 'file.py');
     const notDir = ingestRepository(join(workRoot, 'file.py'), { workRoot });
-    await expect(notDir).rejects.toThrow(/repository: '.*file\.py' is not a directory; pass a local directory/);
+    await expect(notDir).rejects.toThrow(/repository: '.*file\.py' is not a directory nor a file named \.tar\.gz, .*; pass a local directory/);
     await expect(notDir).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', field: 'repository' });
   });
 
@@ -154,7 +154,7 @@ describe('ingestRepository on git', () => {
     const workRoot = tempDir('cm-work-');
     const failed = ingestRepository(`file://${workRoot}/no-such-repo.git`, { workRoot });
     await expect(failed).rejects.toBeInstanceOf(InvalidArgumentError);
-    await expect(failed).rejects.toThrow(/repository: could not clone 'file:\/\/.*no-such-repo\.git' \(.+\); pass a local directory or a git URL/);
+    await expect(failed).rejects.toThrow(/repository: could not clone 'file:\/\/.*no-such-repo\.git' \(.+\); pass a local directory, a source tarball \(.*\) or a git URL/);
   });
 });
 

@@ -13,6 +13,7 @@ import { createNpmInstaller } from './javascript-npm-installer.js';
 export const javascriptDependencyRules: DependencyRules = Object.freeze({
   installer: createNpmInstaller(),
   declared: declaredJavaScriptDependencies,
+  packageManifests: ['package.json'],
   missingModule: missingJavaScriptModule,
   forModule: undeclaredJavaScriptDependency,
 });

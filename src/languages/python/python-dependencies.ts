@@ -553,6 +553,7 @@ function aptLayer(packages: readonly string[]): string {
 export const pythonDependencyRules: DependencyRules = Object.freeze({
   installer: aptInstaller,
   declared,
+  packageManifests: ['pyproject.toml', 'setup.cfg', 'setup.py'],
   missingModule,
   forModule,
 });

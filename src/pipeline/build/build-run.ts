@@ -7,6 +7,7 @@ import { countDrops, mergeRecordTimings, sortDrops, summariseLlmFallbacks, type 
 import type { Drop, DropStage, RepoSnapshot } from '../types.js';
 import { repoLabel } from '../write/render-task-file.js';
 import { compareStrings, stableJson } from '../write/stable-json.js';
+import { normalizePackageFolder } from './package-folder.js';
 import { BuildFailedError, type BuildProgress, type BuildSuiteOptions, type FunnelCounts } from './build-types.js';
 
 /**
@@ -22,6 +23,8 @@ export interface BuildRun {
   readonly signalOption: { signal?: AbortSignal };
   /** Where the snapshot is copied. */
   readonly workRoot: string;
+  /** `options.package` as a repository-relative folder (`packages/core`), or null for the whole repository. */
+  readonly packageFolder: string | null;
   /** `<outDir>/<suite>.funnel.json`. */
   readonly funnelFile: string;
   readonly drops: Drop[];
@@ -53,6 +56,8 @@ export interface FunnelSource {
 export async function createBuildRun(options: BuildSuiteOptions): Promise<BuildRun> {
   const started = performance.now();
   const seed = options.seed ?? 0;
+  // A --package outside the repository fails before anything is made.
+  const packageFolder = options.package === undefined ? null : normalizePackageFolder(options.package);
   const { suite, signal } = options;
   const logger = options.logger.child({ component: 'build', suite });
   const stageMs: Record<string, number> = {};
@@ -68,7 +73,7 @@ export async function createBuildRun(options: BuildSuiteOptions): Promise<BuildR
     return {
       schemaVersion: 1,
       suite,
-      source: { repo: repoLabel(source.snapshot.origin), revision: source.snapshot.revision },
+      source: { repo: repoLabel(source.snapshot.origin), revision: source.snapshot.revision, ...(packageFolder === null ? {} : { package: packageFolder }) },
       seed,
       funnel: { units: source.units.length, candidates: 0, recorded: 0, written: 0, gated: 0, ...counts, drops: sortedDrops },
       dropCounts: countDrops(sortedDrops),
@@ -100,6 +105,7 @@ export async function createBuildRun(options: BuildSuiteOptions): Promise<BuildR
     logger,
     signalOption: signal ? { signal } : {},
     workRoot,
+    packageFolder,
     funnelFile,
     drops,
     llmFallbacks,

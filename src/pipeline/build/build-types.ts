@@ -59,12 +59,18 @@ export interface PipelineStages {
 }
 
 export interface BuildSuiteOptions {
-  /** A repository path or git URL. */
+  /** A repository path, a source tarball's path or a git URL. */
   source: string;
   /** Suite name (folder under `outDir`). */
   suite: string;
   /** Folder of suites, e.g. `environments/`. */
   outDir: string;
+  /**
+   * One package of a monorepo, as a folder relative to the repository root (`packages/core`): the
+   * snapshot is still the whole repository, but only units of files under it become candidates, and
+   * its manifests are read with the root's. Default: the whole repository.
+   */
+  package?: string;
   /** At most this many tasks in the suite. Default: no limit. */
   maxTasks?: number;
   /** Seed of every random choice of the build. Default 0. */

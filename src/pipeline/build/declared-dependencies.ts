@@ -4,6 +4,7 @@ import type { Drop } from '../types.js';
 import { compareStrings } from '../write/stable-json.js';
 import type { BuildRun } from './build-run.js';
 import type { Explored } from './build-types.js';
+import { packageFiles } from './package-folder.js';
 
 /** A repository's declared dependencies and what its tasks' image installs of them. */
 export interface Dependencies {
@@ -27,15 +28,27 @@ export interface MissingDependency {
  * pinned by the language's installer (`ms@^2` -> `ms@2.1.3`): installed on the record image and on
  * every task's image (task.json `runtime.dependencies`).
  */
-export async function declaredDependencies(run: BuildRun, explored: Pick<Explored, 'files'>): Promise<Dependencies> {
+export async function declaredDependencies(run: Pick<BuildRun, 'options' | 'packageFolder' | 'progress' | 'timed' | 'signalOption'>, explored: Pick<Explored, 'files'>): Promise<Dependencies> {
   const rules = run.options.language.dependencies;
-  const declared = rules.declared(explored.files);
+  const declared = declaredOf(rules, explored.files, run.packageFolder);
   const requested = declared.flatMap((d) => (d.install === null ? [] : [d.install]));
   if (requested.length === 0) return { declared, runtime: undefined };
   const { tool } = rules.installer;
   run.progress({ stage: 'record', done: 0, total: 1, message: `${declared.length} declared dependencies; pinning ${requested.length} for ${tool}` });
   const pinned = await run.timed('dependencies', () => rules.installer.pin(requested, run.signalOption));
   return { declared, ...installable(tool, pinned) };
+}
+
+/**
+ * What the repository declares; with `--package`, what the package's own manifests declare (their
+ * `from` under its folder) first, then what the root's add.
+ */
+function declaredOf(rules: Pick<DependencyRules, 'declared'>, files: ReadonlyMap<string, Buffer>, packageFolder: string | null): DeclaredDependency[] {
+  const root = rules.declared(files);
+  if (packageFolder === null) return root;
+  const own = rules.declared(packageFiles(files, packageFolder)).map((d) => ({ ...d, from: `${packageFolder}/${d.from}` }));
+  const names = new Set(own.map((d) => d.name));
+  return [...own, ...root.filter((d) => !names.has(d.name))].sort((a, b) => compareStrings(a.name, b.name));
 }
 
 /** The pinned packages an image can be given (`DEPENDENCY_PACKAGE`), and the rest, which stay requested ranges. */

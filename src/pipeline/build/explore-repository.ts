@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RepoSnapshot } from '../types.js';
+import type { Drop, RepoSnapshot, Unit } from '../types.js';
 import { compareStrings } from '../write/stable-json.js';
 import type { BuildRun } from './build-run.js';
 import type { Explored } from './build-types.js';
+import { checkPackageFolder, isInPackage } from './package-folder.js';
 
 /** Why ingest left a source file out, for people. */
 const SKIP_REASONS: Record<string, string> = {
@@ -16,14 +17,17 @@ const SKIP_REASONS: Record<string, string> = {
 
 /**
  * ingest → analyze → select: the repository copied, its units found by the language plugin, the
- * candidates chosen. A build with no unit or no candidate stops here (`BuildFailedError`, naming
- * why); beyond `--max-tasks` only the first `maxTasks * 2 + 2` candidates are recorded.
+ * candidates chosen (with `--package`, from the units of that folder only). A build with no unit or
+ * no candidate stops here (`BuildFailedError`, naming why); a `--package` that is no folder of the
+ * snapshot or holds none of the language's files throws `InvalidArgumentError`; beyond `--max-tasks`
+ * only the first `maxTasks * 2 + 2` candidates are recorded.
  */
 export async function exploreRepository(run: BuildRun): Promise<Explored> {
   const { options, drops } = run;
   const { stages, language } = options;
   run.progress({ stage: 'ingest', done: 0, total: 1 });
   const snapshot = await run.timed('ingest', () => stages.ingest(options.source, { workRoot: run.workRoot, ...run.signalOption }));
+  if (run.packageFolder !== null) checkPackageFolder(run.packageFolder, snapshot.files, language);
   for (const s of snapshot.skipped ?? []) {
     if (language.isSourceFile(s.path)) drops.push({ unitId: s.path, stage: 'ingest', code: `skipped:${s.reason}`, reason: `${s.path} left out of the snapshot (${SKIP_REASONS[s.reason] ?? s.reason})` });
   }
@@ -43,7 +47,8 @@ export async function exploreRepository(run: BuildRun): Promise<Explored> {
     );
   }
 
-  const selected = await run.timed('select', () => stages.select(units, { snapshot, seed: run.seed }));
+  const selectable = unitsOfPackage(units, run.packageFolder, drops);
+  const selected = await run.timed('select', () => stages.select(selectable, { snapshot, seed: run.seed }));
   drops.push(...selected.drops);
   const candidates = [...selected.candidates].sort((a, b) => compareStrings(a.unit.id, b.unit.id));
   if (candidates.length === 0) {
@@ -57,6 +62,20 @@ export async function exploreRepository(run: BuildRun): Promise<Explored> {
   const toRecord = candidates.slice(0, recordCap);
   run.progress({ stage: 'select', done: toRecord.length, total: units.length, message: `${candidates.length} candidates` });
   return { snapshot, files: await readSnapshotFiles(snapshot), units, candidates, toRecord };
+}
+
+/**
+ * The units that may become candidates: with `--package`, those of files under its folder (the
+ * others are `select:outside-package` drops, yet stay known to the later stages as context).
+ */
+function unitsOfPackage(units: Unit[], folder: string | null, drops: Drop[]): Unit[] {
+  if (folder === null) return units;
+  const inside: Unit[] = [];
+  for (const unit of units) {
+    if (isInPackage(unit.file, folder)) inside.push(unit);
+    else drops.push({ unitId: unit.id, stage: 'select', code: 'outside-package', reason: `${unit.file} is outside --package ${folder}` });
+  }
+  return inside;
 }
 
 async function readSnapshotFiles(snapshot: RepoSnapshot): Promise<Map<string, Buffer>> {

@@ -19,7 +19,8 @@ export interface AcceptedTask {
 export interface FunnelReport {
   schemaVersion: 1;
   suite: string;
-  source: { repo: string; revision: string };
+  /** The repository and its revision; `package` when `build --package` took one package of a monorepo. */
+  source: { repo: string; revision: string; package?: string };
   seed: number;
   funnel: Funnel;
   /** Drops counted per stage and code. */
@@ -148,7 +149,8 @@ export function countDrops(drops: readonly Drop[]): Record<string, number> {
 export function formatFunnelSummary(report: FunnelReport, timings: BuildTimings | null, options: { maxDropLines?: number } = {}): string {
   const f = report.funnel;
   const lines: string[] = [];
-  lines.push(`suite ${report.suite} from ${report.source.repo} @ ${report.source.revision} (seed ${report.seed})`);
+  const pkg = report.source.package === undefined ? '' : `, package ${report.source.package}`;
+  lines.push(`suite ${report.suite} from ${report.source.repo} @ ${report.source.revision}${pkg} (seed ${report.seed})`);
   lines.push(`funnel: ${f.units} units → ${f.candidates} candidates → ${f.recorded} recorded → ${f.written} tests written → ${f.gated} gated`);
   const counts = Object.entries(report.dropCounts).sort((a, b) => b[1] - a[1] || compareStrings(a[0], b[0]));
   if (counts.length) lines.push(`drops: ${counts.map(([k, n]) => `${k} ${n}`).join(', ')}`);
