@@ -9,7 +9,10 @@
 # core-minute.
 #
 #   scripts/eval-source-trees.sh [--seed S] [--out DIR] [--keep] [source-package ...]
-#   scripts/eval-source-trees.sh --set tuning|report [--seed S] [--out DIR] [--keep]
+#   scripts/eval-source-trees.sh --set tuning|report [--seed S] [--out DIR] [--keep] [--from-folder]
+#
+# --from-folder builds the extracted folder instead of the tarball (for revisions before tarball ingest,
+# to measure side by side).
 #
 # The two sets (docs/real-repositories.md): the tuning set is what construction was changed while
 # looking at; the report set is chosen apart from it and only measured.
@@ -20,20 +23,28 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-TUNING_SET=(python-toml isodate python-croniter python-jmespath node-ms node-camelcase node-yargs-parser node-debug)
-REPORT_SET=(python-xmltodict python-slugify python-cachetools python-tinycss2 node-escape-string-regexp node-decamelize node-qs node-strip-ansi)
+# 4 Python and 4 JavaScript trees each, 2 of each language declaring dependencies (*); chosen among
+# the source packages whose .orig tarball this mirror serves (many 404).
+# tuning: toml, jmespath, json-patch (jsonpointer*), orderedmultidict (six*); ms, camelcase,
+#         yargs-parser (camelcase, decamelize*), to-regex-range (is-number*)
+# report: xmltodict, pygtrie, intervaltree (sortedcontainers*), junit-xml (six*); escape-string-regexp,
+#         decamelize, pretty-ms (parse-ms*), url-parse (querystringify, requires-port*)
+TUNING_SET=(python-toml python-jmespath python-json-patch python-orderedmultidict node-ms node-camelcase node-yargs-parser node-to-regex-range)
+REPORT_SET=(python-xmltodict python-pygtrie python-intervaltree python-junit-xml node-escape-string-regexp node-decamelize node-pretty-ms node-url-parse)
 
 set_name=""
+from_folder=0
 args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --set) set_name="$2"; shift 2 ;;
+    --from-folder) from_folder=1; shift ;;
     *) args+=("$1"); shift ;;
   esac
 done
 # shellcheck source=lib/eval-lib.sh
 source "$root/scripts/lib/eval-lib.sh"
-parse_eval_args 2,18 ${args[@]+"${args[@]}"}
+parse_eval_args 2,21 ${args[@]+"${args[@]}"}
 case "$set_name" in
   "") ;;
   tuning) packages+=("${TUNING_SET[@]}") ;;
@@ -65,7 +76,9 @@ for pkg in "${packages[@]}"; do
   echo "== $pkg $version → suite $suite" >&2
   # a copy for counting the functions of >= 3 statements; the build gets the tarball itself
   mkdir -p "$work/src/$pkg" && tar xf "$tarball" -C "$work/src/$pkg" --strip-components=1
-  run_eval_build "$tarball" "$suite" "$pkg" "\"version\":\"$version\",\"tree\":\"$work/src/$pkg\","
+  input="$tarball"
+  [ "$from_folder" = 0 ] || input="$work/src/$pkg"
+  run_eval_build "$input" "$suite" "$pkg" "\"version\":\"$version\",\"tree\":\"$work/src/$pkg\","
 done
 
 cat > "$work/summary.mts" <<'TS'

@@ -102,4 +102,33 @@ describe('mutate.py', () => {
     expect(descriptions).toEqual(expect.arrayContaining(['line 2: - → +', 'line 2: statement removed', 'line 6: statement removed', 'line 7: + → -']));
     expect(descriptions.filter((d) => d.startsWith('line 4: ') || d.startsWith('line 5: '))).toEqual([]);
   });
+
+  it('gives each mutant the lines of the statement holding it: a run covering none of them is not run on the mutant', () => {
+    const source = [
+      'def pick(n):',
+      '    table = [',
+      '        10,',
+      '        20,',
+      '    ]',
+      '    if n > 1:',
+      '        return table[1] + n',
+      '    return table[0]',
+    ].join('\n');
+    const reach: Record<string, number[]> = runWithHarnessModule('mutants', ['tree = ast.parse(sys.stdin.read())',
+      'print(json.dumps({m["description"]: m["reach"] for m in mutants.enumerate_mutants(tree.body[0])}))'], source);
+    // a constant of a multi-line literal (no line event of its own): the whole assignment
+    expect(reach['line 4: 20 → 21']).toEqual([2, 5]);
+    // the condition: the whole `if` statement; its body's return: that line
+    expect(reach['line 6: > → >=']).toEqual([6, 7]);
+    expect(reach['line 7: + → -']).toEqual([7, 7]);
+
+    // a mutant on the branch no case runs survives as it would if it ran; one on the branch a case runs is killed
+    const picked = (n: number, value: number, i: number): unknown => ({
+      id: `p${i}`, module: 'recfix.loops', target: 'pick', init: null, args: [int(n)], kwargs: {}, expect: { returns: int(value) }, argsAfter: null, source: 'doctest',
+    });
+    const t = runHarness('mutate.py', { search: false, targets: [target('pick', 'recfix.loops', { cases: [picked(0, 10, 0), picked(1, 10, 1)] })] }).targets[0];
+    const how = new Map(t.mutants.map((m: any) => [m.description, m.killed]));
+    expect(how.get('line 19: + → -')).toBe(false);
+    expect(how.get('line 15: 10 → 11')).toBe(true);
+  }, 120_000);
 });

@@ -202,12 +202,35 @@ def _constants_near(node):
     return values
 
 
+def _innermost_statements(fn):
+    """id(node) -> the innermost statement holding it (a statement holds itself; `fn` for its own parts)."""
+    owner = {}
+
+    def visit(node, stmt):
+        for child in ast.iter_child_nodes(node):
+            held_by = child if isinstance(child, ast.stmt) else stmt
+            owner[id(child)] = held_by
+            visit(child, held_by)
+
+    visit(fn, fn)
+    return owner
+
+
 def enumerate_mutants(fn):
-    """[{index, line, description, kind, constants}] for the body of `fn` (not mutated)."""
+    """[{index, line, reach, description, kind, constants}] for the body of `fn` (not mutated).
+
+    `reach` is [first, last], the lines of the innermost statement holding the mutated node: a run
+    whose line coverage (worker line tracer) has none of them never executed the node, so the mutant
+    behaves exactly as the original on it. (Not `line` alone: a constant inside a multi-line literal
+    may have no line event of its own, but the statement holding it always has one when it runs.)"""
     out = []
+    owner = _innermost_statements(fn)
     for index, (node, description, kind, _apply) in enumerate(_points(fn)):
         line = getattr(node, "lineno", fn.lineno)
-        out.append({"index": index, "line": line, "description": "line %d: %s" % (line, description), "kind": kind, "constants": _constants_near(node)})
+        stmt = owner.get(id(node), fn)
+        reach = [getattr(stmt, "lineno", fn.lineno), getattr(stmt, "end_lineno", None) or getattr(fn, "end_lineno", None) or line]
+        out.append({"index": index, "line": line, "reach": reach, "description": "line %d: %s" % (line, description), "kind": kind,
+                    "constants": _constants_near(node)})
     return out
 
 

@@ -94,6 +94,15 @@ def _kills(answer, expected, with_aa):
     return False, ""
 
 
+def _reaches(mutant, lines):
+    """False when a run's line coverage shows the mutated statement never ran: the mutant cannot
+    differ from the original there, so it is not run (True when the run has no coverage)."""
+    if lines is None:
+        return True
+    first, last = mutant.get("reach") or (mutant["line"], mutant["line"])
+    return any(n in lines for n in range(first, last + 1))
+
+
 def mutate_target(config, target):
     rng = random.Random("%s:%s:mutate" % (config.get("seed", 0), target["unitId"]))
     result = {"unitId": target["unitId"], "mutation": {"total": 0, "killed": 0, "score": 1, "survivors": []},
@@ -166,7 +175,12 @@ def mutate_target(config, target):
 
         status = {}
         for m in listing:
-            killed, how = _kills(t.batch(runs, mutant=m["index"], limits=limits, expected=expected, with_aa=with_aa), expected, with_aa)
+            # only the cases that run the mutated statement (the rest behave as on the original); with
+            # none, an empty batch still tells whether the mutant applies
+            on = [k for k in range(len(runs)) if _reaches(m, lines[k])]
+            sub = lambda xs: [xs[k] for k in on]  # noqa: E731
+            answer = t.batch(sub(runs), mutant=m["index"], limits=sub(limits), expected=sub(expected), with_aa=sub(with_aa))
+            killed, how = _kills(answer, sub(expected), sub(with_aa))
             status[m["index"]] = (killed, how)
         valid = [m for m in listing if status[m["index"]][0] is not None]
         result["before"] = _score(valid, status)
@@ -207,6 +221,7 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
     known = {common.input_key(i) for i in inputs}
     original_cache = {}
     new_cases = result["newCases"]
+    new_limits = []  # each new case's limit for a mutant's run (common.mutant_case_limits of its original run)
 
     gen = t.worker.info.get("generator", False)
 
@@ -226,7 +241,7 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
             new_inputs = [common.judged_input(c) for c in new_cases]
             new_expected = [common.expected_verdict(c) for c in new_cases]
             new_aa = [c.get("argsAfter") is not None for c in new_cases]
-            killed, how = _kills(t.batch(new_inputs, mutant=m["index"], expected=new_expected, with_aa=new_aa), new_expected, new_aa)
+            killed, how = _kills(t.batch(new_inputs, mutant=m["index"], limits=new_limits, expected=new_expected, with_aa=new_aa), new_expected, new_aa)
             if killed:
                 status[m["index"]] = (True, "search-case")
                 continue
@@ -260,13 +275,17 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
             # the mutant runs each input in the form its case would be judged in (collected when the
             # original returned an iterator): worker.run_case `lazy`
             judged = [dict(x, lazy=common.lazy_form(o)) for x, o in zip(chunk, orig)]
-            # each input limited on its own (one that hangs costs one call's limit, not the chunk's);
-            # at the call limit, not the mutants' tighter one: a case found here must kill by its value
-            answer = t.batch(judged, mutant=m["index"], limits=[config.get("callTimeoutMs", 2000)] * len(judged))
-            if answer.get("kind") == "batch":
-                mut = answer["outcomes"]
-            else:
-                mut = [t.one(x, mutant=m["index"]) for x in judged]
+            # the mutant runs only the inputs that run its statement on the original (on the others it
+            # gives the original's outcome); each limited on its own, at the mutants' limit from the
+            # original's time: an input it loops forever on costs half a second, and kills it (a
+            # task's case times out too)
+            on = [k for k, o in enumerate(orig) if _reaches(m, set(o["lines"]) if "lines" in o else None)]
+            mut = list(orig)
+            if on:
+                answer = t.batch([judged[k] for k in on], mutant=m["index"], limits=common.mutant_case_limits([orig[k] for k in on], config))
+                outs = answer["outcomes"] if answer.get("kind") == "batch" else [t.one(judged[k], mutant=m["index"]) for k in on]
+                for k, mo in zip(on, outs):
+                    mut[k] = mo
             for x, o, mo in zip(chunk, orig, mut):
                 lazy = common.lazy_form(o)
                 aa = common.needs_args_after(x) and not common.judged_elsewhere(dict(x, lazy=lazy), gen)
@@ -286,6 +305,7 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
         if found is not None:
             case = common.make_case(target, found[0], found[1], "mutant-search", generator=gen)
             new_cases.append(case)
+            new_limits.extend(common.mutant_case_limits([found[1]], config))
             known.add(common.input_key(found[0]))
             status[m["index"]] = (True, "search")
             result["search"]["found"] += 1
@@ -301,7 +321,7 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
         for m in valid:
             if status[m["index"]][0] or time.monotonic() > deadline + 30:
                 continue
-            killed, how = _kills(t.batch(new_inputs, mutant=m["index"], expected=verdicts, with_aa=with_aa), verdicts, with_aa)
+            killed, how = _kills(t.batch(new_inputs, mutant=m["index"], limits=new_limits, expected=verdicts, with_aa=with_aa), verdicts, with_aa)
             if killed:
                 status[m["index"]] = (True, "search-case")
 

@@ -1193,7 +1193,7 @@ def op_run(req):
     def work():
         if mutant is not None:
             _apply_mutant(mutant)
-        return run_case(case, trace)
+        return _run_limited(case, trace, None)
 
     return _in_child(work, req.get("timeoutMs", 2000))
 
