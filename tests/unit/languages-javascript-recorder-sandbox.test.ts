@@ -23,7 +23,8 @@ describe.skipIf(!bwrapAvailable())('the JavaScript record harness in a local san
     const snapshot = fixtureSnapshot('rec-ts');
     const { units } = await parseJavaScriptUnits(snapshot);
     provider = createLocalSandboxProvider({ logger: createSilentLogger(), serverId: `jsrec-${process.pid}` });
-    const { recordings, drops } = await recordCandidates({
+    const messages: string[] = [];
+    const { recordings, drops, timings } = await recordCandidates({
       provider,
       language: { recorder: createJavaScriptRecorder(), image: 'node' },
       snapshot,
@@ -31,8 +32,14 @@ describe.skipIf(!bwrapAvailable())('the JavaScript record harness in a local san
       seed: 3,
       logger: createSilentLogger(),
       units,
+      onProgress: (e) => messages.push(e.message),
+      // one candidate per mutate run: progress between them
+      options: { mutateChunk: 1 },
     });
     expect(drops).toEqual([]);
+    expect(messages).toContain('mutation tested 1 of 2 recorded candidates');
+    expect(timings.candidates.map((c) => c.unitId)).toEqual(['src/range:compare', 'src/sign:sign']);
+    expect(timings.candidates.every((c) => c.recordMs > 0 && c.mutateMs > 0)).toBe(true);
     expect(recordings.map((r) => r.unitId)).toEqual(['src/range:compare', 'src/sign:sign']);
     const [compare, sign] = recordings;
     expect(compare!.cases.length).toBeGreaterThan(10);

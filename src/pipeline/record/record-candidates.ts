@@ -8,7 +8,11 @@ import type { FileEntry, Sandbox, SandboxProvider } from '../../sandbox/types.js
 import type { RecordTimings } from '../report/funnel-report.js';
 import type { Candidate, Drop, MutationResult, RecordedCase, Recording, RepoSnapshot, Unit } from '../types.js';
 import type { InputProposal } from '../write/spec-writer.js';
-import { mutateResultSchema, recordResultSchema } from './harness-result-schema.js';
+import { mutateResultSchema, recordResultSchema, type MutateResult } from './harness-result-schema.js';
+
+/** The mutate run is split into at most this many runs (progress between them), of at least MIN_MUTATE_CHUNK candidates each. */
+const MUTATE_PROGRESS_STEPS = 10;
+const MIN_MUTATE_CHUNK = 3;
 
 /** The harness's scratch folder inside the sandbox (never /tmp: the scrubbed images mount it). */
 export const WORK_DIR_IN_SANDBOX = '/var/lib/codemidas/work';
@@ -34,6 +38,8 @@ export interface RecordOptions {
   maxNewCases: number;
   /** Mutants per target, at most (a seeded sample beyond). Default 150. */
   maxMutants: number;
+  /** Candidates per mutate run (progress is shown between runs). Default: a tenth of them, at least 3. */
+  mutateChunk?: number;
 }
 
 export const DEFAULT_RECORD_OPTIONS: Readonly<RecordOptions> = Object.freeze({
@@ -211,12 +217,22 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
       search: options.search,
       maxNewCases: options.maxNewCases,
       maxMutants: options.maxMutants,
-      targets: kept.map((t) => ({ ...harness.target(byUnit.get(t.unitId)!, classes, []), cases: t.cases })),
     };
-    const mutated = kept.length
-      ? mutateResultSchema.parse(await runScript(sandbox, harness, 'mutate', mutateConfig, options.mutateTimeoutMs, signal))
-      : { targets: [] };
-    const mutationByUnit = new Map(mutated.targets.map((m) => [m.unitId, m] as const));
+    // in chunks, so the build shows progress through the longest part of a build (each target's
+    // mutation testing is independent of the others: the same results as one run)
+    const mutatedTargets: MutateResult['targets'] = [];
+    const chunkSize = options.mutateChunk ?? Math.max(MIN_MUTATE_CHUNK, Math.ceil(kept.length / MUTATE_PROGRESS_STEPS));
+    const mutateDeadline = performance.now() + options.mutateTimeoutMs;
+    for (let i = 0; i < kept.length; i += chunkSize) {
+      const chunk = kept.slice(i, i + chunkSize);
+      const left = Math.round(mutateDeadline - performance.now());
+      if (left <= 0) throw new RecordHarnessError('the mutate harness', -1, '', `the mutate harness ran past ${options.mutateTimeoutMs} ms; raise recordTimeoutMs/mutateTimeoutMs or record fewer candidates`);
+      const config = { ...mutateConfig, targets: chunk.map((t) => ({ ...harness.target(byUnit.get(t.unitId)!, classes, []), cases: t.cases })) };
+      mutatedTargets.push(...mutateResultSchema.parse(await runScript(sandbox, harness, 'mutate', config, left, signal)).targets);
+      const done = i + chunk.length;
+      if (done < kept.length) progress('mutate', total - kept.length + done, `mutation tested ${done} of ${kept.length} recorded candidates`);
+    }
+    const mutationByUnit = new Map(mutatedTargets.map((m) => [m.unitId, m] as const));
 
     const recordings: Recording[] = [];
     for (const t of kept) {
