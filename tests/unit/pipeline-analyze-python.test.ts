@@ -210,6 +210,8 @@ describe('Python module names', () => {
     expect(['pkg/a.py', 'tests/test_a.py', 'pkg/tests/helpers.py', 'test_x.py', 'pkg/x_test.py', 'examples/demo.py', 'setup.py', 'conftest.py'].map(isLibraryPath)).toEqual([
       true, false, false, false, false, false, false, false,
     ]);
+    // a single-module library's suite beside it (pygtrie's test.py), Sphinx's conf.py and an example at the root
+    expect(['test.py', 'tests.py', 'conf.py', 'example.py', 'pkg/conf.py', 'pkg/example.py', 'testing.py'].map(isLibraryPath)).toEqual([false, false, false, false, true, true, true]);
   });
 });
 

@@ -6,12 +6,17 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const NON_LIBRARY_DIRS = new Set(['tests', 'test', 'testing', 'examples', 'example', 'docs', 'doc', 'benchmarks', 'bench']);
 /** Files that belong to tooling, not to the library. */
 const NON_LIBRARY_FILES = new Set(['setup.py', 'conftest.py', 'noxfile.py', 'fabfile.py', 'manage.py']);
+/** Files at the repository's root that are tooling or samples when they sit there: Sphinx's `conf.py`, example scripts. */
+const NON_LIBRARY_ROOT_FILES = new Set(['conf.py', 'example.py', 'examples.py']);
 
-/** True for test files: under a tests/ folder, or named `test_*.py`, `*_test.py`, `conftest.py`. */
+/**
+ * True for test files: under a tests/ folder, or named `test_*.py`, `*_test.py`, `conftest.py`, or
+ * `test.py` / `tests.py` (a single-module library's suite beside it, as unittest's `test*.py` finds it).
+ */
 export function isPythonTestPath(file: string): boolean {
   const parts = file.split('/');
   const base = parts.at(-1) ?? '';
-  if (base === 'conftest.py' || /^test_.*\.py$/.test(base) || /_test\.py$/.test(base)) return true;
+  if (base === 'conftest.py' || base === 'test.py' || base === 'tests.py' || /^test_.*\.py$/.test(base) || /_test\.py$/.test(base)) return true;
   return parts.slice(0, -1).some((dir) => dir === 'tests' || dir === 'test' || dir === 'testing');
 }
 
@@ -22,7 +27,7 @@ export function isPythonTestPath(file: string): boolean {
 export function isLibraryPath(file: string): boolean {
   const parts = file.split('/');
   const base = parts.at(-1) ?? '';
-  if (isPythonTestPath(file) || NON_LIBRARY_FILES.has(base)) return false;
+  if (isPythonTestPath(file) || NON_LIBRARY_FILES.has(base) || (parts.length === 1 && NON_LIBRARY_ROOT_FILES.has(base))) return false;
   return !parts.slice(0, -1).some((dir) => NON_LIBRARY_DIRS.has(dir));
 }
 
