@@ -52,6 +52,9 @@ describe('mutate.py', () => {
     expect(how.get('line 7: > → >=')).toEqual([true, 'differs']);
     expect(t.mutation.score).toBe(1);
     expect(t.ms).toBeGreaterThan(0);
+    // two targets at a time: each as it is alone
+    const both = runHarness('mutate.py', { search: false, parallel: 2, callTimeoutMs: 2000, targets: [target('halve_steps', 'recfix.loops', { cases }), target('halve_steps', 'recfix.loops', { cases })] }).targets;
+    expect(both.map((x: any) => x.mutants.map((m: any) => [m.description, m.killed]))).toEqual([0, 1].map(() => t.mutants.map((m: any) => [m.description, m.killed])));
 
     // the worker's batch: with `expected`, the outcomes end at the first case that differs; each has its `ms`
     const answer = runWithHarnessModule('common', [

@@ -109,5 +109,8 @@ describe('record.py', () => {
     // everything but the wall-clock time each target took
     const untimed = (targets: any[]): string => JSON.stringify(targets.map(({ ms, ...t }: any) => (expect(ms).toBeGreaterThanOrEqual(0), t)));
     expect(untimed(again.targets)).toBe(untimed(first));
+    // two targets at a time (common.map_targets): the same result, in the same order
+    const parallel = runHarness('record.py', { parallel: 2, targets: [target('clamp'), target('Counter.advance', 'recfix.shapes')] });
+    expect(untimed(parallel.targets)).toBe(untimed(first));
   }, 300_000);
 });

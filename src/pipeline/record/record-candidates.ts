@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../logging.js';
 import { CodeMidasError } from '../../errors.js';
@@ -40,7 +41,11 @@ export interface RecordOptions {
   maxMutants: number;
   /** Candidates per mutate run (progress is shown between runs). Default: a tenth of them, at least 3. */
   mutateChunk?: number;
+  /** Targets the harness works on at once, each with its own workers (never more than the host's cores). Default 2. */
+  parallel?: number;
 }
+
+const DEFAULT_RECORD_PARALLEL = 2;
 
 export const DEFAULT_RECORD_OPTIONS: Readonly<RecordOptions> = Object.freeze({
   maxCases: 40,
@@ -166,6 +171,8 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
   if (candidates.length === 0) return { recordings: [], drops: [], missingDependencies: [], timings: { setupMs: 0, traceMs: {}, candidates: [] } };
   const classes = new Map((input.units ?? []).filter((u) => u.kind === 'class').map((u) => [u.id, u] as const));
 
+  // targets recorded and mutation-tested this many at a time (a harness may take them one by one)
+  const parallel = Math.max(1, Math.min(availableParallelism(), options.parallel ?? DEFAULT_RECORD_PARALLEL));
   progress('sandbox', 0, `starting a sandbox for ${candidates.length} candidates`);
   const setupStarted = performance.now();
   const sandbox = await provider.create(
@@ -173,7 +180,7 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
       image: provider.imageFor(input.language.image),
       role: 'episode',
       workdir: WORKSPACE,
-      resources: { memoryBytes: 2 * 1024 ** 3, cpus: 2, pids: 512 },
+      resources: { memoryBytes: parallel * 2 * 1024 ** 3, cpus: parallel, pids: parallel * 512 },
       labels: { 'codemidas.purpose': 'record' },
       expiresAt: new Date(Date.now() + options.recordTimeoutMs + options.mutateTimeoutMs + 10 * 60_000),
       ...(input.dependencies ? { dependencies: input.dependencies } : {}),
@@ -193,6 +200,7 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
       seed,
       workDir: WORK_DIR_IN_SANDBOX,
       callTimeoutMs: options.callTimeoutMs,
+      parallel,
     };
     progress('record', 0, `recording ${candidates.length} candidates`);
     const recordConfig = {

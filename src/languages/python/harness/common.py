@@ -441,6 +441,20 @@ def call_args_source(call, imports):
     return ", ".join(parts)
 
 
+def map_targets(fn, items, config):
+    """[fn(item) for item in items], `config["parallel"]` at a time (default 1). Each target's work is
+    its own (its own workers, its own seeded random), so the results are those of running them one
+    after the other; threads suffice, since the work runs in the worker processes."""
+    items = list(items)
+    parallel = max(1, int(config.get("parallel") or 1))
+    if parallel == 1 or len(items) < 2:
+        return [fn(item) for item in items]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=min(parallel, len(items))) as pool:
+        return list(pool.map(fn, items))
+
+
 def read_config():
     return json.loads(sys.stdin.read())
 

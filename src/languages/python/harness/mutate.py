@@ -328,12 +328,13 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
 
 def main():
     config = common.read_config()
-    results = []
-    for target in config["targets"]:
+    def timed(target):
         started = time.monotonic()
         result = mutate_target(config, target)
         result["ms"] = int((time.monotonic() - started) * 1000)
-        results.append(result)
+        return result
+
+    results = common.map_targets(timed, config["targets"], config)
     common.write_result({"targets": results})
 
 

@@ -372,12 +372,13 @@ def main():
             traces.append(info)
             for record in records:
                 by_target[record["target"]].append(record)
-        results = []
-        for index, target in enumerate(config["targets"]):
+        def timed(index):
             started = time.monotonic()
-            result = record_target(config, target, by_target.get(index, []))
+            result = record_target(config, config["targets"][index], by_target.get(index, []))
             result["ms"] = int((time.monotonic() - started) * 1000)
-            results.append(result)
+            return result
+
+        results = common.map_targets(timed, range(len(config["targets"])), config)
     finally:
         shutil.rmtree(work_dir, ignore_errors=True)
     common.write_result({"targets": results, "traces": traces})
