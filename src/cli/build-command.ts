@@ -8,6 +8,7 @@ import { createDockerImageResolver } from '../images/docker-image-resolver.js';
 import { createOpenAiChatClient } from '../llm/openai-chat-client.js';
 import { createLogger } from '../logging.js';
 import { createLlmHooks, type LlmHooks } from '../pipeline/llm/create-llm-hooks.js';
+import { createCachedImageFileReader, defaultCacheDir } from '../pipeline/audit/cached-image-files.js';
 import { createDirectoryImageFileReader, createDockerImageFileReader, type ImageFileReader } from '../pipeline/audit/image-files.js';
 import { BuildFailedError, buildSuite, createDefaultStages, type BuildProgress, type PipelineStages } from '../pipeline/build-suite.js';
 import { checkPackageFolder, normalizePackageFolder } from '../pipeline/build/package-folder.js';
@@ -108,7 +109,12 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
       const isolation = await provider.checkIsolation?.(provider.imageFor(language.image), { signal: controller.signal });
       if (isolation) say(`sandboxes: ${isolation.summary}`);
       await provider.reap();
-      imageReader = createDockerImageFileReader(docker);
+      // the image's files for the leak audit, read once per image (id) and kept in the user's cache
+      imageReader = createCachedImageFileReader(createDockerImageFileReader(docker), {
+        dir: defaultCacheDir(),
+        imageId: async (image) => (await docker.getImage(image).inspect()).Id,
+        logger,
+      });
     } else {
       // The local sandbox runs on the host's root filesystem: audit the host's folders of the language's libraries.
       imageReader = createDirectoryImageFileReader({ root: '/', include: language.leaks.hostLibraryFolders() });

@@ -50,6 +50,8 @@ export interface LeakAuditorOptions {
   reader: ImageFileReader;
   /** The language's tokenizer and which image files it indexes. */
   language: Pick<LeakRules, 'tokenize' | 'indexesImageFile'>;
+  /** A name for `language.indexesImageFile` (the language's id), under which a reader may keep what it read. */
+  selector?: string;
   logger: Logger;
   /** Default `DEFAULT_LEAK_RUN_TOKENS`. */
   runTokens?: number;
@@ -68,7 +70,8 @@ export function createLeakAuditor(options: LeakAuditorOptions): LeakAuditor {
     let index = images.get(image);
     if (!index) {
       const started = performance.now();
-      index = options.reader.readSourceFiles(image, { isSource: options.language.indexesImageFile, ...(signal ? { signal } : {}) }).then((files) => {
+      const read = { isSource: options.language.indexesImageFile, ...(options.selector === undefined ? {} : { selector: options.selector }), ...(signal ? { signal } : {}) };
+      index = options.reader.readSourceFiles(image, read).then((files) => {
         const built = buildLeakIndex(files, tokenize);
         logger.info({ image, files: built.files.length, tokens: built.tokenCount, elapsedMs: Math.round(performance.now() - started) }, 'indexed the image for the leak audit');
         return built;

@@ -11,6 +11,8 @@ export const MAX_INDEXED_FILE_BYTES = 4 * 1024 * 1024;
 /** Which files a read keeps: the language's source files (`LeakRules.indexesImageFile`). */
 export interface ReadSourceOptions {
   isSource: (path: string) => boolean;
+  /** A name for `isSource` (the language whose files it keeps): a reader may keep a read under it. None: never kept. */
+  selector?: string;
   signal?: AbortSignal;
 }
 

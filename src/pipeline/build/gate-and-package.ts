@@ -22,7 +22,7 @@ export async function gateAndPackage(run: BuildRun, explored: Explored, recorded
   const { recordings } = recorded;
   const staging = await createSuiteStaging(options.outDir, suite);
   try {
-    const auditor = createLeakAuditor({ reader: options.imageReader, logger, language: language.leaks });
+    const auditor = createLeakAuditor({ reader: options.imageReader, logger, language: language.leaks, selector: language.language });
     const dependencies = recorded.dependencies.runtime;
     const languageImage = provider.imageFor(language.image);
     // The image with the repository's dependencies (the record stage built it), which the audit reads whole.
