@@ -108,7 +108,8 @@ def run_one(worker, case, config, trace=False, mutant=None):
     return worker.call(request, timeout_ms / 1000.0 + 30)
 
 
-def run_batch(worker, cases, config, trace=False, mutant=None, timeout_ms=None, case_limits=None, expected=None, with_args_after=None):
+def run_batch(worker, cases, config, trace=False, mutant=None, timeout_ms=None, case_limits=None, expected=None, with_args_after=None,
+              stop_on_timeout=False):
     """The worker's outcomes of `cases` in one child (each with `ms`). `case_limits`: each case's own
     wall-clock limit in ms; `expected` (canonical verdicts, with `with_args_after`): stop at the first
     case that differs (the outcomes end there)."""
@@ -124,6 +125,8 @@ def run_batch(worker, cases, config, trace=False, mutant=None, timeout_ms=None, 
     if expected is not None:
         request["expected"] = expected
         request["withArgsAfter"] = with_args_after or [False] * len(cases)
+    if stop_on_timeout:
+        request["stopOnTimeout"] = True
     return worker.call(request, timeout_ms / 1000.0 + 30)
 
 

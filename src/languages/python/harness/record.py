@@ -38,6 +38,8 @@ TRY_CAPS = {"repo-test": 80, "doctest": 60, "call-site": 40, "type-hint": 80, "c
 # (worker `callable-result`, common.probed_case): this many inputs, this many probes each.
 MAX_PROBED_INPUTS = 6
 MAX_PROBES = 7
+# First runs of this many inputs share one forked child (_FirstRuns).
+FIRST_RUN_CHUNK = 16
 
 
 def run_tracer(config, mode, work_dir, timeout_ms):
@@ -233,7 +235,8 @@ def record_target(config, target, traced):
         candidates = collect(config, target, traced, desc, rng, sources, rejected)
         kept, impure, timeouts, tried, probed = [], set(), 0, 0, 0
         deadline = time.monotonic() + config.get("targetBudgetMs", 90000) / 1000.0
-        for src, case_input in candidates:
+        ahead = _FirstRuns(workers, candidates, config)
+        for position, (src, case_input) in enumerate(candidates):
             if time.monotonic() > deadline:
                 rejected["budget"] += 1
                 continue
@@ -243,7 +246,7 @@ def record_target(config, target, traced):
                 continue
             tried += 1
             sources.setdefault(src, {"tried": 0, "kept": 0})["tried"] += 1
-            first = _run(workers, 0, case_input, config, trace=True)
+            first = ahead.take(position, case_input) or _run(workers, 0, case_input, config, trace=True)
             if first["kind"] not in ("returns", "raises"):
                 reason = first.get("reason") or first["kind"]
                 rejected[reason] += 1
@@ -294,6 +297,42 @@ def record_target(config, target, traced):
     return result
 
 
+class _FirstRuns:
+    """The first (traced) runs of the inputs, FIRST_RUN_CHUNK at a time in one child of worker A
+    instead of a fork each: most of the cost of recording is forking. What a batch gives is only
+    ever kept when the second run, in a fresh fork of worker B, agrees (so an input whose outcome
+    depends on what earlier inputs of its batch left behind is rejected, never recorded wrong: the
+    task's judge and mutate.py run the cases together in one process too). A batch stops after an
+    input cut at its time limit (that input's outcome is its timeout); those after it, an input added
+    while recording (probes), and every input of a batch whose child died run on their own as before."""
+
+    def __init__(self, workers, candidates, config):
+        self.workers, self.candidates, self.config = workers, candidates, config
+        self.outcomes = {}
+        self.tried = set()
+
+    def take(self, position, case_input):
+        if position not in self.tried:
+            self._run_from(position)
+        return self.outcomes.pop(position, None)
+
+    def _run_from(self, position):
+        chunk = list(range(position, min(position + FIRST_RUN_CHUNK, len(self.candidates))))
+        self.tried.update(chunk)
+        inputs = [self.candidates[k][1] for k in chunk]
+        limit = self.config.get("callTimeoutMs", 2000)
+        try:
+            answer = common.run_batch(self.workers[0], inputs, self.config, trace=True, case_limits=[limit] * len(inputs),
+                                      stop_on_timeout=True)
+        except common.WorkerDied:
+            _replace(self.workers, 0, self.config)
+            return
+        if answer.get("kind") != "batch":
+            return
+        for k, outcome in zip(chunk, answer["outcomes"]):
+            self.outcomes[k] = outcome
+
+
 def _returns_one_value(kept):
     returned = {common.verdict(o, False) for _, _, o in kept if o["kind"] == "returns"}
     return len(returned) == 1
@@ -325,11 +364,16 @@ def _run(workers, k, case_input, config, trace=False):
     try:
         return common.run_one(workers[k], case_input, config, trace=trace)
     except common.WorkerDied:
-        workers[k].close()
-        replacement, _drop = common.start_worker(config, workers[k].target)
-        if replacement is not None:
-            workers[k] = replacement
+        _replace(workers, k, config)
         return {"kind": "crash", "reason": "crash"}
+
+
+def _replace(workers, k, config):
+    """A fresh worker for the target in place of workers[k], which died."""
+    workers[k].close()
+    replacement, _drop = common.start_worker(config, workers[k].target)
+    if replacement is not None:
+        workers[k] = replacement
 
 
 def select(kept, cap, rejected):

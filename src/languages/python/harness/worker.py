@@ -1230,11 +1230,13 @@ def _run_limited(case, trace, limit_ms):
 def op_batch(req):
     """Runs `cases` in one child. `caseTimeoutMs` (one per case) limits each case on its own; with
     `expected` (each case's canonical verdict, `withArgsAfter` saying which judge the arguments after
-    the call), the batch stops at the first case that differs from it: a mutant is killed by one."""
+    the call), the batch stops at the first case that differs from it: a mutant is killed by one;
+    with `stopOnTimeout`, it stops after a case cut at its limit."""
     cases, trace, mutant = req["cases"], req.get("trace", False), req.get("mutant")
     limits = req.get("caseTimeoutMs") or [None] * len(cases)
     expected = req.get("expected")
     with_aa = req.get("withArgsAfter") or [False] * len(cases)
+    stop_on_timeout = bool(req.get("stopOnTimeout"))
 
     def work():
         if mutant is not None:
@@ -1248,6 +1250,8 @@ def op_batch(req):
             outcomes.append(outcome)
             if expected is not None and common.verdict(outcome, with_aa[k]) != expected[k]:
                 break
+            if stop_on_timeout and outcome.get("kind") == "timeout":
+                break  # interrupted mid-call: what the child holds now is not what a fresh call would find
         return {"kind": "batch", "outcomes": outcomes}
 
     answer = _in_child(work, req.get("timeoutMs", 10000))
