@@ -9,8 +9,7 @@ import { createLogger } from '../logging.js';
 import { workspaceImageForTask } from '../episodes/workspace-image-for-task.js';
 import { createDockerSandboxProvider } from '../sandbox/docker/docker-sandbox-provider.js';
 import { runRollouts } from '../rollouts/run-rollouts.js';
-import { JUDGE_PATH_IN_SANDBOX } from '../languages/python/python-scorer.js';
-import { pythonTestsOf } from '../languages/python/python-tests.js';
+import { JUDGE_PATH_IN_SANDBOX, pythonJudge } from '../languages/python/python-scorer.js';
 import { HIDDEN_DIR_IN_SANDBOX } from '../scoring/sandbox-scorer.js';
 import { listFolderFiles, listWorkspaceFiles } from '../tasks/list-workspace-files.js';
 import { loadCatalog } from '../tasks/load-catalog.js';
@@ -186,10 +185,8 @@ export async function runServerBench(options: ServerBenchOptions): Promise<Serve
     config: {
       workspace: task.file.workdir,
       hiddenDir: HIDDEN_DIR_IN_SANDBOX,
-      cases: task.file.tests.cases,
-      scripts: pythonTestsOf(task.file.tests).scripts,
-      caseTimeoutMs: task.file.tests.caseTimeoutMs,
-      pytestTimeoutMs: task.file.tests.timeoutMs,
+      // cases, scripts, limits and import roots as the scorer passes them
+      ...pythonJudge.config(task),
       budgetMs: task.file.tests.timeoutMs,
       uid: 1000,
       gid: 1000,

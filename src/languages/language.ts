@@ -32,8 +32,8 @@ export interface LanguagePlugin extends LanguageAdapter {
   createScorer(deps: { provider: SandboxProvider; logger: Logger }): Scorer;
   /**
    * Why `unit` cannot become a task in the workspace layout this language's scorer runs (a funnel
-   * drop code and a reason), or null when it can (Python: `import-root`, a module imported from a
-   * folder other than the workspace root).
+   * drop code and a reason), or null when it can (Python: `not-importable`, a module name no import
+   * statement can spell).
    */
   unbuildable(unit: Unit): { code: string; reason: string } | null;
   /** The language as people name it (`Python`), for prompts to models. */

@@ -24,6 +24,10 @@ export interface TestRunner {
   readonly testsSchema: z.ZodType<TaskTests>;
   /** The paths under hidden/ the runner's own fields name (not `cases`), which must be files there. */
   hiddenFiles(tests: TaskTests): readonly NamedHiddenFile[];
-  /** The `tests` of a constructed task judged on recorded cases alone (`cases`: its file under hidden/). */
-  casesOnly(cases: string, limits: { timeoutMs: number; caseTimeoutMs: number }): TaskTests;
+  /**
+   * The `tests` of a constructed task judged on recorded cases alone (`cases`: its file under hidden/).
+   * `unit` is the task's target, as its file and module name: a runner whose scoring needs more of
+   * the layout than the workspace root (Python: the folder a module is imported from) reads it there.
+   */
+  casesOnly(cases: string, limits: { timeoutMs: number; caseTimeoutMs: number }, unit: { file: string; module: string }): TaskTests;
 }

@@ -9,13 +9,17 @@
  *   examples/tskit) built with `--package packages/beta`: every task's unit is under packages/beta,
  *   the rest are `select:outside-package` drops; `--package packages/nope` fails at once, listing
  *   both packages.
+ * - a Python `src/` layout (examples/textkit with its package moved to src/textkit): every task
+ *   names `tests.importRoots: ["src"]`, none is dropped as not importable from the root;
+ * - a Python monorepo (packages/alpha = examples/parsekit, packages/beta = examples/textkit) built
+ *   with `--package packages/beta`: tasks import from `packages/beta`, in the whole monorepo.
  * Every task built scores 1.0 with its reference and 0.0 untouched over gRPC. The example code is
  * copied at test time; nothing third-party is committed. Containers of every CLI process are
  * removed in afterAll (by owner pid), and the scoring sandboxes by their server id.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Dockerode from 'dockerode';
@@ -67,7 +71,7 @@ function cli(args: string[]): Promise<CliRun> {
 
 interface FunnelJson {
   source: { repo: string; revision: string; package?: string };
-  funnel: { drops: { unitId: string; stage: string; code: string }[] };
+  funnel: { drops: { unitId: string; stage: string; code: string; reason?: string }[] };
   tasks: { name: string; unitId: string }[];
 }
 
@@ -204,5 +208,47 @@ describe('codemidas build --package on a JavaScript workspace monorepo', () => {
     const outside = funnel.funnel.drops.filter((d) => d.code === 'outside-package');
     expect(outside.length).toBeGreaterThan(0);
     expect(outside.every((d) => d.stage === 'select' && !d.unitId.startsWith('packages/beta/'))).toBe(true);
+  });
+});
+
+describe('codemidas build on Python packages below the repository root', () => {
+  /** What the write stage turned away: a module the scorer cannot import was dropped there (`import-root`). */
+  const writeDrops = (funnel: FunnelJson): FunnelJson['funnel']['drops'] => funnel.funnel.drops.filter((d) => d.stage === 'write');
+
+  it('builds a src/ layout: each task imports its module from src/ and scores over gRPC', async () => {
+    const repo = join(work, 'textkit-src');
+    await cp(join(root, 'examples/textkit'), repo, { recursive: true });
+    await mkdir(join(repo, 'src'));
+    await rename(join(repo, 'textkit'), join(repo, 'src/textkit'));
+
+    const { funnel, catalog } = await build(work, repo, 'textkit-src');
+    expect(catalog.problems).toEqual([]);
+    expect(catalog.tasks.size).toBeGreaterThanOrEqual(1);
+    expect(writeDrops(funnel)).toEqual([]);
+    for (const task of catalog.tasks.values()) {
+      expect(task.file.source.path).toMatch(/^src\/textkit\//);
+      expect(task.file.tests).toMatchObject({ runner: 'python', importRoots: ['src'] });
+      expect(task.file.prompt).toContain('with `src/` on the import path');
+    }
+    await scoresEveryTask(catalog);
+  });
+
+  it('builds one package of a Python monorepo with --package: its tasks import from that package folder', async () => {
+    const repo = join(work, 'python-monorepo');
+    await mkdir(join(repo, 'packages'), { recursive: true });
+    await cp(join(root, 'examples/parsekit'), join(repo, 'packages/alpha'), { recursive: true });
+    await cp(join(root, 'examples/textkit'), join(repo, 'packages/beta'), { recursive: true });
+
+    const { funnel, catalog } = await build(work, repo, 'py-mono-beta', ['--package', 'packages/beta']);
+    expect(funnel.source.package).toBe('packages/beta');
+    expect(catalog.problems).toEqual([]);
+    expect(catalog.tasks.size).toBeGreaterThanOrEqual(1);
+    expect(writeDrops(funnel)).toEqual([]);
+    for (const task of catalog.tasks.values()) {
+      expect(task.file.source.path).toMatch(/^packages\/beta\/textkit\//);
+      expect(task.file.tests).toMatchObject({ importRoots: ['packages/beta'] });
+      expect((await listWorkspaceFiles(task)).map((e) => e.path)).toContain('packages/alpha/parsekit/__init__.py');
+    }
+    await scoresEveryTask(catalog);
   });
 });

@@ -56,7 +56,7 @@ describe('language registry', () => {
     await expect(scorer.score(request('go'))).rejects.toThrow(/no language plugin serves 'go'/);
   });
 
-  it('this build has the Python and the JavaScript plugins; Python: its image, its masking, and the import-root check', () => {
+  it('this build has the Python and the JavaScript plugins; Python: its image, and units below the root are buildable', () => {
     const languages = createLanguages();
     expect(languages.taskLanguages()).toEqual(['javascript', 'python', 'typescript']);
     expect(languages.get('typescript')).toBe(languages.get('javascript'));
@@ -65,9 +65,9 @@ describe('language registry', () => {
     const python = languages.get('python');
     expect(python.image).toBe('python');
     expect(python.unbuildable(makeUnit({ module: 'pkg.core', file: 'pkg/core.py' }))).toBeNull();
-    expect(python.unbuildable(makeUnit({ module: 'pkg.core', file: 'src/pkg/core.py' }))).toEqual({
-      code: 'import-root',
-      reason: 'pkg.core is imported from src/, but scoring imports from the workspace root',
-    });
+    // scored with task.json tests.importRoots
+    expect(python.unbuildable(makeUnit({ module: 'pkg.core', file: 'src/pkg/core.py' }))).toBeNull();
+    expect(python.unbuildable(makeUnit({ module: 'beta.core', file: 'packages/beta/beta/core.py' }))).toBeNull();
+    expect(python.unbuildable(makeUnit({ module: 'my-tool.core', file: 'my-tool/core.py' }))).toMatchObject({ code: 'not-importable' });
   });
 });

@@ -27,6 +27,14 @@ describe('findLibraryCopies', () => {
     expect(findLibraryCopies(['/usr/lib/python3/dist-packages/more_itertools/other.py', '/usr/local/lib/more_itertools/__init__.py'], library)).toEqual([]);
   });
 
+  it('reads a module below the root from its import root (src/ layout, a package of a monorepo)', () => {
+    const image = ['/usr/lib/python3/dist-packages/more_itertools/more.py', '/usr/lib/python3/dist-packages/beta/core.py'];
+    const srcLayout = { importNames: new Set(['more_itertools']), files: new Set(['src/more_itertools/__init__.py', 'src/more_itertools/more.py']) };
+    expect(findLibraryCopies(image, srcLayout)).toEqual(['/usr/lib/python3/dist-packages/more_itertools']);
+    const monorepo = { importNames: new Set(['beta']), files: new Set(['packages/beta/beta/__init__.py', 'packages/beta/beta/core.py']) };
+    expect(findLibraryCopies(image, monorepo)).toEqual(['/usr/lib/python3/dist-packages/beta']);
+  });
+
   it('finds a single-module library by its file name', () => {
     const single = { importNames: new Set(['inflection']), files: new Set(['inflection.py']) };
     expect(findLibraryCopies(['/usr/lib/python3/dist-packages/inflection.py', '/usr/lib/python3/dist-packages/inflection/__init__.py'], single)).toEqual([

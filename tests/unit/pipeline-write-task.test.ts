@@ -55,8 +55,8 @@ const cases: RecordedCase[] = [
 
 const recording = (cs: RecordedCase[]): Recording => ({ unitId: unit.id, cases: cs, mutation: { total: 10, killed: 9, score: 0.9, survivors: [] }, sources: {}, rejected: {} });
 
-async function written(cs: RecordedCase[]): Promise<Awaited<ReturnType<typeof writeTask>>> {
-  return writeTask({ suite: 'geo', name: 'box-scale', unit, recording: recording(cs), snapshot: { origin: 'examples/geo', revision: 'working-tree' }, writer: python.writer, libraryName: 'the Python package `geo`' });
+async function written(cs: RecordedCase[], target: Unit = unit): Promise<Awaited<ReturnType<typeof writeTask>>> {
+  return writeTask({ suite: 'geo', name: 'box-scale', unit: target, recording: recording(cs), snapshot: { origin: 'examples/geo', revision: 'working-tree' }, writer: python.writer, libraryName: 'the Python package `geo`' });
 }
 
 describe('writeTask', () => {
@@ -92,6 +92,15 @@ describe('writeTask', () => {
     expect(parsed.source).toEqual({ repo: 'examples/geo', revision: 'working-tree', path: 'geo/shapes.py', symbol: 'Box.scale' });
     expect(repoLabel('/somewhere/else/lib', '/work')).toBe('lib');
     expect(repoLabel('https://github.com/a/b.git')).toBe('https://github.com/a/b.git');
+  });
+
+  it('writes importRoots and the import path into task.json and the prompt of a module below the root (src/ layout)', async () => {
+    const underSrc: Unit = { ...unit, file: 'src/geo/shapes.py' };
+    const w = await written(cases, underSrc);
+    expect(w.prompt).toContain('imported as `from geo.shapes import Box` with `src/` on the import path)');
+    const json = renderTaskFile({ suite: 'geo', language: python, name: 'box-scale', unit: underSrc, snapshot: { origin: 'examples/geo', revision: 'working-tree' }, title: w.title, prompt: w.prompt, gates: null });
+    expect(taskFileSchema.parse(JSON.parse(stableJson(json))).tests).toEqual({ runner: 'python', cases: 'cases.json', scripts: [], timeoutMs: 120_000, caseTimeoutMs: 10_000, importRoots: ['src'] });
+    expect((await written(cases)).prompt).not.toContain('on the import path');
   });
 
   it('names tasks uniquely and stably', () => {

@@ -106,6 +106,22 @@ describe('judge.py on the host', () => {
     expect(result.tests[0]?.message).toContain('NotImplementedError');
   });
 
+  it('imports the modules from the task\'s importRoots after the workspace (a src/ layout), in the cases and in the scripts', async () => {
+    const underSrc = (await solvedReadout(task)).map((e) => ({ ...e, path: `src/${e.path}` }));
+    // A root the workspace lacks is harmless: an absent sys.path entry imports nothing.
+    const withRoots = await runJudge(underSrc, { importRoots: ['not/there', 'src'] });
+    expect(withRoots.tests.map((t) => t.status)).toEqual(Array(10).fill('passed'));
+    const withoutRoots = await runJudge(underSrc);
+    expect(withoutRoots.passed).toBe(0);
+    expect(withoutRoots.tests[0]?.message).toContain("No module named 'rangekit'");
+  });
+
+  it('gives no result for an import root that would leave the workspace', async () => {
+    for (const importRoots of [['../elsewhere'], ['/usr/lib/python3'], ['src//pkg']]) {
+      await expect(runJudge(await solvedReadout(task), { importRoots, scripts: [] })).rejects.toThrow(/is not a folder relative to the workspace/);
+    }
+  });
+
   it('fails only the cases whose subject hangs, crashes or writes garbage, and respawns for the next', async () => {
     const solved = await solvedReadout(task);
     const solution = solved.find((e) => e.path === 'rangekit/merge.py')!.content!.toString();

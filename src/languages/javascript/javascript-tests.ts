@@ -22,6 +22,7 @@ export const nodeTestRunner: TestRunner = Object.freeze({
   name: NODE_TESTS_RUNNER,
   testsSchema: nodeTestsSchema,
   hiddenFiles: () => [],
+  // The Node judge resolves a case's module by its workspace path: the unit's layout adds nothing.
   casesOnly: (cases: string, limits: { timeoutMs: number; caseTimeoutMs: number }): TaskTests => ({ runner: NODE_TESTS_RUNNER, cases, ...limits }),
 });
 

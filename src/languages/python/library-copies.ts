@@ -1,4 +1,5 @@
 import { normaliseScrubPaths, scrubPathProblem } from '../../sandbox/scrub-paths.js';
+import { pythonModuleLocation } from './parse-module-names.js';
 
 /**
  * The copies of the library under construction that a runtime image carries: a Debian python3-*
@@ -9,12 +10,20 @@ import { normaliseScrubPaths, scrubPathProblem } from '../../sandbox/scrub-paths
  *
  * A copy is a folder (or module file) of the image named like one of the library's top-level
  * import names, below which sits a `.py` file at the same relative path as one of the library's
- * own modules other than `__init__.py` (`more_itertools/more.py`). A package that only shares the
+ * own modules other than `__init__.py` (`more_itertools/more.py`), read from the folder each module
+ * is imported from (`src/more_itertools/more.py` is `more_itertools/more.py`). A package that only shares the
  * name matches no module path and stays. Returned sorted; paths that no sandbox may lose
  * (`scrubPathProblem`) are never returned.
  */
 export function findLibraryCopies(imagePaths: readonly string[], library: { importNames: ReadonlySet<string>; files: ReadonlySet<string> }): string[] {
-  const modules = new Set([...library.files].filter((file) => file.endsWith('.py') && !file.endsWith('/__init__.py') && file !== '__init__.py'));
+  const modules = new Set(
+    [...library.files]
+      .filter((file) => file.endsWith('.py') && !file.endsWith('/__init__.py') && file !== '__init__.py')
+      .map((file) => {
+        const { importRoot } = pythonModuleLocation(file, library.files);
+        return importRoot === '' ? file : file.slice(importRoot.length + 1);
+      }),
+  );
   const copies: string[] = [];
   for (const path of imagePaths) {
     if (!path.endsWith('.py')) continue;

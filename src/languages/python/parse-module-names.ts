@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** One segment of a dotted module name that an import statement can spell (ASCII, as the parser reads it). */
+export const PYTHON_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Folders whose files are scanned for call sites but never yield units: tests, examples, docs, benchmarks. */
 const NON_LIBRARY_DIRS = new Set(['tests', 'test', 'testing', 'examples', 'example', 'docs', 'doc', 'benchmarks', 'bench']);
@@ -62,7 +63,7 @@ export function pythonModuleLocation(file: string, files: ReadonlySet<string>): 
   return {
     importRoot,
     module: segments.join('.'),
-    importable: segments.every((s) => IDENTIFIER.test(s)),
+    importable: segments.every((s) => PYTHON_IDENTIFIER.test(s)),
   };
 }
 

@@ -9,7 +9,7 @@ import type { LanguagePlugin, RepoTests, TaskWriter } from '../language.js';
 import { findLibraryCopies } from './library-copies.js';
 import { maskPythonBody } from './mask-body.js';
 import { removeTestsOfTarget } from './mask-tests.js';
-import { importRootOf, isPythonTestPath } from './parse-module-names.js';
+import { isPythonTestPath, PYTHON_IDENTIFIER } from './parse-module-names.js';
 import { createPythonAdapter } from './python-adapter.js';
 import { createPythonRecorder } from './python-recorder.js';
 import { tokenizePython } from './python-tokens.js';
@@ -56,10 +56,12 @@ export function createPythonPlugin(): LanguagePlugin {
     image: 'python',
     testRunners: [pythonTestRunner],
     createScorer: ({ provider, logger }) => createPythonScorer({ provider, logger }),
-    unbuildable: (unit) => {
-      const root = importRootOf(unit);
-      return root === '' ? null : { code: 'import-root', reason: `${unit.module} is imported from ${root}/, but scoring imports from the workspace root` };
-    },
+    // A module below the workspace root (`src/`, a package of a monorepo) is scored from there
+    // (task.json `tests.importRoots`); only a name `import` cannot spell is left out.
+    unbuildable: (unit) =>
+      unit.module.split('.').every((segment) => PYTHON_IDENTIFIER.test(segment))
+        ? null
+        : { code: 'not-importable', reason: `${unit.module} (${unit.file}) is no module name an import statement can reach` },
     isSourceFile: isPythonFile,
     describeLibrary,
     recorder: createPythonRecorder(),

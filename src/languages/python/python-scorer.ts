@@ -17,7 +17,13 @@ export const pythonJudge: JudgeCommand = Object.freeze({
   argv: Object.freeze(['python3', '-I', '-S', JUDGE_PATH_IN_SANDBOX]),
   config: (task: LoadedTask) => {
     const tests = pythonTestsOf(task.file.tests);
-    return { cases: tests.cases, scripts: tests.scripts, caseTimeoutMs: tests.caseTimeoutMs, pytestTimeoutMs: tests.timeoutMs };
+    return {
+      cases: tests.cases,
+      scripts: tests.scripts,
+      caseTimeoutMs: tests.caseTimeoutMs,
+      pytestTimeoutMs: tests.timeoutMs,
+      ...(tests.importRoots === undefined ? {} : { importRoots: tests.importRoots }),
+    };
   },
 });
 

@@ -1,5 +1,6 @@
 import type { RecordedCase, Unit } from '../construction-types.js';
 import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
+import { importRootOf } from './parse-module-names.js';
 import { taggedToPython } from './python-literal.js';
 
 /** At most this many recorded examples appear in a prompt; the hidden tests hold the rest. */
@@ -132,12 +133,14 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
   const owner = parts.slice(0, -1).join('.');
   const what = unit.kind === 'method' ? `method \`${owner}.${name}\`` : `function \`${name}\``;
   const importLine = owner ? `from ${unit.module} import ${parts[0] ?? owner}` : `from ${unit.module} import ${name}`;
+  // A module below the workspace root (`src/pkg/mod.py`) is imported from its folder, as scoring does.
+  const importRoot = importRootOf(unit);
   const out: string[] = [];
   out.push(`# Implement \`${unit.qualname}\` in \`${unit.file}\``, '');
   out.push(
     `The workspace holds ${input.libraryName}. The ${what} in \`${unit.file}\` (module \`${unit.module}\`${
       owner ? `, class \`${owner}\`` : ''
-    }, imported as \`${importLine}\`) has lost its body: it now raises \`NotImplementedError\`. Implement it so that it behaves as described below. Keep its signature and leave the rest of the code as it is.`,
+    }, imported as \`${importLine}\`${importRoot === '' ? '' : ` with \`${importRoot}/\` on the import path`}) has lost its body: it now raises \`NotImplementedError\`. Implement it so that it behaves as described below. Keep its signature and leave the rest of the code as it is.`,
     '',
   );
   out.push('## Signature', '', '```python', unit.signature.trim(), '```', '');

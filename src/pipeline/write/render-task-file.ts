@@ -65,7 +65,7 @@ export function renderTaskFile(input: {
       ...(input.dependencies?.packages.length ? { dependencies: { tool: input.dependencies.tool, packages: [...input.dependencies.packages] } } : {}),
     },
     workdir: '/workspace',
-    tests: testRunnerOf(input.language).casesOnly('cases.json', DEFAULT_TASK_TEST_LIMITS),
+    tests: testRunnerOf(input.language).casesOnly('cases.json', DEFAULT_TASK_TEST_LIMITS, input.unit),
     protectedPaths: [],
     limits: {},
     rewardMode: 'fraction',

@@ -7,6 +7,7 @@ Run as root: `python3 -I -S /opt/codemidas/scoring/judge.py`, configuration JSON
       "hiddenDir": "/var/lib/codemidas/hidden",   # root-only 0700
       "cases": "cases.json" | null,               # path under hiddenDir
       "scripts": ["tests/test_x.py", ...],        # paths under hiddenDir
+      "importRoots": ["src", ...],                # optional: workspace folders the modules are imported from
       "caseTimeoutMs": 10000,                     # one recorded case, import included
       "pytestTimeoutMs": 60000,                   # the whole pytest run
       "budgetMs": 120000,                         # the whole judge run
@@ -105,12 +106,30 @@ def clip(text, limit=MAX_MESSAGE):
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def import_paths(workspace, roots):
+    """The folders under the workspace its modules are imported from besides the workspace itself.
+
+    Each root is a workspace-relative POSIX folder (the task loader checked that already); one that
+    would leave the workspace ends the judge run rather than put a folder outside it on sys.path. A
+    root missing from the workspace is kept: an absent sys.path entry imports nothing.
+    """
+    paths = []
+    for root in roots:
+        root = str(root)
+        parts = root.split("/")
+        if root.startswith("/") or "\0" in root or any(p in ("", ".", "..") for p in parts):
+            raise ValueError("importRoots: %r is not a folder relative to the workspace" % root)
+        paths.append(os.path.join(workspace, *parts))
+    return paths
+
+
 class Config:
     def __init__(self, raw):
         self.workspace = str(raw["workspace"])
         self.hidden_dir = str(raw["hiddenDir"])
         self.cases = raw.get("cases")
         self.scripts = [str(s) for s in raw.get("scripts", [])]
+        self.import_paths = import_paths(self.workspace, raw.get("importRoots") or [])
         self.case_timeout_s = float(raw.get("caseTimeoutMs", 10_000)) / 1000
         self.pytest_timeout_s = float(raw.get("pytestTimeoutMs", 60_000)) / 1000
         self.budget_s = float(raw.get("budgetMs", 120_000)) / 1000
@@ -233,7 +252,7 @@ class Subject:
         res_r, res_w = os.pipe()
         try:
             self.proc = subprocess.Popen(
-                [PYTHON, "-I", "-B", SUBJECT, config.workspace, str(req_r), str(res_w)],
+                [PYTHON, "-I", "-B", SUBJECT, config.workspace, str(req_r), str(res_w)] + config.import_paths,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
@@ -639,7 +658,7 @@ def run_scripts(config, sweeper, deadline, scratch):
         "--color=no",
         "-q",
     ] + [os.path.join(run_dir, s) for s in config.scripts] + [canary_path]
-    runner_input = json.dumps({"workspace": config.workspace, "args": args}).encode()
+    runner_input = json.dumps({"workspace": config.workspace, "importPaths": config.import_paths, "args": args}).encode()
     timeout_s = min(config.pytest_timeout_s, remaining)
 
     with open(log_path, "wb") as log:

@@ -3,11 +3,12 @@
 Started by judge.py as the unprivileged agent user with `python3 -I -B pytest_runner.py`, from a
 fresh folder outside the workspace that holds copies of the scripts; its configuration arrives as
 JSON on stdin (not argv, so it is not sitting in sys.argv for the agent's code to read):
-{"workspace": "...", "args": [...]} where args are the server-built pytest arguments (`-c`,
-`--rootdir`, `--confcutdir`, `-p no:cacheprovider`, `--junitxml`, the script paths).
+{"workspace": "...", "importPaths": [...], "args": [...]} where importPaths are the task's import
+roots already joined under the workspace by the judge, and args are the server-built pytest
+arguments (`-c`, `--rootdir`, `--confcutdir`, `-p no:cacheprovider`, `--junitxml`, the script paths).
 
-`-I` keeps PYTHON* variables, the user site and the script's folder out of sys.path; the workspace
-is appended so it cannot shadow the standard library or pytest itself. The process ends with
+`-I` keeps PYTHON* variables, the user site and the script's folder out of sys.path; the workspace,
+then each import path, is appended so none can shadow the standard library or pytest itself. The process ends with
 os._exit right after pytest.main returns, so atexit hooks planted by the agent's code never run.
 """
 import json
@@ -45,6 +46,7 @@ def main():
     import pytest  # imported before the workspace joins sys.path: the system copy, always
 
     sys.path.append(config["workspace"])
+    sys.path.extend(str(p) for p in config.get("importPaths", []))
     try:
         code = int(pytest.main(list(config["args"])))
     except BaseException:  # noqa: BLE001 - whatever happened, the report (or its absence) decides

@@ -1,8 +1,9 @@
 """The subject: runs the agent's code for recorded cases, out of the judge's process.
 
 Started by judge.py as the unprivileged agent user with `python3 -I -B subject.py <workspace>
-<request fd> <result fd>`, from a neutral folder outside the workspace, stdin/stdout/stderr on
-/dev/null. It never sees an expected value: each request holds only a case's inputs (module,
+<request fd> <result fd> [<import path> ...]`, from a neutral folder outside the workspace,
+stdin/stdout/stderr on /dev/null; the import paths are the task's import roots (`src`, a package
+of a monorepo) already joined under the workspace by the judge. It never sees an expected value: each request holds only a case's inputs (module,
 target, init, args, kwargs); it answers with the tagged encoding of what happened. Everything in
 this process is untrusted once the agent's module is imported; the judge treats the answer as
 data and compares it with codec's canonical equality.
@@ -122,10 +123,13 @@ def run_case(case):
 
 def main():
     workspace, request_fd, result_fd = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    import_paths = sys.argv[4:]
     _harden_self()
     sys.dont_write_bytecode = True
     # Appended, never prepended: a workspace file cannot shadow the standard library or pytest.
+    # The import roots come after the workspace, in the task's order, as the same rule applies.
     sys.path.append(workspace)
+    sys.path.extend(import_paths)
     read_frame = framing.read_frame_blocking
     write_frame = framing.write_frame_blocking
     while True:
