@@ -303,8 +303,9 @@ class _FirstRuns:
     ever kept when the second run, in a fresh fork of worker B, agrees (so an input whose outcome
     depends on what earlier inputs of its batch left behind is rejected, never recorded wrong: the
     task's judge and mutate.py run the cases together in one process too). A batch stops after an
-    input cut at its time limit (that input's outcome is its timeout); those after it, an input added
-    while recording (probes), and every input of a batch whose child died run on their own as before."""
+    input cut at its time limit (that input's outcome is its timeout); the inputs after it, and every
+    input of a batch whose child died, run on their own as before. Inputs added while recording
+    (probes of a returned function) join the batches when the loop reaches them."""
 
     def __init__(self, workers, candidates, config):
         self.workers, self.candidates, self.config = workers, candidates, config
