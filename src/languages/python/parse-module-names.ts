@@ -6,7 +6,7 @@ export const PYTHON_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Folders whose files are scanned for call sites but never yield units: tests, examples, docs, benchmarks. */
 const NON_LIBRARY_DIRS = new Set(['tests', 'test', 'testing', 'examples', 'example', 'docs', 'doc', 'benchmarks', 'bench']);
 /** Files that belong to tooling, not to the library. */
-const NON_LIBRARY_FILES = new Set(['setup.py', 'conftest.py', 'noxfile.py', 'fabfile.py', 'manage.py']);
+const NON_LIBRARY_FILES = new Set(['setup.py', 'conftest.py', 'noxfile.py', 'fabfile.py', 'manage.py', 'ez_setup.py', 'distribute_setup.py', 'versioneer.py']);
 /** Files at the repository's root that are tooling or samples when they sit there: Sphinx's `conf.py`, example scripts. */
 const NON_LIBRARY_ROOT_FILES = new Set(['conf.py', 'example.py', 'examples.py']);
 
