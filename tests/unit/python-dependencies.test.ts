@@ -221,9 +221,14 @@ describe('pythonDependencyRules.installer', () => {
     const lines = dockerfile.split('\n');
     expect(lines[0]).toBe(`RUN mkdir -p /opt/codemidas/dependencies && : > ${MISSING_DEPENDENCIES_FILE} \\`);
     expect(lines.filter((l) => l.startsWith('RUN '))).toHaveLength(1);
+    const apt = 'DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends';
+    // the name as asked, else the one python3- package named like it but for dashes and dots
+    // (python3-jsonpointer is Debian's python3-json-pointer), else listed as missing
+    const namesake = (squashed: string): string =>
+      `{ alt=$(apt-cache pkgnames python3- | awk -v want=${squashed} '{ s = $0; gsub(/[-.]/, "", s); if (s == want) print $0 }'); [ -n "$alt" ] && [ "$(echo "$alt" | wc -l)" = 1 ] && ${apt} "$alt"; }`;
     expect(lines.filter((l) => l.includes('apt-get install'))).toEqual([
-      ` && { DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-six || echo python3-six >> ${MISSING_DEPENDENCIES_FILE}; } \\`,
-      ` && { DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-zope.interface || echo python3-zope.interface >> ${MISSING_DEPENDENCIES_FILE}; } \\`,
+      ` && { ${apt} python3-six || ${namesake('python3six')} || echo python3-six >> ${MISSING_DEPENDENCIES_FILE}; } \\`,
+      ` && { ${apt} python3-zope.interface || ${namesake('python3zopeinterface')} || echo python3-zope.interface >> ${MISSING_DEPENDENCIES_FILE}; } \\`,
     ]);
     const order = ['apt-get update ||', 'python3-six ||', 'python3-zope.interface ||', 'rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb /usr/share/doc /usr/share/man', `chmod a+r ${MISSING_DEPENDENCIES_FILE}`];
     const positions = order.map((text) => dockerfile.indexOf(text));

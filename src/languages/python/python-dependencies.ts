@@ -542,11 +542,22 @@ function aptLayer(packages: readonly string[]): string {
   const steps = [
     `mkdir -p ${posix.dirname(missing)} && : > ${missing}`,
     ...(packages.length === 0 ? [] : [`{ apt-get update || echo 'apt-get update failed: the packages are listed as missing' >&2; }`]),
-    ...packages.map((name) => `{ ${APT_INSTALL} ${name} || echo ${name} >> ${missing}; }`),
+    ...packages.map((name) => `{ ${APT_INSTALL} ${name} || ${aptNamesake(name)} || echo ${name} >> ${missing}; }`),
     'rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb /usr/share/doc /usr/share/man',
     `chmod a+r ${missing}`,
   ];
   return `RUN ${steps.join(' \\\n && ')}\n`;
+}
+
+/**
+ * The shell that installs the one Debian package whose name is `name` but for its dashes and dots
+ * (`python3-jsonpointer` is Debian's `python3-json-pointer`), when there is exactly one; fails
+ * otherwise. `name` is a checked Debian package name, safe unquoted.
+ */
+function aptNamesake(name: string): string {
+  const squashed = name.replace(/[-.]/g, '');
+  const find = `apt-cache pkgnames python3- | awk -v want=${squashed} '{ s = $0; gsub(/[-.]/, "", s); if (s == want) print $0 }'`;
+  return `{ alt=$(${find}); [ -n "$alt" ] && [ "$(echo "$alt" | wc -l)" = 1 ] && ${APT_INSTALL} "$alt"; }`;
 }
 
 /** Python's dependency rules: manifests read statically, Debian packages installed with apt. */
