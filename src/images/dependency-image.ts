@@ -16,6 +16,11 @@ export interface DependencyInstaller {
   /** `apt`, `npm`: task.json `runtime.dependencies.tool`. */
   readonly tool: string;
   /**
+   * Changes whenever `layer` writes something else for the same packages, so that an image built by
+   * an older recipe is not taken for this one's (part of the image's tag). Absent: the first recipe.
+   */
+  readonly recipe?: string;
+  /**
    * The exact packages for `requested` (ranges resolved against the registry: `ms@^2` -> `ms@2.1.3`),
    * sorted; a package that does not resolve is left as requested, and the layer lists it as missing.
    */
@@ -27,11 +32,12 @@ export interface DependencyInstaller {
   layer(packages: readonly string[], options: { signal?: AbortSignal; onLine?: (line: string) => void }): Promise<{ dockerfile: string; files: FileEntry[] }>;
 }
 
-/** `<repository of image>-deps:<hash of image, tool and packages>`. */
-export function dependencyImageTag(image: string, dependencies: RuntimeDependencies): string {
+/** `<repository of image>-deps:<hash of image, tool, the installer's recipe and packages>`. */
+export function dependencyImageTag(image: string, dependencies: RuntimeDependencies, recipe?: string): string {
   const colon = image.lastIndexOf(':');
   const repository = colon > image.lastIndexOf('/') ? image.slice(0, colon) : image;
-  return `${repository}-deps:${shortHash([image, dependencies.tool, ...dependencies.packages])}`;
+  const tool = recipe === undefined ? dependencies.tool : `${dependencies.tool}@${recipe}`;
+  return `${repository}-deps:${shortHash([image, tool, ...dependencies.packages])}`;
 }
 
 const inFlight = new Map<string, Promise<string>>();
@@ -54,7 +60,7 @@ export async function ensureDependencyImage(options: {
   if (!installer) {
     throw new UnavailableError(`a task needs dependencies installed by '${dependencies.tool}', which no language plugin here provides (installers: ${[...options.installers.keys()].sort().join(', ') || 'none'})`);
   }
-  const tag = dependencyImageTag(options.image, dependencies);
+  const tag = dependencyImageTag(options.image, dependencies, installer.recipe);
   if (await imageExists(options.docker, tag)) return tag;
   let running = inFlight.get(tag);
   if (!running) {

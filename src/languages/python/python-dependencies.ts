@@ -527,6 +527,8 @@ const APT_INSTALL = 'DEBIAN_FRONTEND=noninteractive apt-get install -y --no-inst
  */
 const aptInstaller: DependencyInstaller = Object.freeze({
   tool: 'apt',
+  // 2: a package named like the one asked but for dashes and dots is installed in its place (aptNamesake)
+  recipe: '2',
   pin: (requested: readonly string[]) => Promise.resolve([...new Set(requested)].sort(compareStrings)),
   layer: async (packages: readonly string[]) => ({ dockerfile: aptLayer(packages), files: [] }),
 });
