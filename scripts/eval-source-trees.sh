@@ -89,20 +89,12 @@ import { join } from 'node:path';
 const [runsFile, outDir, rootDir] = process.argv.slice(2) as [string, string, string];
 const { createLanguages } = await import(join(rootDir, 'src/cli/languages.ts'));
 const { chooseLanguage } = await import(join(rootDir, 'src/cli/choose-language.ts'));
-function listFiles(dir: string, base = dir): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (entry.name === 'node_modules' || entry.name === '.git') continue;
-    const p = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...listFiles(p, base));
-    else if (entry.isFile()) out.push(p.slice(base.length + 1));
-  }
-  return out;
-}
+// the files a build of the tree looks at (the folders a snapshot leaves out skipped)
+const { listFolderFiles } = await import(join(rootDir, 'src/pipeline/ingest/list-folder-files.ts'));
 const languages = createLanguages();
 async function substantiveUnits(tree: string): Promise<Set<string>> {
   const plugin = chooseLanguage(languages, { dir: tree, origin: tree });
-  const { units } = await plugin.parseUnits({ dir: tree, origin: tree, revision: 'working-tree', files: listFiles(tree) });
+  const { units } = await plugin.parseUnits({ dir: tree, origin: tree, revision: 'working-tree', files: listFolderFiles(tree) });
   return new Set(units.filter((u: any) => u.kind !== 'class' && u.statementCount >= 3).map((u: any) => u.id));
 }
 const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s.length ? (s[Math.floor((s.length - 1) / 2)] as number) : NaN; };
