@@ -118,13 +118,14 @@ export interface RecordedCase {
   id: string;
   module: string;
   target: string;
-  init: { args: unknown[]; kwargs: Record<string, unknown> } | null;
+  /** `restore` (Python, record stage only): the receiver rebuilt from its attributes, see harness-result-schema.ts. */
+  init: { args: unknown[]; kwargs: Record<string, unknown>; restore?: { type: string; attrs: Record<string, unknown> } | undefined } | null;
   args: unknown[];
   kwargs: Record<string, unknown>;
   /** `aliases` (JavaScript, runtime/aliases.mjs): the objects of the arguments a returned object is or holds. */
   expect: { returns: unknown; aliases?: unknown[] | undefined } | { raises: string };
   argsAfter: unknown[] | null;
-  /** Where the input came from: `repo-test`, `doctest`, `call-site`, `type-hint`, `constructed`, `mutant-search`, `llm`. */
+  /** Where the input came from: `repo-test`, `doctest`, `call-site`, `inner-call` (a call another target's case made), `type-hint`, `constructed`, `mutant-search`, `llm`. */
   source: string;
 }
 

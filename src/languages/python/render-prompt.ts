@@ -19,6 +19,9 @@ function isListOfExpression(c: RecordedCase): boolean {
  * result and the state it leaves: `((_r, <state of _o>) for _ in (0,) for _o in (<instance>,) for
  * _r in (_o.<method>(<args>),))`, expecting `[(result, state)]`), `attribute` (a property read on
  * an instance: `(_o.<name> for _ in (0,) for _o in (<instance>,))`, expecting `[value]`) and
+ * `restored` (a method called on an instance rebuilt from the attributes it had when the
+ * repository's own code called it: `(_o.<name>(<args>) for _ in (0,) for _o in ((lambda _o:
+ * vars(_o).update({...}) or _o)(object.__new__(<Class>)),))`, expecting `[value]`) and
  * `constructed` (a `__init__`
  * target judged by the state it leaves: `(<state of _o> for _ in (0,) for _o in (<call>,))`,
  * expecting `[state]`). The prompt shows the call and the value.
@@ -28,6 +31,11 @@ const JUDGED_FORMS = [
   { form: 'nested', pattern: / for _ in \(0,\) for _x in itertools\.islice\((.*), \d+\)\)$/s, call: (m: RegExpExecArray) => m[1] ?? '' },
   { form: 'stated', pattern: / for _ in \(0,\) for _o in \((.*),\) for _r in \(_o(\..*),\)\)$/s, call: (m: RegExpExecArray) => `${m[1] ?? ''}${m[2] ?? ''}` },
   { form: 'attribute', pattern: /^\(_o\.(\w+) for _ in \(0,\) for _o in \((.*),\)\)$/s, call: (m: RegExpExecArray) => `${m[2] ?? ''}.${m[1] ?? ''}` },
+  {
+    form: 'restored',
+    pattern: /^\(_o\.(\w+)\((.*)\) for _ in \(0,\) for _o in \((\(lambda _o: vars\(_o\)\.update\(.*\) or _o\)\(object\.__new__\([\w.]+\)\)),\)\)$/s,
+    call: (m: RegExpExecArray) => `${m[3] ?? ''}.${m[1] ?? ''}(${m[2] ?? ''})`,
+  },
   { form: 'constructed', pattern: / for _ in \(0,\) for _o in \((.*),\)\)$/s, call: (m: RegExpExecArray) => m[1] ?? '' },
 ] as const;
 
@@ -99,12 +107,13 @@ export function exampleBlock(unit: Unit, c: RecordedCase): string {
   const returns = c.expect.returns as { t?: unknown; v?: unknown };
   const form = judgedForm(c)?.form;
   // a probed, stated, attribute or constructed case expects the list of the one value its call gives
-  const single = form === 'probed' || form === 'constructed' || form === 'stated' || form === 'attribute';
+  const single = form === 'probed' || form === 'constructed' || form === 'stated' || form === 'attribute' || form === 'restored';
   const shown = single && returns.t === 'list' && Array.isArray(returns.v) && returns.v.length === 1 ? returns.v[0] : c.expect.returns;
   const lines = [call, taggedToPython(shown)];
   if (form === 'constructed') lines.splice(1, 0, '# the new instance holds these attributes (vars(), or its __slots__):');
   if (form === 'stated') lines.splice(1, 0, "# the call's result, then the instance's attributes after it (vars(), or its __slots__; iterators left out):");
   if (form === 'nested') lines.push('# each iterator in the result is shown as the list of its items');
+  if (form === 'restored') lines.splice(1, 0, '# called on an instance built from the attributes shown, __init__ not called (object.__new__, then vars().update); it returns:');
   if (c.argsAfter) lines.push(`# afterwards the arguments are: ${c.argsAfter.map(taggedToPython).join(', ')}`);
   return lines.join('\n');
 }

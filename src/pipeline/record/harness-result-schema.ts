@@ -10,7 +10,18 @@ const recordedCaseSchema = z.object({
   id: z.string(),
   module: z.string(),
   target: z.string(),
-  init: z.object({ args: z.array(tagged), kwargs: z.record(z.string(), tagged) }).nullable(),
+  init: z
+    .object({
+      args: z.array(tagged),
+      kwargs: z.record(z.string(), tagged),
+      /**
+       * record.py only: the receiver as the repository's own code held it at the call, rebuilt from its
+       * attributes (`object.__new__` + `vars().update`, __init__ not called); mutate.py gives such a case
+       * back as `list(_o.<name>(<args>) for _ in (0,) for _o in (<rebuilt instance>,))`.
+       */
+      restore: z.object({ type: z.string(), attrs: z.record(z.string(), tagged) }).optional(),
+    })
+    .nullable(),
   args: z.array(tagged),
   kwargs: z.record(z.string(), tagged),
   expect: z.union([

@@ -15,8 +15,10 @@ _load = sys.modules["_codemidas__load"]
 
 HERE = _load.HERE
 codec = _load.load("codec")
+values = _load.load("values")
+values.codec = codec
 
-SOURCES = ("repo-test", "doctest", "call-site", "type-hint", "constructed", "mutant-search", "llm")
+SOURCES = ("repo-test", "doctest", "call-site", "inner-call", "type-hint", "constructed", "mutant-search", "llm")
 
 
 class WorkerDied(Exception):
@@ -231,7 +233,7 @@ def make_case(target, case_input, outcome, source, generator=False):
     if case_input.get("warm"):
         case["warm"] = case_input["warm"]
     collected = (generator or lazy or probe is not None or bool(outcome.get("construct")) or bool(case_input.get("state"))
-                 or bool(outcome.get("attribute")) or bool(case_input.get("warm")))
+                 or bool(outcome.get("attribute")) or bool(case_input.get("warm")) or restored(case))
     case["argsAfter"] = outcome.get("argsAfter") if needs_args_after(case) and not collected else None
     case["source"] = source
     case["id"] = case_id(target["qualname"], case)
@@ -245,7 +247,14 @@ def judged_elsewhere(case, generator=False):
     target, a `lazy` case) or probed (the call returned a function). Such a case needs every input
     as source."""
     return bool(generator or case.get("lazy") or case.get("probe") is not None or case.get("construct") or case.get("state")
-                or case.get("attribute") or case.get("warm"))
+                or case.get("attribute") or case.get("warm") or restored(case))
+
+
+def restored(case):
+    """Whether a method case's instance is rebuilt from its attributes (init `restore`, traced at the
+    call) rather than built by its class: the task judges it as restored_case."""
+    init = case.get("init")
+    return isinstance(init, dict) and init.get("restore") is not None
 
 
 # Kept equal to worker.GENERATOR_ITEMS: the recorder collects exactly what the task's case evaluates.
@@ -254,32 +263,7 @@ GENERATOR_ITEMS = 100
 
 def to_source(tagged, imports):
     """Python source of a tagged input (the names a `repr` value needs are added to `imports`)."""
-    t, v = tagged.get("t"), tagged.get("v")
-    if t == "none":
-        return "None"
-    if t == "bool":
-        return "True" if v else "False"
-    if t == "int":
-        return str(int(v))
-    if t == "float":
-        return "float(%r)" % v if v in ("nan", "inf", "-inf") else v
-    if t in ("str", "bytes"):
-        return repr(codec.decode(tagged))
-    if t in ("list", "tuple", "set", "frozenset"):
-        items = [to_source(x, imports) for x in v]
-        if t == "list":
-            return "[%s]" % ", ".join(items)
-        if t == "tuple":
-            return "(%s)" % (items[0] + "," if len(items) == 1 else ", ".join(items))
-        if t == "set":
-            return "{%s}" % ", ".join(items) if items else "set()"
-        return "frozenset([%s])" % ", ".join(items)
-    if t == "dict":
-        return "{%s}" % ", ".join("%s: %s" % (to_source(k, imports), to_source(x, imports)) for k, x in v)
-    if t == "repr":
-        imports.update(tagged.get("imports") or [])
-        return "(%s)" % v
-    raise ValueError("no source for tag %r" % (t,))
+    return values.source_of(tagged, imports)
 
 
 def collected_case(target, case, bound):
@@ -315,10 +299,26 @@ def _callee(target, case, bound, imports):
 
 
 def instance_source(target, init, imports):
-    """`<module>.<Owner>(<init args>)`: an instance of a method target's class, as source."""
+    """`<module>.<Owner>(<init args>)`: an instance of a method target's class, as source; for an
+    init with `restore` (the receiver traced at the call), the instance rebuilt from its attributes,
+    `(lambda _o: vars(_o).update({...}) or _o)(object.__new__(<module>.<Owner>))`."""
     imports.add(target["module"])
     owner = target["qualname"].rsplit(".", 1)[0]
+    if init and init.get("restore") is not None:
+        attrs = init["restore"]["attrs"]
+        return values.restore_source("%s.%s" % (target["module"], owner), [(k, to_source(attrs[k], imports)) for k in attrs])
     return "%s.%s(%s)" % (target["module"], owner, call_args_source(init or {"args": [], "kwargs": {}}, imports))
+
+
+def restored_case(target, case):
+    """A method's case on an instance rebuilt from the attributes it had when the repository's own
+    code called the method (a parser halfway through its tokens), as the task judges it:
+    `list(_o.<name>(<args>) for _ in (0,) for _o in (<instance_source>,))`, expecting `[result]`.
+    Raises ValueError when an input has no source form."""
+    imports = set()
+    name = target["qualname"].rsplit(".", 1)[1]
+    expr = "(_o.%s(%s) for _ in (0,) for _o in (%s,))" % (name, call_args_source(case, imports), instance_source(target, case.get("init"), imports))
+    return _list_case(case, expr, imports)
 
 
 # The state of instance `_o` in a judged expression (worker._state_of): its attributes, or the
@@ -403,6 +403,7 @@ def has_source(case_input):
     try:
         call_args_source(case_input, set())
         call_args_source(case_input.get("init") or {}, set())
+        call_args_source({"kwargs": ((case_input.get("init") or {}).get("restore") or {}).get("attrs") or {}}, set())
         call_args_source({"args": case_input.get("probe") or []}, set())
     except ValueError:
         return False
@@ -428,6 +429,8 @@ def judged_cases(target, cases, generator, bound):
                     out.append(warmed_case(target, case))
                 elif case.get("probe") is not None:
                     out.append(probed_case(target, case, bound))
+                elif restored(case) and not generator and not case.get("lazy"):
+                    out.append(restored_case(target, case))
                 else:
                     out.append(collected_case(target, case, bound))
             except ValueError:

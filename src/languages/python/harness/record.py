@@ -33,7 +33,7 @@ common = _load.load("common")
 variations = _load.load("variations")
 codec = common.codec
 
-TRY_CAPS = {"repo-test": 80, "doctest": 60, "call-site": 40, "type-hint": 80, "constructed": 40, "llm": 20}
+TRY_CAPS = {"repo-test": 80, "doctest": 60, "inner-call": 60, "call-site": 40, "type-hint": 80, "constructed": 40, "llm": 20}
 # Inputs whose call returned a function are tried again with the function called on probe arguments
 # (worker `callable-result`, common.probed_case): this many inputs, this many probes each.
 MAX_PROBED_INPUTS = 6
@@ -42,12 +42,13 @@ MAX_PROBES = 7
 FIRST_RUN_CHUNK = 16
 
 
-def run_tracer(config, mode, work_dir, timeout_ms):
+def run_tracer(config, mode, work_dir, timeout_ms, calls=None):
     out_path = os.path.join(work_dir, "trace-%s.jsonl" % mode)
     cfg_path = os.path.join(work_dir, "trace-config.json")
     with open(cfg_path, "w", encoding="utf-8") as handle:
         json.dump({"repoRoot": config["repoRoot"], "sysPath": config["sysPath"], "testPaths": config.get("testPaths"),
-                   "targets": [{"module": t["module"], "qualname": t["qualname"], "kind": t["kind"]} for t in config["targets"]]}, handle)
+                   "targets": [{"module": t["module"], "qualname": t["qualname"], "kind": t["kind"]} for t in config["targets"]],
+                   "calls": calls or []}, handle)
     open(out_path, "w").close()
     proc = subprocess.Popen([sys.executable, "-I", "-B", os.path.join(common.HERE, "tracer.py"), mode, cfg_path, out_path],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -101,7 +102,7 @@ def _own_instances(target, inits, limit=6):
 
 def collect(config, target, traced, desc, rng, sources, rejected):
     """Candidate inputs [(source, input)] in source order, deduplicated, each source capped."""
-    by_source = collections.OrderedDict((s, []) for s in ("repo-test", "doctest", "call-site", "type-hint", "constructed", "llm"))
+    by_source = collections.OrderedDict((s, []) for s in ("repo-test", "doctest", "call-site", "inner-call", "type-hint", "constructed", "llm"))
     is_method = desc.get("needsInstance", False)
     traced_inits = []
     for record in traced:
@@ -400,6 +401,50 @@ def select(kept, cap, rejected):
     return [kept[k] for k in chosen]
 
 
+# Cases of each target re-run under the tracer for the calls they make into the other targets
+# (tracer.run_cases): at most this many per target.
+INNER_CALLS_PER_TARGET = 24
+
+
+def _needs_inner_calls(result):
+    """A target recorded without any input from the repository's own tests or doctests (only
+    generated values, or nothing): the calls other targets' cases make into it may show how it is
+    really called."""
+    if result.get("drop") and result["drop"].get("code") not in ("no-cases", "constant-result"):
+        return False
+    return not any(c.get("source") in ("repo-test", "doctest") for c in result.get("cases") or [])
+
+
+def _record_inner_calls(config, work_dir, results, by_target, traces):
+    """Every target's recorded cases run again under the tracer (mode `cases`); a target that had no
+    real input (_needs_inner_calls) and gets new ones this way is recorded again with them."""
+    calls = []
+    for index, result in enumerate(results):
+        for case in (result.get("cases") or [])[:INNER_CALLS_PER_TARGET]:
+            calls.append({"target": index, "init": case.get("init"), "args": case.get("args") or [], "kwargs": case.get("kwargs") or {}})
+    if not calls:
+        return results
+    started = time.monotonic()
+    records, info = run_tracer(dict(config, targets=config["targets"]), "cases", work_dir, config.get("traceTimeoutMs", 120000), calls=calls)
+    info["ms"] = int((time.monotonic() - started) * 1000)
+    traces.append(info)
+    inner = collections.defaultdict(list)
+    for record in records:
+        if "reject" not in record:
+            inner[record["target"]].append(record)
+    redo = [index for index in sorted(inner) if _needs_inner_calls(results[index])]
+
+    def again(index):
+        started = time.monotonic()
+        result = record_target(config, config["targets"][index], by_target.get(index, []) + inner[index])
+        result["ms"] = results[index].get("ms", 0) + int((time.monotonic() - started) * 1000)
+        return result
+
+    for index, result in zip(redo, common.map_targets(again, redo, config)):
+        results[index] = result
+    return results
+
+
 def main():
     config = common.read_config()
     base = config.get("workDir") or "/var/lib/codemidas/work"
@@ -424,6 +469,8 @@ def main():
             return result
 
         results = common.map_targets(timed, range(len(config["targets"])), config)
+        if config.get("innerCalls", True) and len(config["targets"]) > 1:
+            results = _record_inner_calls(config, work_dir, results, by_target, traces)
     finally:
         shutil.rmtree(work_dir, ignore_errors=True)
     common.write_result({"targets": results, "traces": traces})

@@ -6,9 +6,11 @@ JSON lines. Results are not kept here: every traced input is re-run and recorded
 `python3 -I -B tracer.py <doctest|pytest> <config.json> <out.jsonl>`; stdout/stderr go to /dev/null.
 The recorder kills this process at its deadline; lines written before then are kept.
 """
+import collections.abc
 import doctest
 import importlib
 import inspect
+import itertools
 import json
 import os
 import sys
@@ -31,6 +33,7 @@ values.codec = codec
 
 MAX_CAPTURES = 300
 CO_VARARGS, CO_VARKEYWORDS = 0x04, 0x08
+CO_SUSPENDS = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator
 
 
 _Alarm = calls.Alarm
@@ -64,6 +67,9 @@ class Tracer:
         self.seen = {}
         self.count = {}
         self.loaded = []
+        self.skip_outer = None
+        self.started = {}  # id(frame) -> frame: generator frames whose first call was seen
+        self.fresh = {}  # id(instance) -> (instance, its attributes as __init__ left them, as JSON)
         self.modules = [t["module"] for t in targets]
         for index, t in enumerate(targets):
             try:
@@ -102,13 +108,27 @@ class Tracer:
         self.out.flush()
 
     def profile(self, frame, event, arg):
-        if event != "call" or self.busy:
+        if self.busy:
+            return
+        if event == "return":
+            klass = self.init_codes.get(frame.f_code)
+            if klass is not None:
+                self.after_init(frame, klass)
+            return
+        if event != "call":
             return
         code = frame.f_code
         klass = self.init_codes.get(code)
         entry = self.codes.get(code)
         if klass is None and entry is None:
             return
+        if code.co_flags & CO_SUSPENDS:
+            # a generator's frame gets a call event at every resume, its locals no longer its arguments
+            if id(frame) in self.started:
+                return
+            if len(self.started) > 10000:
+                self.started.clear()
+            self.started[id(frame)] = frame
         self.busy = True
         try:
             args, kwargs = _frame_args(frame, code)
@@ -125,37 +145,74 @@ class Tracer:
         finally:
             self.busy = False
 
+    def after_init(self, frame, klass):
+        """Notes the attributes an instance holds when its __init__ returns: a method called on it
+        while it still holds exactly those needs no rebuilt receiver beside its init."""
+        self.busy = True
+        try:
+            names = frame.f_code.co_varnames
+            instance = frame.f_locals.get(names[0]) if names else None
+            known = self.instances.get(id(instance))
+            if known is not None and known[0] is instance and known[1] is not None and len(self.fresh) < 20000:
+                restore = self.restore_of(instance) if type(instance) is klass else None
+                if restore is not None:
+                    self.fresh[id(instance)] = (instance, json.dumps(restore, sort_keys=True))
+        except Exception:  # noqa: BLE001 - never disturb the code under test
+            pass
+        finally:
+            self.busy = False
+
     def capture(self, entry, args, kwargs):
         index, drop_first, klass = entry
+        if self.skip_outer == index:
+            self.skip_outer = None  # the recorded case's own call (run_cases): its input is known
+            return
         if self.count.get(index, 0) >= MAX_CAPTURES:
             return
         self.count[index] = self.count.get(index, 0) + 1
-        init = None
+        inits = []
+        values.HOME = [self.modules[index]]  # data the target's module holds: an input by path
         if klass is not None:
             if not args:
                 return
             known = self.instances.get(id(args[0]))
             if known is None or known[0] is not args[0]:
-                init = {"args": [], "kwargs": {}} if "__init__" not in vars(klass) else None
-                if init is None:
-                    self.emit({"target": index, "source": self.source, "reject": "no-init"})
-                    return
-            elif known[1] is None:
-                self.emit({"target": index, "source": self.source, "reject": "unserialisable"})
+                if "__init__" not in vars(klass):
+                    inits.append({"args": [], "kwargs": {}})
+            elif known[1] is not None:
+                inits.append(known[1])
+            # the receiver as it is at the call (a parser holding its tokens): rebuilt from its
+            # attributes, which the init alone may not give back
+            restore = self.restore_of(args[0]) if type(args[0]) is klass else None
+            fresh = self.fresh.get(id(args[0]))
+            if restore is not None and inits and fresh is not None and fresh[0] is args[0] and fresh[1] == json.dumps(restore, sort_keys=True):
+                restore = None  # the receiver is as its init left it: the init form alone shows it
+            if restore is not None:
+                inits.append({"args": [], "kwargs": {}, "restore": restore})
+            if not inits:
+                self.emit({"target": index, "source": self.source, "reject": "no-init" if known is None else "unserialisable"})
                 return
-            else:
-                init = known[1]
+        else:
+            inits.append(None)
         if drop_first:
             args = args[1:]
-        values.HOME = [self.modules[index]]  # data the target's module holds: an input by path
         try:
-            record = {"target": index, "source": self.source, "init": init,
-                      "args": [values.to_input(a) for a in args], "kwargs": {k: values.to_input(v) for k, v in kwargs.items()}}
+            tagged_args, tagged_kwargs = [values.to_input(a) for a in args], {k: values.to_input(v) for k, v in kwargs.items()}
         except values.NotAnInput:
             self.count[index] -= 1
             self.emit({"target": index, "source": self.source, "reject": "unserialisable"})
             return
-        self.emit(record)
+        for init in inits:
+            self.emit({"target": index, "source": self.source, "init": init, "args": tagged_args, "kwargs": tagged_kwargs})
+
+    @staticmethod
+    def restore_of(receiver):
+        """{type, attrs} rebuilding the receiver from its attributes (values.restorable_state), or None."""
+        try:
+            type_path, attrs = values.restorable_state(receiver)
+        except (values.NotAnInput, RecursionError):
+            return None
+        return {"type": type_path, "attrs": attrs}
 
     def start(self):
         threading.setprofile(self.profile)
@@ -277,6 +334,61 @@ def _load_tests_modules(root):
     return names
 
 
+# Each recorded case re-run by run_cases gets this long.
+CASE_SECONDS = 2
+
+
+def run_cases(tracer, config):
+    """The cases already recorded for the targets (config `calls`: target index, init, args, kwargs),
+    each called again under the tracer: the calls they make into the OTHER targets are real inputs
+    of those (a parser's inner methods with the parser halfway through its tokens, an interpreter's
+    visitors on real nodes), captured like the repository's tests' calls, source `inner-call`. The
+    outer call itself is not captured again; results are not kept (the worker records every input)."""
+    tracer.source = "inner-call"
+    by_index = {index: (module, owner, raw, klass) for index, module, owner, raw, klass in tracer.loaded}
+    for call in config.get("calls") or []:
+        entry = by_index.get(call.get("target"))
+        if entry is None:
+            continue
+        module, owner, raw, klass = entry
+        name = config["targets"][call["target"]]["qualname"].rsplit(".", 1)[-1]
+        try:
+            args = [codec.decode(a) for a in call.get("args") or []]
+            kwargs = {k: codec.decode(v) for k, v in (call.get("kwargs") or {}).items()}
+            init = call.get("init")
+            if name == "__init__" and inspect.isclass(owner):
+                fn = owner
+            elif klass is not None:
+                if init is None:
+                    continue
+                if init.get("restore") is not None:
+                    instance = object.__new__(klass)
+                    vars(instance).update({k: codec.decode(v) for k, v in init["restore"]["attrs"].items()})
+                else:
+                    instance = _with_alarm(CASE_SECONDS, lambda: klass(*[codec.decode(a) for a in init.get("args") or []],
+                                                                   **{k: codec.decode(v) for k, v in (init.get("kwargs") or {}).items()}))
+                if isinstance(inspect.getattr_static(klass, name, None), property):
+                    continue
+                fn = getattr(instance, name)
+            else:
+                fn = getattr(owner, name)
+        except BaseException:  # noqa: BLE001 - an input that no longer builds is skipped
+            continue
+        tracer.skip_outer = call["target"]
+        tracer.start()
+        try:
+            def drain():
+                result = fn(*args, **kwargs)
+                if inspect.isgenerator(result) or isinstance(result, collections.abc.Iterator):
+                    list(itertools.islice(result, 100))
+            _with_alarm(CASE_SECONDS, drain)
+        except BaseException:  # noqa: BLE001 - the case's own exception, or its time up
+            pass
+        finally:
+            tracer.stop()
+            tracer.skip_outer = None
+
+
 def main():
     mode, config_path, out_path = sys.argv[1], sys.argv[2], sys.argv[3]
     with open(config_path, encoding="utf-8") as handle:
@@ -292,6 +404,8 @@ def main():
         tracer = Tracer(config["targets"], out)
         if mode == "doctest":
             run_doctests(tracer)
+        elif mode == "cases":
+            run_cases(tracer, config)
         else:
             run_pytest(tracer, config)
     os._exit(0)

@@ -47,9 +47,12 @@ def to_input(value, _depth=0):
         return repr_input(value)
     except NotAnInput:
         found = data_path(value)
-        if found is None:
-            raise
-        return found
+        if found is not None:
+            return found
+        try:
+            return restored_input(value, _depth)
+        except NotAnInput:
+            raise NotAnInput("no repr that evaluates back, no module path, no restorable state") from None
 
 
 # Modules whose module-level data an input may be taken from by path (set per call by the tracer:
@@ -193,3 +196,114 @@ def equal(a, b):
             return bool(a == b)
         except Exception:  # noqa: BLE001
             return False
+
+
+# An object with no repr that evaluates back (a parser holding its tokens, an interpreter holding its
+# options, a result object of the library's own) is still an input when it can be rebuilt from its
+# attributes: `object.__new__(<Class>)` with its `__dict__` filled in, __init__ not called. Only plain
+# classes of an importable, non-test module whose instances `object.__new__` builds (no __new__ of
+# their own, no builtin base, no __slots__), every attribute an input itself; iterators the object
+# holds (a consumed tokenizer) are left out, as the worker's state forms leave them out.
+MAX_RESTORED_CHARS = 3000
+MAX_RESTORED_ATTRS = 24
+
+
+def restore_source(type_path, attr_sources):
+    """The expression rebuilding an instance of `type_path` (`module.Class`) from its attributes:
+    `(lambda _o: vars(_o).update({'a': 1}) or _o)(object.__new__(module.Class))`."""
+    items = ", ".join("%r: %s" % (name, src) for name, src in attr_sources)
+    return "(lambda _o: vars(_o).update({%s}) or _o)(object.__new__(%s))" % (items, type_path)
+
+
+def restorable_class(klass):
+    """`module.qualname` of a class whose instances can be rebuilt from their attributes, or None."""
+    if not isinstance(klass, type) or klass.__new__ is not object.__new__:
+        return None
+    if any(b not in (object,) and b.__module__ == "builtins" for b in klass.__mro__):
+        return None
+    if any("__slots__" in vars(b) for b in klass.__mro__ if b is not object):
+        return None
+    ref = codec._ref_of(klass)
+    if ref is None or ref[0] in ("builtins", "__main__") or "test" in ref[0].lower():
+        return None
+    return "%s.%s" % tuple(ref)
+
+
+def restorable_state(value, _depth=0):
+    """(`module.Class`, {attribute: tagged input}) of an object restored_input can rebuild; raises
+    NotAnInput."""
+    import collections.abc
+
+    type_path = restorable_class(type(value))
+    if type_path is None:
+        raise NotAnInput("not a plain class of the library")
+    state = getattr(value, "__dict__", None)
+    if type(state) is not dict or len(state) > MAX_RESTORED_ATTRS:
+        raise NotAnInput("no plain attributes")
+    attrs = {}
+    for name, attr in state.items():
+        if type(name) is not str or not name.isidentifier():
+            raise NotAnInput("an odd attribute name")
+        if isinstance(attr, collections.abc.Iterator):
+            continue
+        try:
+            attrs[name] = to_input(attr, _depth + 1)
+        except NotAnInput:
+            # a cache of what the object computed (bound methods, compiled patterns) starts empty
+            if "cache" not in name.lower() or type(attr) not in (dict, list, set):
+                raise
+            attrs[name] = {"t": type(attr).__name__, "v": []}
+    return type_path, attrs
+
+
+def restored_input(value, _depth=0):
+    """A `repr` input rebuilding `value` from its attributes (restore_source), checked to give an
+    object of the same type whose state encodes equal; raises NotAnInput."""
+    type_path, attrs = restorable_state(value, _depth)
+    imports = {type_path.rsplit(".", 1)[0]} if "." in type_path else set()
+    text = restore_source(type_path, [(k, source_of(v, imports)) for k, v in attrs.items()])
+    if len(text) > MAX_RESTORED_CHARS:
+        raise NotAnInput("restored state too long")
+    module, qual = codec._ref_of(type(value))
+    imports = sorted(imports | {module})
+    tagged = {"t": "repr", "v": text, "imports": imports}
+    try:
+        rebuilt = codec.decode(tagged)
+    except Exception as exc:  # noqa: BLE001
+        raise NotAnInput("restored state does not evaluate: %s" % type(exc).__name__)
+    if type(rebuilt) is not type(value):
+        raise NotAnInput("restored state gives another type")
+    emptied = {k for k, v in attrs.items() if v.get("t") in ("dict", "list", "set") and not v["v"] and vars(value)[k]}
+    if set(vars(rebuilt)) != set(attrs) or not all(k in emptied or equal(vars(value)[k], vars(rebuilt)[k]) for k in attrs):
+        raise NotAnInput("restored state differs")
+    return tagged
+
+
+def source_of(tagged, imports):
+    """Python source of a tagged input (the modules a `repr` value needs are added to `imports`)."""
+    t, v = tagged.get("t"), tagged.get("v")
+    if t == "none":
+        return "None"
+    if t == "bool":
+        return "True" if v else "False"
+    if t == "int":
+        return str(int(v))
+    if t == "float":
+        return "float(%r)" % v if v in ("nan", "inf", "-inf") else v
+    if t in ("str", "bytes"):
+        return repr(codec.decode(tagged))
+    if t in ("list", "tuple", "set", "frozenset"):
+        items = [source_of(x, imports) for x in v]
+        if t == "list":
+            return "[%s]" % ", ".join(items)
+        if t == "tuple":
+            return "(%s)" % (items[0] + "," if len(items) == 1 else ", ".join(items))
+        if t == "set":
+            return "{%s}" % ", ".join(items) if items else "set()"
+        return "frozenset([%s])" % ", ".join(items)
+    if t == "dict":
+        return "{%s}" % ", ".join("%s: %s" % (source_of(k, imports), source_of(x, imports)) for k, x in v)
+    if t == "repr":
+        imports.update(tagged.get("imports") or [])
+        return "(%s)" % v
+    raise ValueError("no source for tag %r" % (t,))

@@ -636,7 +636,8 @@ def _own_ints(case_input):
                 walk(x, depth + 1)
 
     init = case_input.get("init") or {}
-    for tagged in list(case_input.get("args") or []) + list((case_input.get("kwargs") or {}).values()) + list(init.get("args") or []):
+    restored = list(((init.get("restore") or {}).get("attrs") or {}).values())
+    for tagged in list(case_input.get("args") or []) + list((case_input.get("kwargs") or {}).values()) + list(init.get("args") or []) + restored:
         walk(tagged)
     return list(dict.fromkeys(found))[:8]
 
@@ -671,7 +672,15 @@ def neighbours(case_input, constants, rng, limit):
     for c in ints:
         for d in (-1, 0, 1):
             out.append(near(args=[tag(c + d) if a.get("t") == "int" else a for a in args]))
-    if init is not None:
+    if init is not None and init.get("restore") is not None:
+        # a receiver rebuilt from its attributes (traced at the call): one attribute varied at a time,
+        # its ints around the body's constants and the ones it holds (a parser's `_index`)
+        restore = init["restore"]
+        attrs = restore["attrs"]
+        for name in sorted(attrs):
+            for v in vary(attrs[name], near_constants, limit=6):
+                out.append(near(init=dict(init, restore={"type": restore["type"], "attrs": dict(attrs, **{name: v})})))
+    elif init is not None:
         iargs = init.get("args", [])
         for k, value in enumerate(iargs):
             for v in vary(value, constants, limit=10):

@@ -1,0 +1,112 @@
+/**
+ * Structured inputs captured where the repository's own code builds them (record.py and mutate.py on
+ * the host with /usr/bin/python3, fixture recfix/arith.py and its test tests/test_arith.py):
+ * - a method called by the repository's tests on a receiver its init alone does not give back
+ *   (`Parser._atom`, with the parser halfway through its tokens) is recorded on that receiver,
+ *   rebuilt from its attributes (init `restore`), judged as
+ *   `list(_o._atom() for _ in (0,) for _o in ((lambda _o: vars(_o).update({...}) or _o)(object.__new__(recfix.arith.Parser)),))`,
+ *   and the search varies those attributes;
+ * - a method no test calls (`Evaluator.visit_binop`) gets the inputs the other targets' recorded
+ *   cases pass it (`calculate`'s strings reach it through `Evaluator.visit`): source `inner-call`.
+ * Without them: `_atom` has one case (an IndexError on a fresh parser) and `visit_binop` only
+ * generated values.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exampleBlock } from '../../src/languages/python/render-prompt.js';
+import { renderReadableTest } from '../../src/languages/python/render-readable-test.js';
+import { mutateResultSchema, recordResultSchema } from '../../src/pipeline/record/harness-result-schema.js';
+import { makeUnit } from '../fixtures/units.js';
+import { FIXTURE, judgeCases, PYTHON, runHarness, target } from './pipeline-harness-helpers.js';
+
+const MODULE = 'recfix.arith';
+const NAMES = ['Parser._atom', 'Evaluator.visit_binop', 'calculate'];
+let recorded: Map<string, any>;
+let mutated: Map<string, any>;
+const temporary: string[] = [];
+
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temporary.push(dir);
+  return dir;
+}
+
+beforeAll(() => {
+  const targets = NAMES.map((n) => target(n, MODULE));
+  // through the schemas recordCandidates reads them with: `restore` reaches mutate.py
+  const rec = recordResultSchema.parse(runHarness('record.py', { runRepoTests: true, testPaths: ['tests/test_arith.py'], targets }));
+  recorded = new Map(NAMES.map((n, k) => [n, rec.targets[k]]));
+  const mut = mutateResultSchema.parse(runHarness('mutate.py', { targets: targets.map((t, k) => ({ ...t, cases: rec.targets[k]!.cases })) }));
+  mutated = new Map(NAMES.map((n, k) => [n, mut.targets[k]]));
+}, 300_000);
+
+afterAll(() => {
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a receiver rebuilt from the attributes it had at the call', () => {
+  it("records the parser's inner method on the parser as the tests' parse left it", () => {
+    const cases = recorded.get('Parser._atom').cases as any[];
+    const restored = cases.filter((c: any) => c.init?.restore);
+    expect(restored.length).toBeGreaterThan(5);
+    expect(restored.every((c: any) => c.source === 'repo-test' && c.argsAfter === null)).toBe(true);
+    const attrs = restored[0].init.restore.attrs;
+    expect(Object.keys(attrs).sort()).toEqual(['_index', '_tokens']);
+    expect(attrs._tokens.v.length).toBeGreaterThan(2);
+    // the init form is kept only where the init alone gives the receiver (here a fresh parser: IndexError)
+    const plain = cases.filter((c: any) => !c.init?.restore);
+    expect(plain.every((c: any) => 'raises' in c.expect)).toBe(true);
+    expect(new Set(restored.map((c: any) => JSON.stringify(c.expect))).size).toBeGreaterThan(3);
+  });
+
+  it('gives the cases back in the restored form, which the subject and the judge pass on the original and fail on a wrong one', () => {
+    const m = mutated.get('Parser._atom');
+    expect(m.error).toBeNull();
+    const judged = m.cases as any[];
+    const forms = judged.filter((c: any) => c.target === 'list' && c.args[0].v.includes('object.__new__(recfix.arith.Parser)'));
+    expect(forms.length).toBe(recorded.get('Parser._atom').cases.filter((c: any) => c.init?.restore).length);
+    for (const c of forms) {
+      expect([c.module, c.init, c.argsAfter]).toEqual(['builtins', null, null]);
+      expect(c.args[0].v).toMatch(/^\(_o\._atom\(\) for _ in \(0,\) for _o in \(\(lambda _o: vars\(_o\)\.update\(\{'_index': \d+, '_tokens': \[.*\]\}\) or _o\)\(object\.__new__\(recfix\.arith\.Parser\)\),\)\)$/s);
+    }
+    expect(judgeCases(judged, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
+    const wrong = tempDir('codemidas-restored-');
+    cpSync(join(FIXTURE, 'recfix'), join(wrong, 'recfix'), { recursive: true });
+    const file = join(wrong, 'recfix', 'arith.py');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('            self._index += 1\n            return {"num": token["value"]}', '            return {"num": token["value"]}'));
+    expect(judgeCases(judged, wrong).filter(([ok]) => !ok).length).toBeGreaterThan(0);
+  });
+
+  it("varies the rebuilt receiver's attributes in the mutant search, and kills at least 80% of the mutants", () => {
+    const m = mutated.get('Parser._atom');
+    expect(m.mutation.score, m.mutation.survivors.join('; ')).toBeGreaterThanOrEqual(0.8);
+    expect(m.search.tried).toBeGreaterThan(0);
+  });
+
+  it('shows the call on the rebuilt instance as a prompt example, and the readable test runs', () => {
+    const judged = mutated.get('Parser._atom').cases as any[];
+    const shown = judged.filter((c: any) => 'returns' in c.expect).sort((a: any, b: any) => a.args[0].v.length - b.args[0].v.length)[0];
+    const unit = makeUnit({ id: `${MODULE}:Parser._atom`, kind: 'method', module: MODULE, qualname: 'Parser._atom', file: 'recfix/arith.py', signature: 'def _atom(self):' });
+    // (a long receiver is past the size a prompt picks examples up to: the block is what it shows when one is picked)
+    expect(exampleBlock(unit, shown)).toMatch(/>>> \(lambda _o: vars\(_o\)\.update\(\{'_index': \d+, '_tokens': .*\}\) or _o\)\(object\.__new__\(recfix\.arith\.Parser\)\)\._atom\(\)\n# called on an instance built from the attributes shown[^\n]*\n\{'(num|op)': .*\}$/s);
+    const dir = tempDir('codemidas-restored-test-');
+    const file = join(dir, 'test_atom.py');
+    writeFileSync(file, renderReadableTest({ taskId: 'recfix/atom', module: MODULE, target: 'Parser._atom', cases: judged }));
+    const run = spawnSync(PYTHON, ['-B', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', file], { encoding: 'utf8', cwd: dir, env: { ...process.env, PYTHONPATH: FIXTURE }, timeout: 120_000 });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+  });
+});
+
+describe("inputs from the calls other targets' cases make", () => {
+  it('records the visitor no test calls on the nodes the parse of calculate builds', () => {
+    const r = recorded.get('Evaluator.visit_binop');
+    const inner = (r.cases as any[]).filter((c: any) => c.source === 'inner-call');
+    expect(inner.length).toBeGreaterThan(0);
+    expect(r.sources['inner-call'].kept).toBe(inner.length);
+    expect(inner.every((c: any) => c.args[0].t === 'dict' && JSON.stringify(c.args[0]).includes('"op"'))).toBe(true);
+    expect(judgeCases(r.cases, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
+  });
+});
