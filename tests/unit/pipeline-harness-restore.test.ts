@@ -7,7 +7,9 @@
  *   `list(_o._atom() for _ in (0,) for _o in ((lambda _o: vars(_o).update({...}) or _o)(object.__new__(recfix.arith.Parser)),))`,
  *   and the search varies those attributes;
  * - a method no test calls (`Evaluator.visit_binop`) gets the inputs the other targets' recorded
- *   cases pass it (`calculate`'s strings reach it through `Evaluator.visit`): source `inner-call`.
+ *   cases pass it (`calculate`'s strings reach it through `Evaluator.visit`): source `inner-call`;
+ * - the repository's data files (tests/data/expressions.txt), whole and line by line, are string
+ *   inputs (`calculate("1 + 2 * 3")`).
  * Without them: `_atom` has one case (an IndexError on a fresh parser) and `visit_binop` only
  * generated values.
  */
@@ -97,6 +99,18 @@ describe('a receiver rebuilt from the attributes it had at the call', () => {
     writeFileSync(file, renderReadableTest({ taskId: 'recfix/atom', module: MODULE, target: 'Parser._atom', cases: judged }));
     const run = spawnSync(PYTHON, ['-B', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', file], { encoding: 'utf8', cwd: dir, env: { ...process.env, PYTHONPATH: FIXTURE }, timeout: 120_000 });
     expect(run.status, run.stdout + run.stderr).toBe(0);
+  });
+});
+
+describe("the repository's data files as string inputs", () => {
+  it("passes the lines of tests/data/expressions.txt to calculate, whose cases then reach the visitor", () => {
+    const cases = recorded.get('calculate').cases as any[];
+    const lines = ['1 + 2 * 3', '(4 - 1) / 3', '12 * -3 + 7 - 8 / 2'];
+    const fromFile = cases.filter((c: any) => lines.includes(c.args[0].v));
+    expect(new Set(fromFile.map((c: any) => c.args[0].v)).size).toBeGreaterThanOrEqual(2);
+    expect(fromFile.map((c: any) => c.expect.returns)).toContainEqual({ t: 'int', v: '7' });
+    const whole = cases.find((c: any) => c.args[0].v === `${lines.join('\n')}\n`);
+    expect(whole?.expect).toEqual({ raises: 'builtins.ValueError' });
   });
 });
 

@@ -100,6 +100,10 @@ def pool_for(hint, literals, seen, depth=0, name=None):
     strs[2:2] = literals.get("dataStr", [])[:6]
     strs[16:16] = regex_strs[4:8]
     strs += regex_strs[8:] + doc_strs[2:]
+    # the repository's data files (record.data_texts): two whole texts early, their lines later
+    file_strs = literals.get("fileStr", [])
+    strs[5:5] = file_strs[:2]
+    strs[14:14] = file_strs[2:6]
     floats = [0.0, 1.0, -1.0, 0.5, 2.5] + [f + d for f in literals.get("float", []) for d in (0.0, -1.0, 1.0)] + [float(i) for i in literals.get("int", [])[:3]]
     if kind == "int":
         out = [tag(i) for i in ints]
