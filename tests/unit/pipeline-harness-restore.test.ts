@@ -124,3 +124,18 @@ describe("inputs from the calls other targets' cases make", () => {
     expect(judgeCases(r.cases, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
   });
 });
+
+describe('a module its package attribute shadows', () => {
+  it('names the module through importlib in the judged forms, which the subject and the judge pass', () => {
+    const targets = [target('ring.__init__', 'recfix.shadow.ring'), target('ring.push', 'recfix.shadow.ring')];
+    const rec = recordResultSchema.parse(runHarness('record.py', { runRepoTests: false, targets }));
+    const mut = mutateResultSchema.parse(runHarness('mutate.py', { targets: targets.map((t, k) => ({ ...t, cases: rec.targets[k]!.cases })) }));
+    const constructed = mut.targets[0]!.cases as any[];
+    expect(constructed.length).toBeGreaterThan(2);
+    for (const c of constructed) expect(c.args[0].v).toContain("importlib.import_module('recfix.shadow.ring').ring(");
+    const pushed = (mut.targets[1]!.cases ?? rec.targets[1]!.cases) as any[];
+    expect(pushed.some((c: any) => JSON.stringify(c.args).includes("importlib.import_module('recfix.shadow.ring').ring("))).toBe(true);
+    const judged = [...constructed, ...pushed];
+    expect(judgeCases(judged, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
+  });
+});

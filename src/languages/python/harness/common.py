@@ -288,11 +288,23 @@ def collected_case(target, case, bound):
     return _list_case(case, expr, imports)
 
 
+def module_source(target, imports):
+    """The target's module as source: its dotted name, or `importlib.import_module('<name>')` when
+    that name, read through the package's attributes, is something else (worker setup `shadowed`:
+    `from .itemlist import itemlist` in the package's __init__)."""
+    module = target["module"]
+    imports.add(module)
+    if target.get("shadowed"):
+        imports.add("importlib")
+        return "importlib.import_module(%r)" % module
+    return module
+
+
 def _callee(target, case, bound, imports):
     """`<module>.<qualname>` (functions, static and class methods) or, `bound`,
     `<module>.<Owner>(<init>).<name>` (a method called on a built instance)."""
-    module, qualname = target["module"], target["qualname"]
-    imports.add(module)
+    qualname = target["qualname"]
+    module = module_source(target, imports)
     if bound:
         return "%s.%s" % (instance_source(target, case.get("init"), imports), qualname.rsplit(".", 1)[1])
     return "%s.%s" % (module, qualname)
@@ -302,12 +314,12 @@ def instance_source(target, init, imports):
     """`<module>.<Owner>(<init args>)`: an instance of a method target's class, as source; for an
     init with `restore` (the receiver traced at the call), the instance rebuilt from its attributes,
     `(lambda _o: vars(_o).update({...}) or _o)(object.__new__(<module>.<Owner>))`."""
-    imports.add(target["module"])
+    module = module_source(target, imports)
     owner = target["qualname"].rsplit(".", 1)[0]
     if init and init.get("restore") is not None:
         attrs = init["restore"]["attrs"]
-        return values.restore_source("%s.%s" % (target["module"], owner), [(k, to_source(attrs[k], imports)) for k in attrs])
-    return "%s.%s(%s)" % (target["module"], owner, call_args_source(init or {"args": [], "kwargs": {}}, imports))
+        return values.restore_source("%s.%s" % (module, owner), [(k, to_source(attrs[k], imports)) for k in attrs])
+    return "%s.%s(%s)" % (module, owner, call_args_source(init or {"args": [], "kwargs": {}}, imports))
 
 
 def restored_case(target, case):

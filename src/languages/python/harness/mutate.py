@@ -118,6 +118,8 @@ def mutate_target(config, target):
         worker.close()
         result["error"] = drop
         return result
+    # source forms name a module its package's attribute shadows through importlib (common.module_source)
+    target = dict(target, shadowed=bool(worker.info.get("shadowed")))
     t = Target(config, target, worker, worker_b)
     try:
         listing = worker.call({"op": "mutants"}, 60).get("mutants", [])

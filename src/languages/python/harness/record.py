@@ -269,6 +269,7 @@ def record_target(config, target, traced):
         result["drop"] = drop
         return result
     workers = [worker_a, worker_b]
+    target = dict(target, shadowed=bool(worker_a.info.get("shadowed")))  # common.module_source
     try:
         desc = worker_a.call({"op": "describe", "timeoutMs": 20000}, 60)
         if not isinstance(desc.get("params"), list):

@@ -197,7 +197,19 @@ def op_setup(req):
     _module_tree()  # parsed once here, before the forks: describe and every mutant read it
     return {"ok": True, "file": filename, "firstLine": first, "lastLine": last, "needsInstance": STATE["method"],
             "freevars": list(raw.__code__.co_freevars), "generator": generator, "construct": construct, "property": is_property,
-            "bound": kind == "method" and klass is None and isinstance(attr, classmethod)}
+            "bound": kind == "method" and klass is None and isinstance(attr, classmethod), "shadowed": _module_shadowed(module_name)}
+
+
+def _module_shadowed(module_name):
+    """Whether `<module_name>` written in source (the package's attributes followed from its top
+    package) is not the module itself: `from .itemlist import itemlist` in the package's
+    __init__ makes `orderedmultidict.itemlist` the class. Source forms then name the module by
+    `importlib.import_module(...)` (common.module_source)."""
+    parts = module_name.split(".")
+    found = sys.modules.get(parts[0])
+    for part in parts[1:]:
+        found = getattr(found, part, None)
+    return found is not sys.modules.get(module_name)
 
 
 # ----------------------------------------------------------------------------- describe (type hints, literals)
