@@ -139,3 +139,26 @@ describe('a module its package attribute shadows', () => {
     expect(judgeCases(judged, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
   });
 });
+
+describe('a result holding a cycle', () => {
+  it('is recorded with back tags, which the subject and the judge pass, a wrong chain fails and the readable test runs', () => {
+    const targets = [target('Chain.extend', 'recfix.chain')];
+    const rec = recordResultSchema.parse(runHarness('record.py', { runRepoTests: false, targets }));
+    const cases = rec.targets[0]!.cases as any[];
+    const linked = cases.filter((c: any) => JSON.stringify(c.expect).includes('"t":"back"'));
+    expect(linked.length).toBeGreaterThan(0);
+    expect(judgeCases(cases, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
+    const wrong = tempDir('codemidas-cycle-');
+    cpSync(join(FIXTURE, 'recfix'), join(wrong, 'recfix'), { recursive: true });
+    const file = join(wrong, 'recfix', 'chain.py');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('link = Link(value, self.tail)', 'link = Link(value, None)'));
+    // links that no longer point back at the one before them: every chain of two or more fails
+    expect(judgeCases(linked, wrong).filter(([ok]) => !ok).length).toBe(linked.length);
+    const dir = tempDir('codemidas-cycle-test-');
+    const test = join(dir, 'test_chain.py');
+    writeFileSync(test, renderReadableTest({ taskId: 'recfix/chain', module: 'recfix.chain', target: 'Chain.extend', cases }));
+    expect(readFileSync(test, 'utf8')).toContain('_back(');
+    const run = spawnSync(PYTHON, ['-B', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', test], { encoding: 'utf8', cwd: dir, env: { ...process.env, PYTHONPATH: FIXTURE }, timeout: 120_000 });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+  });
+});

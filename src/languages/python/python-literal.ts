@@ -99,6 +99,9 @@ export function taggedToPython(value: unknown): string {
     }
     case 'repr':
       return String(value.v);
+    case 'back':
+      // a cycle: the value n levels up the structure (codec.py encode)
+      return `_back(${Number(value.v)})`;
     default:
       return repr(value);
   }

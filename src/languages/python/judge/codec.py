@@ -25,11 +25,13 @@ def _float_repr(x):
     return repr(x)
 
 
-def encode(value, _depth=0, _seen=None):
+def encode(value, _depth=0, _seen=()):
+    """`_seen`: the ids of the values being encoded above this one, outermost first. A value that is
+    one of them (a cycle: a linked list's `prev`, a node's `parent`) is encoded as
+    `{"t": "back", "v": n}`, n the distance up that stack, so two structures with the same shape of
+    cycles encode alike."""
     if _depth > MAX_DEPTH:
         raise EncodeError("value nested too deeply")
-    if _seen is None:
-        _seen = set()
     t = type(value)
     if value is None:
         return {"t": "none", "v": None}
@@ -44,8 +46,8 @@ def encode(value, _depth=0, _seen=None):
     if t is bytes:
         return {"t": "bytes", "v": base64.b64encode(value).decode("ascii")}
     if id(value) in _seen:
-        raise EncodeError("cyclic value")
-    _seen = _seen | {id(value)}
+        return {"t": "back", "v": len(_seen) - _seen.index(id(value))}
+    _seen = _seen + (id(value),)
     if t is list or t is tuple:
         return {"t": t.__name__, "v": [encode(x, _depth + 1, _seen) for x in value]}
     if t is set or t is frozenset:
@@ -206,6 +208,8 @@ def decode(tagged, namespace=None):
         for part in v[1].split("."):
             found = getattr(found, part)
         return found
+    if t == "back":
+        raise ValueError("a cycle (tag back) is a result, never an input")
     if t == "repr":
         env = {}
         for name in tagged.get("imports", []):
@@ -252,4 +256,6 @@ def _describe(tg):
         return "<%s %s>" % (v["type"], _describe(v["state"]))
     if t == "ref":
         return "%s.%s" % (v[0], v[1])
+    if t == "back":
+        return "<cycle: %s up>" % v
     return str(v)

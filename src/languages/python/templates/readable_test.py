@@ -32,6 +32,13 @@ def _ref(module, qualname):
     return found
 
 
+class _back:
+    """An expected cycle: the value n levels up the structure being compared (a linked list's prev)."""
+
+    def __init__(self, n):
+        self.n = n
+
+
 def _raw(text):
     raise AssertionError("value not representable in Python source: %s" % text)
 
@@ -51,18 +58,23 @@ def _state_of(value):
     return {n: getattr(value, n) for n in names if n not in ("__dict__", "__weakref__") and hasattr(value, n)}
 
 
-def _same(actual, expected):
-    """Exact-type structural equality, as the judge checks it."""
+def _same(actual, expected, _up=()):
+    """Exact-type structural equality, as the judge checks it (`_up`: the actual values above this
+    one, for the cycles _back names)."""
+    if isinstance(expected, _back):
+        return len(_up) >= expected.n and _up[-expected.n] is actual
     if isinstance(expected, _obj):
-        return _qualified(type(actual)) == expected.type_name and _same(_state_of(actual), expected.state)
+        return _qualified(type(actual)) == expected.type_name and _same(_state_of(actual), expected.state, _up + (actual,))
     if type(actual) is not type(expected):
         return False
     if isinstance(expected, float):
         return (math.isnan(actual) and math.isnan(expected)) or repr(actual) == repr(expected)
     if isinstance(expected, (list, tuple)):
-        return len(actual) == len(expected) and all(_same(a, e) for a, e in zip(actual, expected))
+        up = _up + (actual,)
+        return len(actual) == len(expected) and all(_same(a, e, up) for a, e in zip(actual, expected))
     if isinstance(expected, dict):
-        return list(actual.keys()) == list(expected.keys()) and all(_same(actual[k], expected[k]) for k in expected)
+        up = _up + (actual,)
+        return list(actual.keys()) == list(expected.keys()) and all(_same(actual[k], expected[k], up) for k in expected)
     if isinstance(expected, (set, frozenset)):
         return sorted(map(repr, actual)) == sorted(map(repr, expected))
     return actual == expected
