@@ -25,7 +25,7 @@ import { makeUnit } from '../fixtures/units.js';
 import { FIXTURE, judgeCases, PYTHON, runHarness, target } from './pipeline-harness-helpers.js';
 
 const MODULE = 'recfix.arith';
-const NAMES = ['Parser._atom', 'Evaluator.visit_binop', 'calculate'];
+const NAMES = ['Parser._atom', 'Evaluator.visit_binop', 'calculate', 'evaluate_with'];
 let recorded: Map<string, any>;
 let mutated: Map<string, any>;
 const temporary: string[] = [];
@@ -99,6 +99,17 @@ describe('a receiver rebuilt from the attributes it had at the call', () => {
     writeFileSync(file, renderReadableTest({ taskId: 'recfix/atom', module: MODULE, target: 'Parser._atom', cases: judged }));
     const run = spawnSync(PYTHON, ['-B', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', file], { encoding: 'utf8', cwd: dir, env: { ...process.env, PYTHONPATH: FIXTURE }, timeout: 120_000 });
     expect(run.status, run.stdout + run.stderr).toBe(0);
+  });
+});
+
+describe('an argument object without a repr that evaluates back', () => {
+  it("is rebuilt from its attributes, as the repository's test passed it", () => {
+    const cases = recorded.get('evaluate_with').cases as any[];
+    const traced = cases.filter((c: any) => c.source === 'repo-test');
+    expect(traced.length).toBeGreaterThan(0);
+    expect(traced[0].args[0]).toEqual({ t: 'repr', v: "(lambda _o: vars(_o).update({'precision': 2}) or _o)(object.__new__(recfix.arith.Evaluator))", imports: ['recfix.arith'] });
+    expect(traced[0].expect).toEqual({ returns: { t: 'int', v: '7' } });
+    expect(judgeCases(cases, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
   });
 });
 

@@ -260,13 +260,11 @@ def restored_input(value, _depth=0):
     """A `repr` input rebuilding `value` from its attributes (restore_source), checked to give an
     object of the same type whose state encodes equal; raises NotAnInput."""
     type_path, attrs = restorable_state(value, _depth)
-    imports = {type_path.rsplit(".", 1)[0]} if "." in type_path else set()
+    imports = {codec._ref_of(type(value))[0]}  # the class's module (restorable_class checked it has one)
     text = restore_source(type_path, [(k, source_of(v, imports)) for k, v in attrs.items()])
     if len(text) > MAX_RESTORED_CHARS:
         raise NotAnInput("restored state too long")
-    module, qual = codec._ref_of(type(value))
-    imports = sorted(imports | {module})
-    tagged = {"t": "repr", "v": text, "imports": imports}
+    tagged = {"t": "repr", "v": text, "imports": sorted(imports)}
     try:
         rebuilt = codec.decode(tagged)
     except Exception as exc:  # noqa: BLE001
