@@ -14,27 +14,21 @@
  * generated values.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { exampleBlock } from '../../src/languages/python/render-prompt.js';
 import { renderReadableTest } from '../../src/languages/python/render-readable-test.js';
 import { mutateResultSchema, recordResultSchema } from '../../src/pipeline/record/harness-result-schema.js';
 import { makeUnit } from '../fixtures/units.js';
 import { FIXTURE, judgeCases, PYTHON, runHarness, target } from './pipeline-harness-helpers.js';
+import { useTempDirs } from './temp-dirs.js';
 
 const MODULE = 'recfix.arith';
 const NAMES = ['Parser._atom', 'Evaluator.visit_binop', 'calculate', 'evaluate_with'];
 let recorded: Map<string, any>;
 let mutated: Map<string, any>;
-const temporary: string[] = [];
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  temporary.push(dir);
-  return dir;
-}
+const tempDir = useTempDirs();
 
 beforeAll(() => {
   const targets = NAMES.map((n) => target(n, MODULE));
@@ -44,10 +38,6 @@ beforeAll(() => {
   const mut = mutateResultSchema.parse(runHarness('mutate.py', { targets: targets.map((t, k) => ({ ...t, cases: rec.targets[k]!.cases })) }));
   mutated = new Map(NAMES.map((n, k) => [n, mut.targets[k]]));
 }, 300_000);
-
-afterAll(() => {
-  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
-});
 
 describe('a receiver rebuilt from the attributes it had at the call', () => {
   it("records the parser's inner method on the parser as the tests' parse left it", () => {

@@ -1,24 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../../src/errors.js';
 import { checkRepositorySource, ingestRepository, listRepositoryFiles } from '../../src/pipeline/ingest/ingest-repository.js';
 import { isSourceTarball } from '../../src/pipeline/ingest/source-tarball.js';
+import { useTempDirs } from './temp-dirs.js';
 
-const made: string[] = [];
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = useTempDirs();
 
 type Member = { name: string; content?: string; type?: 'file' | 'directory' | 'symlink' | 'link'; linkname?: string; mode?: number };
 

@@ -476,7 +476,7 @@ def _record_inner_calls(config, work_dir, results, by_target, traces):
     if not calls:
         return results
     started = time.monotonic()
-    records, info = run_tracer(dict(config, targets=config["targets"]), "cases", work_dir, config.get("traceTimeoutMs", 120000), calls=calls)
+    records, info = run_tracer(config, "cases", work_dir, config.get("traceTimeoutMs", 120000), calls=calls)
     info["ms"] = int((time.monotonic() - started) * 1000)
     traces.append(info)
     inner = collections.defaultdict(list)

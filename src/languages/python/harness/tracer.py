@@ -362,8 +362,7 @@ def run_cases(tracer, config):
                 if init is None:
                     continue
                 if init.get("restore") is not None:
-                    instance = object.__new__(klass)
-                    vars(instance).update({k: codec.decode(v) for k, v in init["restore"]["attrs"].items()})
+                    instance = values.rebuild(klass, {k: codec.decode(v) for k, v in init["restore"]["attrs"].items()})
                 else:
                     instance = _with_alarm(CASE_SECONDS, lambda: klass(*[codec.decode(a) for a in init.get("args") or []],
                                                                    **{k: codec.decode(v) for k, v in (init.get("kwargs") or {}).items()}))

@@ -215,6 +215,14 @@ def restore_source(type_path, attr_sources):
     return "(lambda _o: vars(_o).update({%s}) or _o)(object.__new__(%s))" % (items, type_path)
 
 
+def rebuild(klass, attributes):
+    """The live equivalent of restore_source: an instance of `klass` holding `attributes` (decoded
+    values), built without calling its __init__."""
+    instance = object.__new__(klass)
+    vars(instance).update(attributes)
+    return instance
+
+
 def restorable_class(klass):
     """`module.qualname` of a class whose instances can be rebuilt from their attributes, or None."""
     if not isinstance(klass, type) or klass.__new__ is not object.__new__:

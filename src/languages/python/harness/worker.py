@@ -985,7 +985,7 @@ def run_case(case, trace=False):
             init_args = [codec.decode(a) for a in init.get("args", [])]
             init_kwargs = {k: codec.decode(v) for k, v in (init.get("kwargs") or {}).items()}
             if init.get("restore") is not None:
-                # the receiver rebuilt from its attributes (common.restored_source), __init__ not called
+                # the receiver rebuilt from its attributes (common.restored_case), __init__ not called
                 restore = {k: codec.decode(v) for k, v in init["restore"]["attrs"].items()}
     except BaseException as exc:  # noqa: BLE001
         return {"kind": "error", "reason": "bad-input", "message": _short_error(exc)}
@@ -1002,8 +1002,7 @@ def run_case(case, trace=False):
         if STATE["method"]:
             try:
                 if restore is not None:
-                    instance = object.__new__(STATE["klass"])
-                    vars(instance).update(restore)
+                    instance = values.rebuild(STATE["klass"], restore)
                 else:
                     instance = STATE["klass"](*init_args, **init_kwargs)
             except BaseException as e:  # noqa: BLE001
