@@ -510,8 +510,47 @@ function usageValues(shape, pools) {
       if (made !== null) out.push(made);
     }
   }
-  out.push(...others);
-  return out.slice(0, MAX_USAGE_VALUES);
+  // an options-like object: each field alone, where all of them together may be refused at once
+  // (`encode` not a function): `{ maxAge: 1 }`, `{ secure: true }`
+  const single = [];
+  for (const p of shape.props ?? []) {
+    for (const v of fieldValues(p.type, narrowed).slice(0, 2)) {
+      const o = {};
+      Object.defineProperty(o, p.name, { value: v, writable: true, enumerable: true, configurable: true });
+      single.push(o);
+    }
+  }
+  return [...out.slice(0, MAX_USAGE_VALUES), ...single.slice(0, MAX_USAGE_VALUES), ...others].slice(0, 2 * MAX_USAGE_VALUES);
+}
+
+/**
+ * Values for one field of an object SHAPE: those of its shape, and `true` and a number where the use
+ * said nothing of its kind (a flag tested for truth reads as a string).
+ */
+function fieldValues(type, pools) {
+  const values = shapeValues(type, pools, 1);
+  return type?.k === 'string' ? [values[0], true, ...values.slice(1), 1] : values;
+}
+
+/**
+ * An encoded object with one field added that an object SHAPE names and it lacks, in every way
+ * `fieldValues` gives: the options a call left out (`{ maxAge: 1 }` beside `{ path: '/' }`).
+ */
+export function fieldAdditions(tagged, shape, pools = {}, perField = 4) {
+  if (tagged?.t !== 'object' || shape?.k !== 'object') return [];
+  const present = new Set((tagged.v ?? []).map(([k]) => k));
+  const out = [];
+  for (const p of shape.props) {
+    if (present.has(p.name)) continue;
+    for (const v of fieldValues(p.type, pools).slice(0, perField)) {
+      try {
+        out.push({ ...tagged, v: [...tagged.v, [p.name, encode(v)]] });
+      } catch {
+        // not encodable
+      }
+    }
+  }
+  return out;
 }
 
 /** The encoded values tried for one parameter, the most ordinary first. */
@@ -671,12 +710,12 @@ function nextDigit(s) {
 }
 
 /** Variations of a list of items (tagged): shorter, longer, reordered, one item varied. */
-function itemVariations(items, boundaries, strings) {
+function itemVariations(items, boundaries, strings, width = 6) {
   const lists = [[], items.slice(0, -1), items.slice(1), [...items].reverse()];
   if (items.length > 0) lists.push([...items, items[0]], [items[items.length - 1], ...items]);
   for (const [i, item] of items.entries()) {
     if (i >= 3) break;
-    for (const v of variationsOf(item, boundaries, strings).slice(0, 6)) lists.push(items.map((x, j) => (j === i ? v : x)));
+    for (const v of variationsOf(item, boundaries, strings, width).slice(0, width)) lists.push(items.map((x, j) => (j === i ? v : x)));
   }
   return lists;
 }
@@ -684,8 +723,10 @@ function itemVariations(items, boundaries, strings) {
 /**
  * Variations of one encoded value: neighbours of numbers, cut and grown strings (and `strings`, the
  * ones shaped like what the code checks), arrays, typed arrays, maps, sets and objects, flipped booleans.
+ * `width`: how many variations of each member a container's variations take (more where an input
+ * already came near what the search looks for).
  */
-export function variationsOf(tagged, boundaries = [], strings = []) {
+export function variationsOf(tagged, boundaries = [], strings = [], width = 4) {
   const out = [];
   const add = (v) => {
     try {
@@ -703,7 +744,8 @@ export function variationsOf(tagged, boundaries = [], strings = []) {
     }
     case 'str': {
       const s = tagged.v;
-      const plain = ['', s.slice(1), s.slice(0, -1), `${s}a`, s.toUpperCase(), s.toLowerCase(), ` ${s} `, s + s, 'a'];
+      // two words of it too, and it after a word (word splitters treat the first word apart)
+      const plain = ['', s.slice(1), s.slice(0, -1), `${s}a`, s.toUpperCase(), s.toLowerCase(), ` ${s} `, s + s, 'a', `${s} ${s}`, `a ${s}`];
       // the shaped strings take turns with the plain changes: a field varied in a few ways (an object's,
       // an array item's) gets a string the code checks too (`modifier: '*'`)
       for (const [i, v] of plain.entries()) {
@@ -721,10 +763,10 @@ export function variationsOf(tagged, boundaries = [], strings = []) {
       add(!tagged.v);
       break;
     case 'array':
-      for (const v of itemVariations(tagged.v ?? [], boundaries, strings)) out.push({ t: 'array', v });
+      for (const v of itemVariations(tagged.v ?? [], boundaries, strings, width + 2)) out.push({ t: 'array', v });
       break;
     case 'set':
-      for (const v of itemVariations(tagged.v ?? [], boundaries, strings)) out.push({ t: 'set', v });
+      for (const v of itemVariations(tagged.v ?? [], boundaries, strings, width + 2)) out.push({ t: 'set', v });
       break;
     case 'map': {
       const entries = tagged.v ?? [];
@@ -732,19 +774,14 @@ export function variationsOf(tagged, boundaries = [], strings = []) {
       // a value varied, keys kept
       for (const [i, [k, x]] of entries.entries()) {
         if (i >= 2) break;
-        for (const y of variationsOf(x, boundaries, strings).slice(0, 4)) out.push({ t: 'map', v: entries.map((e, j) => (j === i ? [k, y] : e)) });
+        for (const y of variationsOf(x, boundaries, strings, width).slice(0, width)) out.push({ t: 'map', v: entries.map((e, j) => (j === i ? [k, y] : e)) });
       }
       break;
     }
     case 'object': {
-      const entries = tagged.v ?? [];
+      for (const { variants } of fieldVariations(tagged, boundaries, strings, width).slice(0, 6)) out.push(...variants);
       const withProto = (v) => (tagged.proto === undefined ? { t: 'object', v } : { t: 'object', v, proto: tagged.proto });
-      for (const [i, [k, x]] of entries.entries()) {
-        if (i >= 6) break;
-        out.push(withProto(entries.filter((_, j) => j !== i)));
-        for (const y of variationsOf(x, boundaries, strings).slice(0, 4)) out.push(withProto(entries.map((e, j) => (j === i ? [k, y] : e))));
-      }
-      out.push(withProto([...entries].reverse()), withProto([]));
+      out.push(withProto([...(tagged.v ?? [])].reverse()), withProto([]));
       break;
     }
     case 'typedarray': {
@@ -777,6 +814,19 @@ export function variationsOf(tagged, boundaries = [], strings = []) {
       break;
   }
   return out;
+}
+
+/**
+ * Per field of an encoded object, in order: the object without it, then with it varied in `width`
+ * ways (variationsOf): `[{field, variants}]`.
+ */
+export function fieldVariations(tagged, boundaries = [], strings = [], width = 4) {
+  const entries = tagged.v ?? [];
+  const withProto = (v) => (tagged.proto === undefined ? { t: 'object', v } : { t: 'object', v, proto: tagged.proto });
+  return entries.map(([k, x], i) => ({
+    field: k,
+    variants: [withProto(entries.filter((_, j) => j !== i)), ...variationsOf(x, boundaries, strings, width).slice(0, width).map((y) => withProto(entries.map((e, j) => (j === i ? [k, y] : e))))],
+  }));
 }
 
 /** Pool callbacks to swap for `src`: those of its role, then of its arity. */

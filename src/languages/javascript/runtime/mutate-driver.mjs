@@ -29,17 +29,25 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { probesOf } from './codec.mjs';
 import { baseRequest, expectedOutcome, hashText, inputKey, makeCase, pool, recordOnce, recordTwice, runDriver, sameOutcome, seededRandom, shuffled } from './drive.mjs';
-import { neighbourNumbers, variationsOf } from './inputs.mjs';
-import { createTypeReader } from './declared-types.mjs';
+import { fieldAdditions, fieldVariations, neighbourNumbers, variationsOf } from './inputs.mjs';
+import { createTypeReader, declaredParams } from './declared-types.mjs';
 import { applyMutant, findFunction, mutantsOf } from './mutants.mjs';
 import { sourceStrings } from './source-strings.mjs';
+import { entryFunction, usageShapes } from './usage-shapes.mjs';
 import { moduleFormat } from './load.mjs';
 import { transpileTypeScript } from './typescript.mjs';
 
 const require = createRequire(import.meta.url);
 const PARALLEL = Math.max(1, Math.min(2, os.cpus().length));
-/** Search inputs recorded per target, at most. */
+/** Search inputs recorded per target in the first round, at most. */
 const SEARCH_POOL = 240;
+/** Rounds of the search: the first varies the recorded inputs, each later one the inputs that ran a survivor's code. */
+const SEARCH_ROUNDS = 3;
+/** Search inputs recorded per later round, at most. */
+const LATER_POOL = 120;
+/** Inputs that ran a survivor's code varied for it in a later round, each field in this many ways. */
+const NEAREST_PER_SURVIVOR = 3;
+const NEAR_WIDTH = 12;
 
 /** Survivors the score leaves out are listed with this prefix (as the Python harness does). */
 const EQUIVALENT_PREFIX = 'likely equivalent (not counted): ';
@@ -165,6 +173,29 @@ function differs(outcomes, expected) {
   return outcomes.map((o, i) => !sameOutcome(o, expected[i]));
 }
 
+/** The object member of a SHAPE (alone or in a union), or null. */
+function objectMember(shape) {
+  if (shape?.k === 'object' && shape.props.length > 0) return shape;
+  return shape?.k === 'union' ? (shape.of.map(objectMember).find((s) => s !== null) ?? null) : null;
+}
+
+/**
+ * Per parameter position, the object SHAPE its declared type gives (declared-types.mjs), else the
+ * one the body's reads give (usage-shapes.mjs; an internal unit: its entry's), or null.
+ */
+function paramObjectShapes(ts, reader, repoRoot, target, sourceFile, fn) {
+  let declared = null;
+  try {
+    declared = declaredParams(reader, repoRoot, target);
+  } catch {
+    // no declaration read
+  }
+  const entry = target.via ? entryFunction(ts, sourceFile, target.target) : fn;
+  const usage = entry === null ? [] : usageShapes(ts, sourceFile, entry);
+  const count = Math.max(usage.length, declared?.params.length ?? 0);
+  return Array.from({ length: count }, (_, i) => objectMember(declared?.params[i]?.shape) ?? objectMember(usage[i]));
+}
+
 async function mutateTarget(config, ts, target, random) {
   const result = emptyResult(target.unitId);
   const callTimeoutMs = config.callTimeoutMs ?? 2000;
@@ -226,63 +257,127 @@ async function mutateTarget(config, ts, target, random) {
   // the search: variations of the recorded inputs, recorded twice on the original
   const boundaries = [...new Set([...neighbourNumbers(source.slice(fn.getStart(sourceFile), fn.getEnd())), ...namedConstants(ts, sourceFile, fn)])];
   const known = new Set(target.cases.map((c) => inputKey({ args: c.args, init: c.init ? { args: c.init.args } : null })));
-  const candidates = [];
   const probes = unitProbes(cases);
-  const add = (input) => {
-    const key = inputKey(input);
-    if (known.has(key)) return;
-    known.add(key);
-    candidates.push(probes === null ? input : { ...input, probes });
-  };
   const range = { start: fn.getStart(sourceFile), end: fn.getEnd() };
-  const strings = sourceStrings(createTypeReader(ts), file, range, []) ?? [];
-  for (const c of cases) {
-    const init = c.init ? { args: c.init.args } : null;
-    for (const [position, arg] of c.args.entries()) {
-      for (const variant of variationsOf(arg, boundaries, strings)) add({ args: c.args.map((a, j) => (j === position ? variant : a)), init });
+  const reader = createTypeReader(ts);
+  const strings = sourceStrings(reader, file, range, []) ?? [];
+  const objectShapes = paramObjectShapes(ts, reader, config.repoRoot, target, sourceFile, fn);
+  const numbers = boundaries.filter((n) => Number.isFinite(n));
+  const fieldPools = { strings: strings.length > 0 ? strings : undefined, numbers: numbers.length > 0 ? numbers : undefined };
+  const paramNames = (target.params ?? []).map((p) => p.name);
+  /**
+   * The new inputs one input's variations give, by group (`<position>:<name>`, the name a field's
+   * or a parameter's): each argument varied, each field of an object argument varied and the
+   * fields it lacks added, alike arguments, the instance varied. With `focus` (the names a
+   * survivor's line reads), only the groups of those names where there are any.
+   */
+  const vary = (input, { width = 4, focus = null } = {}) => {
+    const groups = new Map();
+    const add = (group, variant) => {
+      const key = inputKey(variant);
+      if (known.has(key)) return;
+      if (!groups.has(group)) groups.set(group, []);
+      groups.get(group).push([key, probes === null ? variant : { ...variant, probes }]);
+    };
+    const { args, init } = input;
+    const at = (position, variant) => ({ args: args.map((a, j) => (j === position ? variant : a)), init });
+    for (const [position, arg] of args.entries()) {
+      const name = paramNames[position] ?? String(position);
+      if (arg?.t === 'object') {
+        // an options object: each field varied, and each field it lacks (its type's or the body's reads) added
+        for (const { field, variants } of fieldVariations(arg, boundaries, strings, width)) for (const v of variants) add(`${position}:${field}`, at(position, v));
+        for (const v of fieldAdditions(arg, objectShapes[position], fieldPools)) add(`${position}:${v.v[v.v.length - 1][0]}`, at(position, v));
+      }
+      for (const v of variationsOf(arg, boundaries, strings, width)) add(`${position}:${name}`, at(position, v));
       // an argument the same as another (comparisons and equality checks), or varied from it
-      for (const [other, value] of c.args.entries()) {
+      for (const [other, value] of args.entries()) {
         if (other === position) continue;
         // of another kind too (`dequal(date, 1)` → `dequal(date, date)`); its variations only of the same kind
-        add({ args: c.args.map((a, j) => (j === position ? value : a)), init });
+        add(`${position}:${name}`, at(position, value));
         if (value.t !== arg.t) continue;
-        for (const variant of variationsOf(value, boundaries).slice(0, 12)) add({ args: c.args.map((a, j) => (j === position ? variant : a)), init });
+        for (const v of variationsOf(value, boundaries).slice(0, 12)) add(`${position}:${name}`, at(position, v));
       }
     }
     // a method's instance varied too (its constructor's arguments)
     for (const [position, arg] of (init?.args ?? []).entries()) {
-      for (const variant of variationsOf(arg, boundaries)) add({ args: c.args, init: { args: init.args.map((a, j) => (j === position ? variant : a)) } });
+      for (const v of variationsOf(arg, boundaries)) add(`init:${position}`, { args, init: { args: init.args.map((a, j) => (j === position ? v : a)) } });
     }
-  }
-  const tried = shuffled(candidates, random).slice(0, SEARCH_POOL);
-  result.search.tried = tried.length;
-  const verdicts = await recordTwice(base, tried, callTimeoutMs);
-  const found = tried.map((input, i) => ({ input, outcome: verdicts[i].outcome })).filter((x) => x.outcome !== undefined);
-  if (found.length === 0) return result;
-  // the pool replayed together on the original, as on each mutant: only what reproduces that way counts
-  const replay = await recordOnce(covered, found.map((x) => x.input), callTimeoutMs);
-  const usable = found.filter((x, i) => sameOutcome(replay[i], x.outcome));
-  const chosen = new Set();
+    const named = focus === null ? [] : [...groups.keys()].filter((g) => focus.has(g.slice(g.indexOf(':') + 1)));
+    return named.length > 0 ? new Map(named.map((g) => [g, groups.get(g)])) : groups;
+  };
+  /** The groups of several inputs' variations, those of the same name pooled (a field's additions are one group). */
+  const pooled = (maps) => {
+    const out = new Map();
+    for (const m of maps) for (const [g, list] of m) out.set(g, [...(out.get(g) ?? []), ...list]);
+    return [...out.values()];
+  };
+  /** Lists taken in turn, each shuffled: every group (a field, a parameter) gets its share of a pool; the inputs marked known. */
+  const inTurn = (lists, limit, mark = true) => {
+    const out = [];
+    const shuffledLists = lists.map((l) => shuffled(l, random));
+    for (let k = 0; out.length < limit && shuffledLists.some((l) => k < l.length); k++) {
+      for (const l of shuffledLists) {
+        if (k >= l.length || out.length >= limit) continue;
+        const [key, input] = l[k];
+        if (mark && known.has(key)) continue;
+        if (mark) known.add(key);
+        out.push(input);
+      }
+    }
+    return out;
+  };
+  /** The names a mutant's line reads (`opt.priority` → opt, priority): the fields and parameters worth varying for it. */
+  const lineNames = (mutant) => {
+    const from = source.lastIndexOf('\n', mutant.start) + 1;
+    const to = source.indexOf('\n', mutant.end);
+    return new Set(source.slice(from, to === -1 ? undefined : to).match(/[A-Za-z_$][\w$]*/g) ?? []);
+  };
+  let candidates = inTurn(pooled(cases.map((c) => vary({ args: c.args, init: c.init ? { args: c.init.args } : null }))), SEARCH_POOL);
+
+  const chosen = [];
   const maxNewCases = config.maxNewCases ?? 20;
   const searchKilled = new Set(killed);
-  const survivors = mutants.map((_, i) => i).filter((i) => !killed.has(i));
-  const verdictsBySurvivor = await pool(survivors, PARALLEL, (i) => run(i, usable.map((x) => x.input)));
-  for (const [k, i] of survivors.entries()) {
-    const outcomes = verdictsBySurvivor[k];
-    // inputs after a hang were not run (marked timeout): only outcomes the mutant gave count
-    const killers = differs(outcomes, usable.map((x) => x.outcome)).flatMap((d, j) => (d && !('timeout' in outcomes[j]) ? [j] : []));
-    if (killers.length === 0) continue;
-    if (killers.some((j) => chosen.has(j))) {
-      searchKilled.add(i);
-    } else if (chosen.size < maxNewCases) {
-      chosen.add(killers[0]);
-      searchKilled.add(i);
+  const seen = cases.map((c) => baseline[target.cases.indexOf(c)]);
+  let survivors = mutants.map((_, i) => i).filter((i) => !killed.has(i));
+  let tried = 0;
+  for (let round = 0; round < SEARCH_ROUNDS && survivors.length > 0 && candidates.length > 0; round++) {
+    const batch = candidates;
+    tried += batch.length;
+    const verdicts = await recordTwice(base, batch, callTimeoutMs);
+    const found = batch.map((input, i) => ({ input, outcome: verdicts[i].outcome })).filter((x) => x.outcome !== undefined);
+    if (found.length === 0) break;
+    // the pool replayed together on the original, as on each mutant: only what reproduces that way counts
+    const replay = await recordOnce(covered, found.map((x) => x.input), callTimeoutMs);
+    const usable = found.flatMap((x, i) => (sameOutcome(replay[i], x.outcome) ? [{ ...x, seen: replay[i] }] : []));
+    seen.push(...usable.map((x) => x.seen));
+    const verdictsBySurvivor = await pool(survivors, PARALLEL, (i) => run(i, usable.map((x) => x.input)));
+    for (const [k, i] of survivors.entries()) {
+      const outcomes = verdictsBySurvivor[k];
+      // inputs after a hang were not run (marked timeout): only outcomes the mutant gave count
+      const killers = differs(outcomes, usable.map((x) => x.outcome)).flatMap((d, j) => (d && !('timeout' in outcomes[j]) ? [usable[j]] : []));
+      if (killers.length === 0) continue;
+      if (killers.some((x) => chosen.includes(x))) {
+        searchKilled.add(i);
+      } else if (chosen.length < maxNewCases) {
+        chosen.push(killers[0]);
+        searchKilled.add(i);
+      }
     }
+    survivors = survivors.filter((i) => !searchKilled.has(i));
+    // the next round, for each survivor in turn: a few of the inputs that ran its code (any of them
+    // without coverage), varied more widely in the fields and parameters its line reads
+    const lists = survivors.map((i) => {
+      const reaching = usable.filter((x) => x.seen.coverage === undefined || countAt(x.seen.coverage, mutants[i].start) > 0);
+      const focus = lineNames(mutants[i]);
+      return inTurn(pooled(shuffled(reaching, random).slice(0, NEAREST_PER_SURVIVOR).map((x) => vary(x.input, { width: NEAR_WIDTH, focus }))), LATER_POOL).map((input) => [inputKey(input), input]);
+    });
+    // marked known by the per-survivor pass already: taken in turn across survivors
+    candidates = inTurn(lists, LATER_POOL, false);
   }
-  result.newCases = [...chosen].sort((a, b) => a - b).map((j) => makeCase(target, usable[j].input, usable[j].outcome, 'mutant-search'));
+  result.search.tried = tried;
+  result.newCases = chosen.map((x) => makeCase(target, x.input, x.outcome, 'mutant-search'));
   result.search.found = result.newCases.length;
-  const seen = [...cases.map((_, i) => baseline[target.cases.indexOf(cases[i])]), ...usable.map((x) => replay[found.indexOf(x)])];
-  const equivalent = new Set(survivors.filter((i) => !searchKilled.has(i) && likelyEquivalent(mutants[i], seen)));
+  const equivalent = new Set(survivors.filter((i) => likelyEquivalent(mutants[i], seen)));
   result.mutation = score(mutants.length, searchKilled, mutants, equivalent);
   return result;
 }

@@ -8,7 +8,7 @@
 
 import { BUILTIN_TYPES } from './declared-types.mjs';
 
-const MAX_PROPS = 12;
+const MAX_PROPS = 16;
 const MAX_DEPTH = 3;
 const STRING_METHODS = new Set(['charAt', 'charCodeAt', 'codePointAt', 'endsWith', 'startsWith', 'indexOf', 'lastIndexOf', 'includes', 'match', 'matchAll', 'padEnd', 'padStart', 'repeat', 'replace', 'replaceAll', 'search', 'slice', 'split', 'substr', 'substring', 'toLowerCase', 'toUpperCase', 'trim', 'trimEnd', 'trimStart', 'normalize', 'localeCompare']);
 const ARRAY_METHODS = new Set(['map', 'forEach', 'filter', 'reduce', 'some', 'every', 'find', 'findIndex', 'push', 'pop', 'shift', 'unshift', 'join', 'concat', 'flat', 'flatMap', 'sort', 'reverse', 'splice']);
@@ -139,12 +139,12 @@ function collect(ts, sf, fn, name, root, depth, visited) {
         else if (called) at(keys)?.kinds.add('function');
         else {
           const target = at(keys);
-          if (target !== null) noteUse(ts, child, target);
-          // `var parameters = obj.parameters`: the variable's uses are the property's
-          const parent = child.parent;
-          if (target !== null && ts.isVariableDeclaration(parent) && parent.initializer === child && ts.isIdentifier(parent.name) && !aliases.has(parent.name.text) && aliases.size < MAX_PROPS) {
-            aliases.add(parent.name.text);
-            collect(ts, sf, fn, parent.name.text, target, depth, visited);
+          if (target !== null) noteUse(ts, child, target, moduleLiterals(ts, sf));
+          // `var parameters = obj.parameters`, `var p = typeof o.p === 'string' ? o.p.toLowerCase() : o.p`: the variable's uses are the property's
+          const alias = target === null ? null : aliasOf(ts, child);
+          if (alias !== null && !aliases.has(alias) && aliases.size < MAX_PROPS) {
+            aliases.add(alias);
+            collect(ts, sf, fn, alias, target, depth, visited);
           }
         }
         return; // the chain's inner parts are this one's prefixes
@@ -152,7 +152,14 @@ function collect(ts, sf, fn, name, root, depth, visited) {
     }
     if (ts.isIdentifier(child) && child.text === name && child.parent) {
       const parent = child.parent;
-      if (ts.isVariableDeclaration(parent) && parent.initializer === child && ts.isObjectBindingPattern(parent.name)) bindingProps(ts, parent.name, root);
+      if (ts.isVariableDeclaration(parent) && parent.initializer === child && ts.isObjectBindingPattern(parent.name)) bindingProps(ts, parent.name, root, depth === 0 ? (member, target) => collect(ts, sf, fn, member, target, depth + 1, visited) : null);
+      // `var opt = options || {}`, `const o = { ...defaults, ...options }`: the variable's uses are the parameter's
+      // (not one branch of a choice: `typeof input === 'object' ? headerOf(input) : input` is a string in the other)
+      const alias = aliasOf(ts, child, { branches: false });
+      if (alias !== null && alias !== name && !aliases.has(alias) && aliases.size < MAX_PROPS) {
+        aliases.add(alias);
+        collect(ts, sf, fn, alias, root, depth, visited);
+      }
       // handed on whole to a function of this file: that function's use of it
       if (ts.isCallExpression(parent) && functions !== null && ts.isIdentifier(parent.expression)) {
         const callee = functions.get(parent.expression.text);
@@ -163,15 +170,44 @@ function collect(ts, sf, fn, name, root, depth, visited) {
           collect(ts, sf, callee, param.name.text, root, depth + 1, visited);
         }
       }
-      if (!ts.isPropertyAccessExpression(parent) && !ts.isElementAccessExpression(parent)) noteUse(ts, child, root);
+      if (!ts.isPropertyAccessExpression(parent) && !ts.isElementAccessExpression(parent)) noteUse(ts, child, root, moduleLiterals(ts, sf));
     }
     ts.forEachChild(child, visit);
   };
   if (fn.body) visit(fn.body);
 }
 
+/** Methods whose result is the same value in another case or trimmed: `var p = o.p.toLowerCase()` still holds `o.p`. */
+const SAME_VALUE_METHODS = new Set(['toLowerCase', 'toUpperCase', 'toLocaleLowerCase', 'toLocaleUpperCase', 'trim', 'trimStart', 'trimEnd']);
+
+/**
+ * The variable a value (a parameter, or a property chain of it) is copied into, whole or with
+ * defaults around it, or null: `var opt = options || {}`, `options ?? {}`, `{ ...defaults,
+ * ...options }`, `Object.assign({}, defaults, options)`, `typeof o.p === 'string' ?
+ * o.p.toLowerCase() : o.p` (with `branches`); a declaration or an assignment.
+ */
+function aliasOf(ts, expr, { branches = true } = {}) {
+  let e = expr;
+  for (;;) {
+    const parent = e.parent;
+    if (!parent) return null;
+    const defaulted = ts.isBinaryExpression(parent) && parent.left === e && [ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken].includes(parent.operatorToken.kind);
+    const spread = ts.isSpreadAssignment(parent) && ts.isObjectLiteralExpression(parent.parent);
+    const assigned = ts.isCallExpression(parent) && parent.arguments.includes(e) && parent.expression.getText() === 'Object.assign' && parent.arguments[0] !== e;
+    const branch = branches && ts.isConditionalExpression(parent) && parent.condition !== e;
+    const recased = ts.isPropertyAccessExpression(parent) && parent.expression === e && SAME_VALUE_METHODS.has(parent.name.text) && ts.isCallExpression(parent.parent) && parent.parent.expression === parent;
+    if (ts.isParenthesizedExpression(parent) || defaulted || assigned || branch) e = parent;
+    else if (spread || recased) e = parent.parent;
+    else break;
+  }
+  const parent = e.parent;
+  if (ts.isVariableDeclaration(parent) && parent.initializer === e && ts.isIdentifier(parent.name)) return parent.name.text;
+  if (ts.isBinaryExpression(parent) && parent.right === e && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(parent.left)) return parent.left.text;
+  return null;
+}
+
 /** What an expression's surroundings say of its value: typeof checks, literal comparisons, arithmetic. */
-function noteUse(ts, expr, target) {
+function noteUse(ts, expr, target, constants = new Map()) {
   const parent = expr.parent;
   if (!parent) return;
   if (ts.isTypeOfExpression(parent)) {
@@ -204,6 +240,8 @@ function noteUse(ts, expr, target) {
     if ([K.EqualsEqualsEqualsToken, K.EqualsEqualsToken, K.ExclamationEqualsEqualsToken, K.ExclamationEqualsToken].includes(op)) {
       if (ts.isStringLiteralLike(other)) target.literals.push(other.text);
       else if (ts.isNumericLiteral(other)) target.literals.push(Number(other.text));
+      // a module constant (`standard === SI`, `const SI = "si"`)
+      else if (ts.isIdentifier(other) && constants.has(other.text)) target.literals.push(constants.get(other.text));
       else if (other.kind === K.TrueKeyword || other.kind === K.FalseKeyword) target.kinds.add('boolean');
     } else if ([K.MinusToken, K.AsteriskToken, K.SlashToken, K.PercentToken, K.LessThanToken, K.GreaterThanToken, K.LessThanEqualsToken, K.GreaterThanEqualsToken].includes(op)) {
       target.kinds.add('number');
@@ -219,8 +257,11 @@ function noteUse(ts, expr, target) {
   }
 }
 
-/** `{ a, b: c, d = 1 }`: a property per member. */
-function bindingProps(ts, pattern, target) {
+/**
+ * `{ a, b: c, d = 1 }`: a property per member; `follow(name, node)`, when given, reads the uses of
+ * each member bound to a name (`precision > 0`, `standard === 'iec'`).
+ */
+function bindingProps(ts, pattern, target, follow = null) {
   target.kinds.add('object');
   for (const element of pattern.elements) {
     if (element.dotDotDotToken || target.props.size >= MAX_PROPS) continue;
@@ -231,7 +272,8 @@ function bindingProps(ts, pattern, target) {
     const child = target.props.get(key.text) ?? node();
     target.props.set(key.text, child);
     if (element.initializer) literalKind(ts, element.initializer, child);
-    if (ts.isObjectBindingPattern(element.name)) bindingProps(ts, element.name, child);
+    if (ts.isObjectBindingPattern(element.name)) bindingProps(ts, element.name, child, follow);
+    else if (follow !== null && ts.isIdentifier(element.name)) follow(element.name.text, child);
   }
 }
 
@@ -256,6 +298,25 @@ function namesAssignedFrom(ts, fn, from) {
   };
   if (fn.body) visit(fn.body);
   return names;
+}
+
+const literalsByFile = new WeakMap();
+
+/** The module's top-level constants bound to a string or number literal (`const SI = "si"`), read once per parsed file. */
+function moduleLiterals(ts, sf) {
+  const known = literalsByFile.get(sf);
+  if (known !== undefined) return known;
+  const out = new Map();
+  literalsByFile.set(sf, out);
+  for (const statement of sf.statements) {
+    if (!ts.isVariableStatement(statement) || !(statement.declarationList.flags & ts.NodeFlags.Const)) continue;
+    for (const d of statement.declarationList.declarations) {
+      if (!ts.isIdentifier(d.name) || d.initializer === undefined) continue;
+      if (ts.isStringLiteralLike(d.initializer)) out.set(d.name.text, d.initializer.text);
+      else if (ts.isNumericLiteral(d.initializer)) out.set(d.name.text, Number(d.initializer.text));
+    }
+  }
+  return out;
 }
 
 const functionsByFile = new WeakMap();
@@ -303,7 +364,7 @@ function toShape(n, depth = 0) {
 export function usageShapes(ts, sf, fn) {
   return (fn.parameters ?? []).map((param) => {
     const root = node();
-    if (ts.isObjectBindingPattern(param.name)) bindingProps(ts, param.name, root);
+    if (ts.isObjectBindingPattern(param.name)) bindingProps(ts, param.name, root, (member, target) => collect(ts, sf, fn, member, target, 1, new Set([fn])));
     else if (ts.isIdentifier(param.name)) collect(ts, sf, fn, param.name.text, root, 0, new Set([fn]));
     else return null;
     // an object read by property, or a value checked against built-in classes (a Date, a Map)
