@@ -12,9 +12,15 @@
 // body (mutants.mjs; at most maxMutants, a seeded sample beyond) each run the cases in a fresh
 // process with the mutated source in place of the module's file (mutant.mjs), two at a time;
 // a mutant is killed when any case's outcome differs or the process fails or hangs. With `search`,
-// variations of the recorded inputs (arguments, and a method's constructor arguments; at most
-// SEARCH_POOL, a seeded sample) are recorded twice on the original, and for each survivor the
-// first one that tells the mutant apart becomes a `mutant-search` case (at most maxNewCases). A
+// variations of the recorded inputs are recorded twice on the original, and for each survivor the
+// first one that tells the mutant apart becomes a `mutant-search` case (at most maxNewCases). The
+// variations come in groups, one per parameter and per field of an object argument (each field
+// varied, and each field the parameter's declared type or the body's reads name added where the
+// object lacks it: the options a call left out); each group takes its turn, so a pool of at most
+// SEARCH_POOL holds some of every one. SEARCH_ROUNDS rounds: each later one (at most LATER_POOL
+// inputs) varies, per survivor in turn, a few inputs that ran its code (V8 block coverage; any
+// input without it), more widely and only in the fields and parameters its line names where it
+// names any (`typeof opt.mode === 'string'` → `mode` in capitals). A
 // survivor of the whole search whose mutated code ran (V8 block coverage of the original) for 16
 // inputs or more that returned, with two results at least, is likely equivalent: left out of the
 // score, listed last among the survivors as "likely equivalent (not counted): ..." (JavaScript

@@ -253,6 +253,8 @@ function noteUse(ts, expr, target, constants = new Map()) {
     for (const clause of parent.caseBlock.clauses) {
       if (ts.isCaseClause(clause) && ts.isStringLiteralLike(clause.expression)) target.literals.push(clause.expression.text);
       else if (ts.isCaseClause(clause) && ts.isNumericLiteral(clause.expression)) target.literals.push(Number(clause.expression.text));
+      else if (ts.isCaseClause(clause) && ts.isIdentifier(clause.expression) && constants.has(clause.expression.text)) target.literals.push(constants.get(clause.expression.text));
+      else if (ts.isCaseClause(clause) && clause.expression.kind === ts.SyntaxKind.TrueKeyword) target.kinds.add('boolean');
     }
   }
 }

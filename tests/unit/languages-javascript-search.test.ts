@@ -1,0 +1,148 @@
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import ts from 'typescript';
+import { afterAll, describe, expect, it } from 'vitest';
+import * as inputsModule from '../../src/languages/javascript/runtime/inputs.mjs';
+import * as usageModule from '../../src/languages/javascript/runtime/usage-shapes.mjs';
+import { mutateResultSchema } from '../../src/pipeline/record/harness-result-schema.js';
+import { makeTempDir, removeTempDirs, runJavaScriptDriver } from './languages-javascript-fixtures.js';
+
+afterAll(removeTempDirs);
+
+type Shape = { k: string; props?: { name: string; optional: boolean; type: Shape }[]; of?: Shape[]; v?: unknown; name?: string };
+type Tagged = { t: string; v?: unknown };
+const { usageShapes, entryFunction } = usageModule as unknown as {
+  usageShapes(t: typeof ts, sf: ts.SourceFile, fn: ts.FunctionLikeDeclaration): (Shape | null)[];
+  entryFunction(t: typeof ts, sf: ts.SourceFile, exportPath: string): ts.FunctionLikeDeclaration | null;
+};
+const { fieldAdditions } = inputsModule as unknown as { fieldAdditions(tagged: Tagged, shape: Shape | null, pools?: { strings?: string[]; numbers?: number[] }, perField?: number): Tagged[] };
+const HOST_TYPESCRIPT = dirname(dirname(createRequire(import.meta.url).resolve('typescript')));
+
+// a CommonJS module written here: formatters taking option objects the way small npm packages do
+// (a copy with defaults, a recased field switched on, a destructured parameter with defaults
+// compared with module constants)
+const MODULE = `
+const MODE_FULL = 'full';
+const ALIGN_CENTER = 'center';
+
+function describeItem(name, options) {
+  var opt = options || {};
+  var out = String(name);
+  if (opt.count != null) {
+    var count = opt.count - 0;
+    if (!isFinite(count)) throw new TypeError('count is invalid');
+    out += ' x' + Math.floor(count);
+  }
+  if (opt.tag) out += ' #' + opt.tag;
+  if (opt.mode) {
+    var mode = typeof opt.mode === 'string' ? opt.mode.toLowerCase() : opt.mode;
+    switch (mode) {
+      case 'short':
+        out = out.slice(0, 3);
+        break;
+      case MODE_FULL:
+        out = '[' + out + ']';
+        break;
+      default:
+        throw new TypeError('mode is invalid');
+    }
+  }
+  return out;
+}
+
+function layout(text, { width = 10, align = 'left', fill = false } = {}) {
+  if (align === ALIGN_CENTER) return text.padStart(Math.floor((width + text.length) / 2)).padEnd(width);
+  if (fill) return text.padEnd(width, '.');
+  return width > 4 ? text.slice(0, width) : text;
+}
+
+function merged(settings) {
+  const s = { ...{ count: 1 }, ...settings };
+  return s.count * 2 + (s.label ? s.label.length : 0);
+}
+
+module.exports = { describeItem: describeItem, layout: layout, merged: merged };
+`;
+
+function parsed(): ts.SourceFile {
+  return ts.createSourceFile('index.js', MODULE, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+}
+
+function shapeOf(name: string, position: number): Shape {
+  const sf = parsed();
+  return usageShapes(ts, sf, entryFunction(ts, sf, name)!)[position]!;
+}
+
+const fieldNames = (shape: Shape): string[] => (shape.props ?? []).map((p) => p.name);
+
+describe('what a body reads of an options object (usage-shapes.mjs)', () => {
+  it('follows `options || {}` into its copy, and a recased field into the variable the switch reads', () => {
+    const shape = shapeOf('describeItem', 1);
+    expect(fieldNames(shape)).toEqual(['count', 'tag', 'mode']);
+    const mode = shape.props!.find((p) => p.name === 'mode')!.type;
+    // the switch's literals, the module constant's value among them
+    expect(mode.of?.filter((s) => s.k === 'literal').map((s) => s.v)).toEqual(['short', 'full']);
+  });
+
+  it('reads the members of a destructured parameter where they are used, module constants as their values', () => {
+    const shape = shapeOf('layout', 1);
+    const byName = new Map(shape.props!.map((p) => [p.name, p.type] as const));
+    expect([...byName.keys()]).toEqual(['width', 'align', 'fill']);
+    expect(byName.get('align')!.of?.some((s) => s.k === 'literal' && s.v === 'center')).toBe(true);
+    expect(byName.get('width')!.k).toBe('number');
+  });
+
+  it('follows a spread copy (`{ ...defaults, ...settings }`)', () => {
+    expect(fieldNames(shapeOf('merged', 0))).toEqual(['count', 'label']);
+  });
+});
+
+describe('fieldAdditions', () => {
+  it('adds each field the shape names and the object lacks, in the ways its kind gives, and leaves present ones', () => {
+    const shape = shapeOf('describeItem', 1);
+    const added = fieldAdditions({ t: 'object', v: [['tag', { t: 'str', v: 'a' }]] }, shape, { numbers: [0, 7] });
+    const names = added.map((o) => (o.v as [string, Tagged][]).map(([k]) => k).join(','));
+    expect(new Set(names)).toEqual(new Set(['tag,count', 'tag,mode']));
+    expect(added).toContainEqual({ t: 'object', v: [['tag', { t: 'str', v: 'a' }], ['mode', { t: 'str', v: 'short' }]] });
+    expect(added).toContainEqual({ t: 'object', v: [['tag', { t: 'str', v: 'a' }], ['count', { t: 'number', v: '7' }]] });
+    expect(fieldAdditions({ t: 'str', v: 'a' }, shape)).toEqual([]);
+    expect(fieldAdditions({ t: 'object', v: [] }, null)).toEqual([]);
+  });
+});
+
+describe('the mutate run\'s search on option objects (mutate-driver.mjs)', () => {
+  it('kills mutants behind options the recorded calls never gave, and behind a recased value only a later round tries', async () => {
+    const dir = makeTempDir('cm-jssearch-');
+    writeFileSync(join(dir, 'index.js'), MODULE);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'options-kit', version: '1.0.0', main: 'index.js' }));
+    const lines = MODULE.split('\n');
+    const lineOf = (text: string): number => lines.findIndex((l) => l.includes(text)) + 1;
+    // recorded calls with no option at all: every option branch is left to the search
+    const calls: [string, string][] = [['ab', 'ab'], ['pear', 'pear'], ['', '']];
+    const cases = calls.map(([name, result], i) => ({
+      id: `describe-item-${i}`, module: 'index', target: 'describeItem', init: null,
+      args: [{ t: 'str', v: name }, { t: 'object', v: [] }], kwargs: {}, expect: { returns: { t: 'str', v: result } }, argsAfter: null, source: 'type-hint',
+    }));
+    const target = {
+      unitId: 'index:describeItem', module: 'index', file: 'index.js', target: 'describeItem',
+      params: [{ name: 'name', kind: 'positional', annotation: null, defaultValue: null }, { name: 'options', kind: 'positional', annotation: null, defaultValue: null }],
+      docstring: null, callSites: [], initCallSites: [], startLine: lineOf('function describeItem'), endLine: lineOf('function layout') - 2, cases,
+    };
+    const config = { repoRoot: dir, seed: 1, workDir: makeTempDir('cm-jssearch-'), callTimeoutMs: 2000, typescriptPath: HOST_TYPESCRIPT, search: true, maxNewCases: 20, maxMutants: 150, targets: [target] };
+    const result = mutateResultSchema.parse(await runJavaScriptDriver('mutate', config)).targets[0]!;
+    expect(result.error).toBeNull();
+    const survivorsAt = (text: string) => result.mutation.survivors.filter((s) => s.startsWith(`line ${lineOf(text)}:`));
+    // the recorded cases alone reach no option: the mutants of those lines survive them
+    expect(result.before.survivors.some((s) => s.startsWith(`line ${lineOf("out += ' #' + opt.tag")}:`))).toBe(true);
+    expect(survivorsAt("out += ' #' + opt.tag")).toEqual([]);
+    expect(survivorsAt("out += ' x' + Math.floor(count)")).toEqual([]);
+    expect(survivorsAt("out = '[' + out + ']'")).toEqual([]);
+    // `typeof opt.mode === 'string'` negated differs only on a mode in capitals ('SHORT'): a variation of an added field
+    expect(survivorsAt("var mode = typeof opt.mode")).toEqual([]);
+    expect(result.newCases.some((c) => JSON.stringify(c.args[1]).includes('"mode"'))).toBe(true);
+    expect(result.mutation.score).toBeGreaterThanOrEqual(0.9);
+    // three rounds: the first at most 240 inputs, each later one at most 120
+    expect(result.search.tried).toBeLessThanOrEqual(480);
+  }, 90_000);
+});
