@@ -62,7 +62,24 @@ function merged(settings) {
   return s.count * 2 + (s.label ? s.label.length : 0);
 }
 
-module.exports = { describeItem: describeItem, layout: layout, merged: merged };
+function render(tokens) {
+  var out = '';
+  for (var _i = 0, tokens_1 = tokens; _i < tokens_1.length; _i++) {
+    var token = tokens_1[_i];
+    if (typeof token === 'string') out += token;
+    else if (token.kind === 'strong') out += '**' + token.text + '**';
+    else out += token.text;
+  }
+  return out;
+}
+
+function total(rows) {
+  let sum = 0;
+  for (const row of rows) sum += row.qty * row.price;
+  return sum + rows.filter((r) => r.tag === 'gift').length;
+}
+
+module.exports = { describeItem: describeItem, layout: layout, merged: merged, render: render, total: total };
 `;
 
 function parsed(): ts.SourceFile {
@@ -95,6 +112,20 @@ describe('what a body reads of an options object (usage-shapes.mjs)', () => {
 
   it('follows a spread copy (`{ ...defaults, ...settings }`)', () => {
     expect(fieldNames(shapeOf('merged', 0))).toEqual(['count', 'label']);
+  });
+
+  it('reads the items of a list: by index after a transpiled loop\'s copy, by for-of, and by a callback\'s parameter', () => {
+    const tokens = shapeOf('render', 0);
+    expect(tokens.k).toBe('array');
+    const item = tokens.of as unknown as Shape;
+    expect(item.k).toBe('union');
+    const record = item.of!.find((s) => s.k === 'object')!;
+    expect(fieldNames(record)).toEqual(['kind', 'text']);
+    expect(record.props![0]!.type).toEqual({ k: 'literal', v: 'strong' });
+    expect(item.of!.some((s) => s.k === 'string')).toBe(true);
+    const rows = shapeOf('total', 0);
+    expect(rows.k).toBe('array');
+    expect(fieldNames(rows.of as unknown as Shape)).toEqual(['qty', 'price', 'tag']);
   });
 });
 
@@ -144,5 +175,30 @@ describe('the mutate run\'s search on option objects (mutate-driver.mjs)', () =>
     expect(result.mutation.score).toBeGreaterThanOrEqual(0.9);
     // three rounds: the first at most 240 inputs, each later one at most 120
     expect(result.search.tried).toBeLessThanOrEqual(480);
+  }, 90_000);
+
+  it('varies the fields of a list\'s records (`token.kind === \'strong\'`), which no recorded call reached', async () => {
+    const dir = makeTempDir('cm-jssearch-');
+    writeFileSync(join(dir, 'index.js'), MODULE);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'options-kit', version: '1.0.0', main: 'index.js' }));
+    const lines = MODULE.split('\n');
+    const lineOf = (text: string): number => lines.findIndex((l) => l.includes(text)) + 1;
+    const plain = (text: string) => ({ t: 'object', v: [['kind', { t: 'str', v: 'plain' }], ['text', { t: 'str', v: text }]] });
+    const calls: [unknown[], string][] = [[[plain('a'), { t: 'str', v: '-' }], 'a-'], [[plain('xy')], 'xy'], [[], '']];
+    const cases = calls.map(([items, result], i) => ({
+      id: `render-${i}`, module: 'index', target: 'render', init: null,
+      args: [{ t: 'array', v: items }], kwargs: {}, expect: { returns: { t: 'str', v: result } }, argsAfter: null, source: 'type-hint',
+    }));
+    const target = {
+      unitId: 'index:render', module: 'index', file: 'index.js', target: 'render',
+      params: [{ name: 'tokens', kind: 'positional', annotation: null, defaultValue: null }],
+      docstring: null, callSites: [], initCallSites: [], startLine: lineOf('function render'), endLine: lineOf('function total') - 2, cases,
+    };
+    const config = { repoRoot: dir, seed: 1, workDir: makeTempDir('cm-jssearch-'), callTimeoutMs: 2000, typescriptPath: HOST_TYPESCRIPT, search: true, maxNewCases: 20, maxMutants: 150, targets: [target] };
+    const result = mutateResultSchema.parse(await runJavaScriptDriver('mutate', config)).targets[0]!;
+    const strongLine = `line ${lineOf("token.kind === 'strong'")}:`;
+    expect(result.before.survivors.some((s) => s.startsWith(strongLine))).toBe(true);
+    expect(result.mutation.survivors.filter((s) => s.startsWith(strongLine))).toEqual([]);
+    expect(result.newCases.some((c) => JSON.stringify(c.args).includes('"strong"'))).toBe(true);
   }, 90_000);
 });

@@ -524,12 +524,15 @@ function usageValues(shape, pools) {
 }
 
 /**
- * Values for one field of an object SHAPE: those of its shape, and `true` and a number where the use
- * said nothing of its kind (a flag tested for truth reads as a string).
+ * Values for one field of an object SHAPE: its shape's first, then the falsy value of its kind
+ * (`''`, `0`: what tells `opt.x ?? d` from `opt.x || d`), then the rest; `true` and a number too
+ * where the use said nothing of its kind (a flag tested for truth reads as a string).
  */
 function fieldValues(type, pools) {
   const values = shapeValues(type, pools, 1);
-  return type?.k === 'string' ? [values[0], true, ...values.slice(1), 1] : values;
+  const falsy = takesKind(type ?? {}, 'string') ? [''] : takesKind(type ?? {}, 'number') ? [0] : [];
+  const out = [...values.slice(0, 1), ...falsy, ...(type?.k === 'string' ? [true] : []), ...values.slice(1), ...(type?.k === 'string' ? [1] : [])];
+  return [...new Set(out)];
 }
 
 /**

@@ -51,6 +51,8 @@ const SEARCH_POOL = 240;
 const SEARCH_ROUNDS = 3;
 /** Search inputs recorded per later round, at most. */
 const LATER_POOL = 120;
+/** Items of a list whose fields the search varies (the first ones). */
+const MAX_ITEMS_VARIED = 3;
 /** Inputs that ran a survivor's code varied for it in a later round, each field in this many ways. */
 const NEAREST_PER_SURVIVOR = 3;
 const NEAR_WIDTH = 12;
@@ -179,15 +181,21 @@ function differs(outcomes, expected) {
   return outcomes.map((o, i) => !sameOutcome(o, expected[i]));
 }
 
-/** The object member of a SHAPE (alone or in a union), or null. */
-function objectMember(shape) {
-  if (shape?.k === 'object' && shape.props.length > 0) return shape;
-  return shape?.k === 'union' ? (shape.of.map(objectMember).find((s) => s !== null) ?? null) : null;
+/** The member of a SHAPE (alone or in a union) of kind `k` (an object's: with fields), or null. */
+function memberOf(shape, k) {
+  if (shape?.k === k && (k !== 'object' || shape.props.length > 0)) return shape;
+  return shape?.k === 'union' ? (shape.of.map((s) => memberOf(s, k)).find((s) => s !== null) ?? null) : null;
+}
+
+/** What a parameter of SHAPE is, as the search varies it: the object it is, or the object its items are. */
+function objectShapes(shape) {
+  return { object: memberOf(shape, 'object'), item: memberOf(memberOf(shape, 'array')?.of, 'object') };
 }
 
 /**
- * Per parameter position, the object SHAPE its declared type gives (declared-types.mjs), else the
- * one the body's reads give (usage-shapes.mjs; an internal unit: its entry's), or null.
+ * Per parameter position, the object SHAPEs (objectShapes) its declared type gives
+ * (declared-types.mjs), else those the body's reads give (usage-shapes.mjs; an internal unit: its
+ * entry's).
  */
 function paramObjectShapes(ts, reader, repoRoot, target, sourceFile, fn) {
   let declared = null;
@@ -199,7 +207,11 @@ function paramObjectShapes(ts, reader, repoRoot, target, sourceFile, fn) {
   const entry = target.via ? entryFunction(ts, sourceFile, target.target) : fn;
   const usage = entry === null ? [] : usageShapes(ts, sourceFile, entry);
   const count = Math.max(usage.length, declared?.params.length ?? 0);
-  return Array.from({ length: count }, (_, i) => objectMember(declared?.params[i]?.shape) ?? objectMember(usage[i]));
+  return Array.from({ length: count }, (_, i) => {
+    const fromType = objectShapes(declared?.params[i]?.shape);
+    const fromUse = objectShapes(usage[i]);
+    return { object: fromType.object ?? fromUse.object, item: fromType.item ?? fromUse.item };
+  });
 }
 
 async function mutateTarget(config, ts, target, random) {
@@ -267,7 +279,7 @@ async function mutateTarget(config, ts, target, random) {
   const range = { start: fn.getStart(sourceFile), end: fn.getEnd() };
   const reader = createTypeReader(ts);
   const strings = sourceStrings(reader, file, range, []) ?? [];
-  const objectShapes = paramObjectShapes(ts, reader, config.repoRoot, target, sourceFile, fn);
+  const shapes = paramObjectShapes(ts, reader, config.repoRoot, target, sourceFile, fn);
   const numbers = boundaries.filter((n) => Number.isFinite(n));
   const fieldPools = { strings: strings.length > 0 ? strings : undefined, numbers: numbers.length > 0 ? numbers : undefined };
   const paramNames = (target.params ?? []).map((p) => p.name);
@@ -289,10 +301,17 @@ async function mutateTarget(config, ts, target, random) {
     const at = (position, variant) => ({ args: args.map((a, j) => (j === position ? variant : a)), init });
     for (const [position, arg] of args.entries()) {
       const name = paramNames[position] ?? String(position);
-      if (arg?.t === 'object') {
-        // an options object: each field varied, and each field it lacks (its type's or the body's reads) added
-        for (const { field, variants } of fieldVariations(arg, boundaries, strings, width)) for (const v of variants) add(`${position}:${field}`, at(position, v));
-        for (const v of fieldAdditions(arg, objectShapes[position], fieldPools)) add(`${position}:${v.v[v.v.length - 1][0]}`, at(position, v));
+      // an options object, or a list of records (`tokens`): each field varied, and each field an
+      // object lacks (its type's or the body's reads) added
+      const fieldsOf = (object, shape, put) => {
+        for (const { field, variants } of fieldVariations(object, boundaries, strings, width)) for (const v of variants) add(`${position}:${field}`, put(v));
+        for (const v of fieldAdditions(object, shape, fieldPools)) add(`${position}:${v.v[v.v.length - 1][0]}`, put(v));
+      };
+      if (arg?.t === 'object') fieldsOf(arg, shapes[position]?.object, (v) => at(position, v));
+      if (arg?.t === 'array') {
+        for (const [i, item] of (arg.v ?? []).slice(0, MAX_ITEMS_VARIED).entries()) {
+          if (item?.t === 'object') fieldsOf(item, shapes[position]?.item, (v) => at(position, { ...arg, v: arg.v.map((x, j) => (j === i ? v : x)) }));
+        }
       }
       for (const v of variationsOf(arg, boundaries, strings, width)) add(`${position}:${name}`, at(position, v));
       // an argument the same as another (comparisons and equality checks), or varied from it
@@ -371,9 +390,10 @@ async function mutateTarget(config, ts, target, random) {
     }
     survivors = survivors.filter((i) => !searchKilled.has(i));
     // the next round, for each survivor in turn: a few of the inputs that ran its code (any of them
-    // without coverage), varied more widely in the fields and parameters its line reads
+    // without coverage, or where none did), varied more widely in the fields and parameters its line reads
     const lists = survivors.map((i) => {
-      const reaching = usable.filter((x) => x.seen.coverage === undefined || countAt(x.seen.coverage, mutants[i].start) > 0);
+      const ran = usable.filter((x) => x.seen.coverage === undefined || countAt(x.seen.coverage, mutants[i].start) > 0);
+      const reaching = ran.length > 0 ? ran : usable;
       const focus = lineNames(mutants[i]);
       return inTurn(pooled(shuffled(reaching, random).slice(0, NEAREST_PER_SURVIVOR).map((x) => vary(x.input, { width: NEAR_WIDTH, focus }))), LATER_POOL).map((input) => [inputKey(input), input]);
     });

@@ -17,6 +17,10 @@ const OBJECT_PROTO = new Set([
   'hasOwnProperty', 'toString', 'valueOf', 'constructor', 'isPrototypeOf', 'propertyIsEnumerable', 'length', 'prototype', '__proto__',
   'size', 'byteLength', 'byteOffset', 'buffer', 'source', 'flags', 'lastIndex', 'BYTES_PER_ELEMENT',
 ]);
+/** The key of a container's items in the use tree (`tokens[i].name`, `for (const t of tokens)`). */
+const ITEM = '\u0000item';
+/** Array methods whose callback's first parameter is an item. */
+const ITEM_CALLBACKS = new Set(['map', 'forEach', 'filter', 'reduce', 'some', 'every', 'find', 'findIndex', 'flatMap']);
 const TYPEOF_KINDS = { string: 'string', number: 'number', boolean: 'boolean', bigint: 'bigint', object: 'object', function: 'function', undefined: 'undefined' };
 
 /** What a walked container holds: plain values, and containers of its own (a recursive walk's second level). */
@@ -35,8 +39,8 @@ function node() {
   return { props: new Map(), kinds: new Set(), literals: [] };
 }
 
-/** The use tree of `fn`'s parameter `name` (a plain identifier parameter). */
-function collect(ts, sf, fn, name, root, depth, visited) {
+/** The use tree of `fn`'s parameter `name` (a plain identifier parameter), read in `scope` (a callback's body for its own parameter). */
+function collect(ts, sf, fn, name, root, depth, visited, scope = fn.body) {
   const functions = depth === 0 ? localFunctions(ts, sf) : null;
   const aliases = new Set();
   /** The chain `name.a['b'].c` of an expression, or null when it does not start at the parameter. */
@@ -51,6 +55,10 @@ function collect(ts, sf, fn, name, root, depth, visited) {
       } else if (ts.isElementAccessExpression(e) && e.argumentExpression && ts.isStringLiteralLike(e.argumentExpression)) {
         keys.unshift(e.argumentExpression.text);
         e = e.expression;
+      } else if (ts.isElementAccessExpression(e) && e.argumentExpression && (ts.isIdentifier(e.argumentExpression) || ts.isNumericLiteral(e.argumentExpression))) {
+        // `tokens[i]`: an item
+        keys.unshift(ITEM);
+        e = e.expression;
       } else break;
     }
     return ts.isIdentifier(e) && e.text === name ? keys : null;
@@ -59,7 +67,7 @@ function collect(ts, sf, fn, name, root, depth, visited) {
     let n = root;
     for (const [i, key] of keys.entries()) {
       if (i >= MAX_DEPTH || OBJECT_PROTO.has(key)) return null;
-      n.kinds.add('object');
+      n.kinds.add(key === ITEM ? 'array' : 'object');
       if (!n.props.has(key)) {
         if (n.props.size >= MAX_PROPS) return null;
         n.props.set(key, node());
@@ -94,8 +102,23 @@ function collect(ts, sf, fn, name, root, depth, visited) {
   };
   // `for (k in obj)` then `k === '__proto__'`: the keys the walk singles out, as fields to give
   const keyVariables = new Map();
+  /** `name`'s items are also read as `item` (a loop's or a callback's variable). */
+  const followItems = (keys, item, within = scope) => {
+    const items = keys === null ? null : at([...keys, ITEM]);
+    if (items !== null && ts.isIdentifier(item) && !aliases.has(item.text) && aliases.size < MAX_PROPS) {
+      aliases.add(item.text);
+      collect(ts, sf, fn, item.text, items, depth, visited, within);
+    }
+  };
   const visit = (child) => {
     builtinCompared(child);
+    // `for (const token of tokens)`, `tokens.map((token) => ...)`
+    if (ts.isForOfStatement(child) && ts.isVariableDeclarationList(child.initializer)) followItems(chainOf(child.expression), child.initializer.declarations[0]?.name);
+    if (ts.isCallExpression(child) && ts.isPropertyAccessExpression(child.expression) && ITEM_CALLBACKS.has(child.expression.name.text)) {
+      const callback = child.arguments[0];
+      const position = child.expression.name.text === 'reduce' ? 1 : 0;
+      if (callback && (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback))) followItems(chainOf(child.expression.expression), callback.parameters[position]?.name, callback.body);
+    }
     if (ts.isForInStatement(child)) {
       // `for (var k in obj)` or `for (k in obj)`
       const key = ts.isVariableDeclarationList(child.initializer) ? child.initializer.declarations[0]?.name : child.initializer;
@@ -127,7 +150,7 @@ function collect(ts, sf, fn, name, root, depth, visited) {
       else if (target !== null && call === 'Buffer.isBuffer') target.kinds.add('builtin:Buffer');
     }
     // a nested function that declares the same name: its own, not this parameter
-    if (child !== fn.body && isFunctionLike(ts, child) && child.parameters?.some((p) => ts.isIdentifier(p.name) && p.name.text === name)) return;
+    if (child !== scope && isFunctionLike(ts, child) && child.parameters?.some((p) => ts.isIdentifier(p.name) && p.name.text === name)) return;
     if (ts.isPropertyAccessExpression(child) || ts.isElementAccessExpression(child)) {
       const keys = chainOf(child);
       if (keys !== null && keys.length > 0) {
@@ -174,7 +197,7 @@ function collect(ts, sf, fn, name, root, depth, visited) {
     }
     ts.forEachChild(child, visit);
   };
-  if (fn.body) visit(fn.body);
+  if (scope) visit(scope);
 }
 
 /** Methods whose result is the same value in another case or trimmed: `var p = o.p.toLowerCase()` still holds `o.p`. */
@@ -341,8 +364,9 @@ function localFunctions(ts, sf) {
 /** The use tree as a SHAPE: the fields read, the built-in classes and containers checked, the literals and kinds seen. */
 function toShape(n, depth = 0) {
   const members = [];
-  // methods called on it (`x.getTime()`) are no fields to give
-  const fields = [...n.props.entries()].filter(([, child]) => !child.kinds.has('function'));
+  // methods called on it (`x.getTime()`) are no fields to give; its items are no field either
+  const fields = [...n.props.entries()].filter(([name, child]) => name !== ITEM && !child.kinds.has('function'));
+  const items = n.props.get(ITEM);
   if (fields.length > 0) members.push({ k: 'object', props: fields.map(([name, child]) => ({ name, optional: false, type: toShape(child, depth + 1) })) });
   members.push(...[...new Set(n.literals)].slice(0, 4).map((v) => ({ k: 'literal', v })));
   for (const k of n.kinds) {
@@ -351,7 +375,7 @@ function toShape(n, depth = 0) {
       const name = k.slice('builtin:'.length);
       const of = depth > 0 ? [] : name === 'Set' ? [NESTED] : name === 'Map' ? [NESTED, NESTED] : [];
       members.push({ k: 'builtin', name, of });
-    } else if (k === 'array') members.push({ k, of: depth === 0 ? NESTED : { k: 'any' } });
+    } else if (k === 'array') members.push({ k, of: items !== undefined && (items.props.size > 0 || items.kinds.size > 0) ? toShape(items, depth + 1) : depth === 0 ? NESTED : { k: 'any' } });
     else if (k === 'record') members.push({ k, of: depth === 0 ? NESTED : { k: 'string' } });
     else if (['string', 'number', 'boolean', 'bigint'].includes(k)) members.push({ k });
   }
