@@ -43,6 +43,8 @@ function node() {
 function collect(ts, sf, fn, name, root, depth, visited, scope = fn.body) {
   const functions = depth === 0 ? localFunctions(ts, sf) : null;
   const aliases = new Set();
+  // variables that start as a number (`for (var _i = 0; ...)`): what they index are items
+  const counters = namesAssignedFrom(ts, fn, (e) => ts.isNumericLiteral(e));
   /** The chain `name.a['b'].c` of an expression, or null when it does not start at the parameter. */
   const chainOf = (expr) => {
     const keys = [];
@@ -55,8 +57,8 @@ function collect(ts, sf, fn, name, root, depth, visited, scope = fn.body) {
       } else if (ts.isElementAccessExpression(e) && e.argumentExpression && ts.isStringLiteralLike(e.argumentExpression)) {
         keys.unshift(e.argumentExpression.text);
         e = e.expression;
-      } else if (ts.isElementAccessExpression(e) && e.argumentExpression && (ts.isIdentifier(e.argumentExpression) || ts.isNumericLiteral(e.argumentExpression))) {
-        // `tokens[i]`: an item
+      } else if (ts.isElementAccessExpression(e) && e.argumentExpression && ((ts.isIdentifier(e.argumentExpression) && counters.has(e.argumentExpression.text)) || ts.isNumericLiteral(e.argumentExpression))) {
+        // `tokens[i]` (`i` a counter: `var i = 0`, not a for-in key): an item
         keys.unshift(ITEM);
         e = e.expression;
       } else break;
