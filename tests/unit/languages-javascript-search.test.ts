@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as inputsModule from '../../src/languages/javascript/runtime/inputs.mjs';
+import * as mutantsModule from '../../src/languages/javascript/runtime/mutants.mjs';
 import * as usageModule from '../../src/languages/javascript/runtime/usage-shapes.mjs';
 import { mutateResultSchema } from '../../src/pipeline/record/harness-result-schema.js';
 import { makeTempDir, removeTempDirs, runJavaScriptDriver } from './languages-javascript-fixtures.js';
@@ -17,6 +18,10 @@ const { usageShapes, entryFunction } = usageModule as unknown as {
   entryFunction(t: typeof ts, sf: ts.SourceFile, exportPath: string): ts.FunctionLikeDeclaration | null;
 };
 const { fieldAdditions } = inputsModule as unknown as { fieldAdditions(tagged: Tagged, shape: Shape | null, pools?: { strings?: string[]; numbers?: number[] }, perField?: number): Tagged[] };
+const { mutantsOf, findFunction } = mutantsModule as unknown as {
+  mutantsOf(t: typeof ts, sf: ts.SourceFile, fn: ts.FunctionLikeDeclaration): { description: string; guarded: boolean }[];
+  findFunction(t: typeof ts, sf: ts.SourceFile, startLine: number, endLine: number): ts.FunctionLikeDeclaration | null;
+};
 const HOST_TYPESCRIPT = dirname(dirname(createRequire(import.meta.url).resolve('typescript')));
 
 // a CommonJS module written here: formatters taking option objects the way small npm packages do
@@ -201,4 +206,16 @@ describe('the mutate run\'s search on option objects (mutate-driver.mjs)', () =>
     expect(result.mutation.survivors.filter((s) => s.startsWith(strongLine))).toEqual([]);
     expect(result.newCases.some((c) => JSON.stringify(c.args).includes('"strong"'))).toBe(true);
   }, 90_000);
+});
+
+describe('which mutants may not run when their block does (mutants.mjs `guarded`)', () => {
+  it('guards a branch of a choice and a right operand, not a condition, a left operand or the logical operator itself', () => {
+    const code = 'function f(a, b) {\n  const x = a ?? b;\n  const y = a > 1 ? b + 1 : 2;\n  return x - y;\n}\n';
+    const sf = ts.createSourceFile('f.js', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+    const guards = new Map(mutantsOf(ts, sf, findFunction(ts, sf, 1, 5)!).map((m) => [m.description, m.guarded] as const));
+    expect(guards.get('line 2: ?? -> ||')).toBe(false);
+    expect(guards.get('line 3: > -> >=')).toBe(false);
+    expect(guards.get('line 3: + -> -')).toBe(true);
+    expect(guards.get('line 4: - -> +')).toBe(false);
+  });
 });

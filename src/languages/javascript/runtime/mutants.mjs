@@ -50,11 +50,15 @@ function isUndefinedText(text) {
 }
 const BUILTIN_ERROR = /^(?:globalThis\.)?(?:Error|TypeError|RangeError|SyntaxError|ReferenceError|EvalError|URIError|AggregateError)$/;
 
-/** True when `node` sits under a conditional expression or a logical operator within `fn`: running its block does not mean it ran. */
+/**
+ * True when `node` sits in a part of an expression that may not run when its block runs, within
+ * `fn`: a branch of a conditional expression, or the right operand of a logical operator. (A
+ * condition, a left operand and the operator itself run whenever the expression does.)
+ */
 function guarded(ts, node, fn) {
-  for (let p = node.parent; p !== undefined && p !== fn; p = p.parent) {
-    if (ts.isConditionalExpression(p)) return true;
-    if (ts.isBinaryExpression(p) && LOGICAL.has(p.operatorToken.getText())) return true;
+  for (let child = node, p = node.parent; p !== undefined && p !== fn; child = p, p = p.parent) {
+    if (ts.isConditionalExpression(p) && child !== p.condition) return true;
+    if (ts.isBinaryExpression(p) && LOGICAL.has(p.operatorToken.getText()) && child === p.right) return true;
   }
   return false;
 }

@@ -24,7 +24,8 @@
 // survivor of the whole search whose mutated code ran (V8 block coverage of the original) for 16
 // inputs or more that returned, with two results at least, is likely equivalent: left out of the
 // score, listed last among the survivors as "likely equivalent (not counted): ..." (JavaScript
-// files; not under a conditional expression or a logical operator). A case whose expectation holds
+// files; not in a branch of a conditional expression or a right operand of `&&`/`||`/`??`, which
+// may not run when their block does: mutants.mjs `guarded`). A case whose expectation holds
 // a returned function (codec.mjs's `fncalls`) is replayed with its probes, so a mutant that changes
 // what the function gives is killed; search inputs of such a unit get the same probes.
 // Prints ONE JSON document, mutateResultSchema (src/pipeline/record/harness-result-schema.ts).
@@ -82,8 +83,9 @@ function countAt(ranges, position) {
  * A survivor of the whole search whose mutated code ran for at least EQUIVALENT_MIN_REACHING of the
  * inputs seen (recorded cases and search candidates, each with its block coverage of the original)
  * that returned, with two different results at least, and behaved like the original on all: likely
- * an equivalent mutant. Not for a mutant under a conditional expression or `&&`/`||`/`??` (reaching
- * its block does not mean the mutated part ran), nor without coverage (TypeScript).
+ * an equivalent mutant. Not for a guarded mutant (a branch of a conditional expression, a right
+ * operand of `&&`/`||`/`??`: reaching its block does not mean the mutated part ran), nor without
+ * coverage (TypeScript).
  */
 function likelyEquivalent(mutant, outcomes) {
   if (mutant.guarded) return false;
