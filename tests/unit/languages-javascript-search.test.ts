@@ -147,35 +147,42 @@ describe('fieldAdditions', () => {
   });
 });
 
+const lineOf = (text: string): number => MODULE.split('\n').findIndex((l) => l.includes(text)) + 1;
+
+/**
+ * The mutate run with search on MODULE's `name` (its lines from its declaration to the line before
+ * `next`'s), given recorded calls `[args, returned string]`.
+ */
+async function searched(name: string, next: string, params: string[], calls: [Tagged[], string][]) {
+  const dir = makeTempDir('cm-jssearch-');
+  writeFileSync(join(dir, 'index.js'), MODULE);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'options-kit', version: '1.0.0', main: 'index.js' }));
+  const cases = calls.map(([args, result], i) => ({
+    id: `${name}-${i}`, module: 'index', target: name, init: null, args, kwargs: {}, expect: { returns: { t: 'str', v: result } }, argsAfter: null, source: 'type-hint',
+  }));
+  const target = {
+    unitId: `index:${name}`, module: 'index', file: 'index.js', target: name,
+    params: params.map((p) => ({ name: p, kind: 'positional', annotation: null, defaultValue: null })),
+    docstring: null, callSites: [], initCallSites: [], startLine: lineOf(`function ${name}`), endLine: lineOf(`function ${next}`) - 2, cases,
+  };
+  const config = { repoRoot: dir, seed: 1, workDir: makeTempDir('cm-jssearch-'), callTimeoutMs: 2000, typescriptPath: HOST_TYPESCRIPT, search: true, maxNewCases: 20, maxMutants: 150, targets: [target] };
+  const result = mutateResultSchema.parse(await runJavaScriptDriver('mutate', config)).targets[0]!;
+  expect(result.error).toBeNull();
+  return { result, survivorsAt: (text: string) => result.mutation.survivors.filter((s) => s.startsWith(`line ${lineOf(text)}:`)) };
+}
+
 describe('the mutate run\'s search on option objects (mutate-driver.mjs)', () => {
   it('kills mutants behind options the recorded calls never gave, and behind a recased value only a later round tries', async () => {
-    const dir = makeTempDir('cm-jssearch-');
-    writeFileSync(join(dir, 'index.js'), MODULE);
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'options-kit', version: '1.0.0', main: 'index.js' }));
-    const lines = MODULE.split('\n');
-    const lineOf = (text: string): number => lines.findIndex((l) => l.includes(text)) + 1;
     // recorded calls with no option at all: every option branch is left to the search
-    const calls: [string, string][] = [['ab', 'ab'], ['pear', 'pear'], ['', '']];
-    const cases = calls.map(([name, result], i) => ({
-      id: `describe-item-${i}`, module: 'index', target: 'describeItem', init: null,
-      args: [{ t: 'str', v: name }, { t: 'object', v: [] }], kwargs: {}, expect: { returns: { t: 'str', v: result } }, argsAfter: null, source: 'type-hint',
-    }));
-    const target = {
-      unitId: 'index:describeItem', module: 'index', file: 'index.js', target: 'describeItem',
-      params: [{ name: 'name', kind: 'positional', annotation: null, defaultValue: null }, { name: 'options', kind: 'positional', annotation: null, defaultValue: null }],
-      docstring: null, callSites: [], initCallSites: [], startLine: lineOf('function describeItem'), endLine: lineOf('function layout') - 2, cases,
-    };
-    const config = { repoRoot: dir, seed: 1, workDir: makeTempDir('cm-jssearch-'), callTimeoutMs: 2000, typescriptPath: HOST_TYPESCRIPT, search: true, maxNewCases: 20, maxMutants: 150, targets: [target] };
-    const result = mutateResultSchema.parse(await runJavaScriptDriver('mutate', config)).targets[0]!;
-    expect(result.error).toBeNull();
-    const survivorsAt = (text: string) => result.mutation.survivors.filter((s) => s.startsWith(`line ${lineOf(text)}:`));
+    const calls: [Tagged[], string][] = ['ab', 'pear', ''].map((name) => [[{ t: 'str', v: name }, { t: 'object', v: [] }], name]);
+    const { result, survivorsAt } = await searched('describeItem', 'layout', ['name', 'options'], calls);
     // the recorded cases alone reach no option: the mutants of those lines survive them
     expect(result.before.survivors.some((s) => s.startsWith(`line ${lineOf("out += ' #' + opt.tag")}:`))).toBe(true);
     expect(survivorsAt("out += ' #' + opt.tag")).toEqual([]);
     expect(survivorsAt("out += ' x' + Math.floor(count)")).toEqual([]);
     expect(survivorsAt("out = '[' + out + ']'")).toEqual([]);
     // `typeof opt.mode === 'string'` negated differs only on a mode in capitals ('SHORT'): a variation of an added field
-    expect(survivorsAt("var mode = typeof opt.mode")).toEqual([]);
+    expect(survivorsAt('var mode = typeof opt.mode')).toEqual([]);
     expect(result.newCases.some((c) => JSON.stringify(c.args[1]).includes('"mode"'))).toBe(true);
     expect(result.mutation.score).toBeGreaterThanOrEqual(0.9);
     // three rounds: the first at most 240 inputs, each later one at most 120
@@ -183,27 +190,12 @@ describe('the mutate run\'s search on option objects (mutate-driver.mjs)', () =>
   }, 90_000);
 
   it('varies the fields of a list\'s records (`token.kind === \'strong\'`), which no recorded call reached', async () => {
-    const dir = makeTempDir('cm-jssearch-');
-    writeFileSync(join(dir, 'index.js'), MODULE);
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'options-kit', version: '1.0.0', main: 'index.js' }));
-    const lines = MODULE.split('\n');
-    const lineOf = (text: string): number => lines.findIndex((l) => l.includes(text)) + 1;
-    const plain = (text: string) => ({ t: 'object', v: [['kind', { t: 'str', v: 'plain' }], ['text', { t: 'str', v: text }]] });
-    const calls: [unknown[], string][] = [[[plain('a'), { t: 'str', v: '-' }], 'a-'], [[plain('xy')], 'xy'], [[], '']];
-    const cases = calls.map(([items, result], i) => ({
-      id: `render-${i}`, module: 'index', target: 'render', init: null,
-      args: [{ t: 'array', v: items }], kwargs: {}, expect: { returns: { t: 'str', v: result } }, argsAfter: null, source: 'type-hint',
-    }));
-    const target = {
-      unitId: 'index:render', module: 'index', file: 'index.js', target: 'render',
-      params: [{ name: 'tokens', kind: 'positional', annotation: null, defaultValue: null }],
-      docstring: null, callSites: [], initCallSites: [], startLine: lineOf('function render'), endLine: lineOf('function total') - 2, cases,
-    };
-    const config = { repoRoot: dir, seed: 1, workDir: makeTempDir('cm-jssearch-'), callTimeoutMs: 2000, typescriptPath: HOST_TYPESCRIPT, search: true, maxNewCases: 20, maxMutants: 150, targets: [target] };
-    const result = mutateResultSchema.parse(await runJavaScriptDriver('mutate', config)).targets[0]!;
+    const plain = (text: string): Tagged => ({ t: 'object', v: [['kind', { t: 'str', v: 'plain' }], ['text', { t: 'str', v: text }]] });
+    const calls: [Tagged[], string][] = [[[{ t: 'array', v: [plain('a'), { t: 'str', v: '-' }] }], 'a-'], [[{ t: 'array', v: [plain('xy')] }], 'xy'], [[{ t: 'array', v: [] }], '']];
+    const { result, survivorsAt } = await searched('render', 'total', ['tokens'], calls);
     const strongLine = `line ${lineOf("token.kind === 'strong'")}:`;
     expect(result.before.survivors.some((s) => s.startsWith(strongLine))).toBe(true);
-    expect(result.mutation.survivors.filter((s) => s.startsWith(strongLine))).toEqual([]);
+    expect(survivorsAt("token.kind === 'strong'")).toEqual([]);
     expect(result.newCases.some((c) => JSON.stringify(c.args).includes('"strong"'))).toBe(true);
   }, 90_000);
 });

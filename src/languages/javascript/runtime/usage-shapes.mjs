@@ -327,14 +327,18 @@ function namesAssignedFrom(ts, fn, from) {
   return names;
 }
 
-const literalsByFile = new WeakMap();
+/** `read(ts, sf)` done once per parsed file. */
+function oncePerFile(read) {
+  const cache = new WeakMap();
+  return (ts, sf) => {
+    if (!cache.has(sf)) cache.set(sf, read(ts, sf));
+    return cache.get(sf);
+  };
+}
 
-/** The module's top-level constants bound to a string or number literal (`const SI = "si"`), read once per parsed file. */
-function moduleLiterals(ts, sf) {
-  const known = literalsByFile.get(sf);
-  if (known !== undefined) return known;
+/** The module's top-level constants bound to a string or number literal (`const SI = "si"`). */
+const moduleLiterals = oncePerFile((ts, sf) => {
   const out = new Map();
-  literalsByFile.set(sf, out);
   for (const statement of sf.statements) {
     if (!ts.isVariableStatement(statement) || !(statement.declarationList.flags & ts.NodeFlags.Const)) continue;
     for (const d of statement.declarationList.declarations) {
@@ -344,16 +348,11 @@ function moduleLiterals(ts, sf) {
     }
   }
   return out;
-}
+});
 
-const functionsByFile = new WeakMap();
-
-/** Functions declared by name at any level of the file (`function f` and `const f = () =>`), read once per parsed file. */
-function localFunctions(ts, sf) {
-  const known = functionsByFile.get(sf);
-  if (known !== undefined) return known;
+/** Functions declared by name at any level of the file (`function f` and `const f = () =>`). */
+const localFunctions = oncePerFile((ts, sf) => {
   const out = new Map();
-  functionsByFile.set(sf, out);
   const visit = (n) => {
     if (ts.isFunctionDeclaration(n) && n.name && n.body) out.set(n.name.text, n);
     else if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && (ts.isArrowFunction(n.initializer) || ts.isFunctionExpression(n.initializer))) out.set(n.name.text, n.initializer);
@@ -361,7 +360,7 @@ function localFunctions(ts, sf) {
   };
   visit(sf);
   return out;
-}
+});
 
 /** The use tree as a SHAPE: the fields read, the built-in classes and containers checked, the literals and kinds seen. */
 function toShape(n, depth = 0) {
