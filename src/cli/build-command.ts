@@ -52,7 +52,7 @@ function positiveInt(flag: string): (raw: string) => number {
 export function createBuildCommand(): Command {
   const command = new Command('build')
     .description('turn a repository (Python, JavaScript or TypeScript) into a suite of gated tasks (environments/<suite>/)')
-    .argument('<repo>', 'a local repository folder, a source tarball (.tar.gz, .tgz, .tar.xz, .tar.bz2, .tar; its single top folder is the repository) or a git URL')
+    .argument('<repo>', 'a local repository folder, a source tarball (.tar.gz, .tgz, .tar.xz, .tar.bz2, .tar; its single top folder is the repository; a local file or an http(s) URL) or a git URL')
     .requiredOption('--suite <name>', 'suite name: lower case, digits, . _ -')
     .option('--out <dir>', 'folder of suites; the suite is written to <out>/<suite>', 'environments')
     .option('--max-tasks <n>', 'at most this many tasks', positiveInt('--max-tasks'))

@@ -152,3 +152,60 @@ describe('checkRepositorySource and listRepositoryFiles on a tarball', () => {
     expect(await listRepositoryFiles({ form: 'git-url', location: 'https://example.invalid/x.git' }, 'x')).toBeNull();
   });
 });
+
+describe('a source tarball given by URL (download-tarball.ts)', () => {
+  /** A real HTTP server on a free local port: `/kit-1.2.tar.gz` is the archive, anything else 404; counts the archive's requests. */
+  async function serving(bytes: Buffer): Promise<{ base: string; requests: () => number; close: () => Promise<void> }> {
+    const { createServer } = await import('node:http');
+    let count = 0;
+    const server = createServer((req, res) => {
+      if (req.url === '/releases/kit-1.2.tar.gz') {
+        count++;
+        res.writeHead(200, { 'content-type': 'application/gzip', 'content-length': String(bytes.length) });
+        res.end(bytes);
+      } else {
+        res.writeHead(404);
+        res.end('not here');
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    return { base: `http://127.0.0.1:${port}`, requests: () => count, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+
+  it('downloads it once, lists and ingests it as the same archive on disk, and keeps the URL as the origin', async () => {
+    const dir = tempDir('cm-tarball-url-');
+    const local = await tarball(dir, 'kit-1.2.tar.gz', RELEASE);
+    const server = await serving(readFileSync(local));
+    try {
+      const url = `${server.base}/releases/kit-1.2.tar.gz`;
+      const source = await checkRepositorySource(url);
+      expect(source).toEqual({ form: 'tarball-url', location: url });
+      expect(await listRepositoryFiles(source, url)).toEqual(['kit/__init__.py', 'kit/core.py', 'pyproject.toml', 'run.sh']);
+      const snapshot = await ingestRepository(url, { workRoot: join(dir, 'work') });
+      const fromDisk = await ingestRepository(local, { workRoot: join(dir, 'work2') });
+      expect(snapshot.files).toEqual(fromDisk.files);
+      expect(snapshot.revision).toBe(fromDisk.revision);
+      expect(snapshot.origin).toBe(url);
+      // listed and ingested from one download
+      expect(server.requests()).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('names the URL and the HTTP status when the server has no such file, and takes a URL not named as a tarball as a git URL', async () => {
+    const dir = tempDir('cm-tarball-url-');
+    const server = await serving(Buffer.from(''));
+    try {
+      const url = `${server.base}/releases/missing-1.0.tar.gz`;
+      const failed = ingestRepository(url, { workRoot: join(dir, 'work') });
+      await expect(failed).rejects.toBeInstanceOf(InvalidArgumentError);
+      await expect(failed).rejects.toThrow(/repository: could not download 'http:\/\/127\.0\.0\.1:\d+\/releases\/missing-1\.0\.tar\.gz': the server answered HTTP 404/);
+      expect(existsSync(join(dir, 'work')) ? readdirSync(join(dir, 'work')) : []).toEqual([]);
+      expect((await checkRepositorySource(`${server.base}/kit.git`)).form).toBe('git-url');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { InvalidArgumentError } from '../../errors.js';
 import type { RepoSnapshot } from '../types.js';
 import { copyFilteredTree, type SkippedPath } from './copy-filtered-tree.js';
+import { DownloadError, downloadTarball, isTarballUrl } from './download-tarball.js';
 import { lastErrorLine, shallowClone } from './git-clone.js';
 import { isLeftOut, listFolderFiles, MAX_LISTED_FILES } from './list-folder-files.js';
 import { isSourceTarball, listTarballFiles, sha256Of, TARBALL_FORMS, TarballError, unpackTarball } from './source-tarball.js';
@@ -25,10 +26,10 @@ export interface IngestedRepository extends RepoSnapshot {
 /** `https://`, `ssh://`, `git://`, `file://` URLs and scp-like `user@host:path`. */
 const GIT_URL = /^(?:(?:https?|ssh|git|file):\/\/|[\w.-]+@[\w.-]+:)/;
 
-const WHAT_TO_PASS = `pass a local directory, a source tarball (${TARBALL_FORMS}) or a git URL (https://, ssh://, git@host:path)`;
+const WHAT_TO_PASS = `pass a local directory, a source tarball (${TARBALL_FORMS}) or a git URL (https://, ssh://, git@host:path); a tarball may also be given by its http(s) URL`;
 
-/** The forms a repository is taken in: a git URL to clone, a local folder, a local source tarball. */
-export type RepositoryForm = 'git-url' | 'directory' | 'tarball';
+/** The forms a repository is taken in: a git URL to clone, a local folder, a source tarball (a local file, or a URL to download). */
+export type RepositoryForm = 'git-url' | 'directory' | 'tarball' | 'tarball-url';
 
 /** What `checkRepositorySource` found: the form, and the absolute path (a git URL as given). */
 export interface RepositorySource {
@@ -41,7 +42,8 @@ export interface RepositorySource {
  * A git URL, or a local directory that is the top of a git repository, is cloned with `--depth 1`
  * (so only committed files count, and `revision` is HEAD's commit id); any other directory is copied
  * as it is (`revision` = `working-tree`); a source tarball is unpacked (its single top folder, when
- * it has one, is the repository; `revision` = `tarball:sha256:<hex>` of the archive's bytes). Caches,
+ * it has one, is the repository; `revision` = `tarball:sha256:<hex>` of the archive's bytes; an
+ * http(s) URL named as a tarball is downloaded first, once per process). Caches,
  * VCS data, build output, bytecode, symlinks and files over 1 MiB are left out in every case.
  */
 export async function ingestRepository(source: string, options: IngestOptions): Promise<IngestedRepository> {
@@ -49,6 +51,7 @@ export async function ingestRepository(source: string, options: IngestOptions): 
   const { form, location } = await checkRepositorySource(source);
   if (form === 'git-url') return ingestClone(location, source, options);
   if (form === 'tarball') return ingestTarball(location, source, options);
+  if (form === 'tarball-url') return ingestTarball(await downloaded(location, options.signal), source, options);
   if (existsSync(join(location, '.git'))) return ingestClone(pathToFileURL(location).href, source, options);
 
   const dir = await mkdtemp(join(options.workRoot, 'snapshot-'));
@@ -63,6 +66,7 @@ export async function ingestRepository(source: string, options: IngestOptions): 
  * starts any container, so a typo fails at once.
  */
 export async function checkRepositorySource(source: string): Promise<RepositorySource> {
+  if (isTarballUrl(source)) return { form: 'tarball-url', location: source };
   if (GIT_URL.test(source)) return { form: 'git-url', location: source };
   const path = resolve(source);
   const info = await stat(path).catch(() => null);
@@ -80,8 +84,19 @@ export async function checkRepositorySource(source: string): Promise<RepositoryS
 export async function listRepositoryFiles(source: RepositorySource, origin: string, signal?: AbortSignal): Promise<string[] | null> {
   if (source.form === 'git-url') return null;
   if (source.form === 'directory') return listFolderFiles(source.location);
-  const members = await refusedAsRepository(origin, listTarballFiles(source.location, signal === undefined ? {} : { signal }));
+  const path = source.form === 'tarball-url' ? await downloaded(source.location, signal) : source.location;
+  const members = await refusedAsRepository(origin, listTarballFiles(path, signal === undefined ? {} : { signal }));
   return members.filter((f) => !isLeftOut(f)).slice(0, MAX_LISTED_FILES);
+}
+
+/** The local copy of a tarball URL (downloaded once per process), or the `repository` argument's error saying why there is none. */
+async function downloaded(url: string, signal?: AbortSignal): Promise<string> {
+  try {
+    return await downloadTarball(url, signal);
+  } catch (error) {
+    if (!(error instanceof DownloadError)) throw error;
+    throw new InvalidArgumentError('repository', `could not download '${url}': ${error.message}; ${WHAT_TO_PASS}`);
+  }
 }
 
 /** A tarball refused (`TarballError`) as the `repository` argument's error, saying what to pass. */
