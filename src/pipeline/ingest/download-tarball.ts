@@ -34,6 +34,8 @@ export class DownloadError extends Error {
 
 const downloaded = new Map<string, Promise<string>>();
 let folder: string | null = null;
+/** Downloads started in this process: each local copy's name starts with its number. */
+let started = 0;
 
 /** The local copy of the tarball at `url`, downloaded on the first call for it in this process. */
 export function downloadTarball(url: string, signal?: AbortSignal): Promise<string> {
@@ -54,7 +56,8 @@ async function fetchTo(url: string, signal?: AbortSignal): Promise<string> {
     process.once('exit', () => rmSync(made, { recursive: true, force: true }));
   }
   const name = decodeURIComponent(new URL(url).pathname).split('/').pop() ?? 'source.tar.gz';
-  const path = join(folder, `${downloaded.size}-${name.replace(/[^\w.+-]/g, '_')}`);
+  started += 1;
+  const path = join(folder, `${started}-${name.replace(/[^\w.+-]/g, '_')}`);
   const timeout = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS);
   let response: Response;
   try {

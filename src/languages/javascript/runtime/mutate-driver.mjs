@@ -335,31 +335,37 @@ async function mutateTarget(config, ts, target, random) {
   /** The groups of several inputs' variations, those of the same name pooled (a field's additions are one group). */
   const pooled = (maps) => {
     const out = new Map();
-    for (const m of maps) for (const [g, list] of m) out.set(g, [...(out.get(g) ?? []), ...list]);
+    for (const m of maps) {
+      for (const [g, list] of m) {
+        if (!out.has(g)) out.set(g, []);
+        out.get(g).push(...list);
+      }
+    }
     return [...out.values()];
   };
-  /** Lists taken in turn, each shuffled: every group (a field, a parameter) gets its share of a pool; the inputs marked known. */
-  const inTurn = (lists, limit, mark = true) => {
+  /** `[key, input]` lists taken in turn, each shuffled, without known inputs or repeats: every group (a field, a parameter) gets its share of a pool. */
+  const inTurn = (lists, limit) => {
     const out = [];
+    const taken = new Set();
     const shuffledLists = lists.map((l) => shuffled(l, random));
     for (let k = 0; out.length < limit && shuffledLists.some((l) => k < l.length); k++) {
       for (const l of shuffledLists) {
-        if (k >= l.length || out.length >= limit) continue;
-        const [key, input] = l[k];
-        if (mark && known.has(key)) continue;
-        if (mark) known.add(key);
-        out.push(input);
+        if (k >= l.length || out.length >= limit || known.has(l[k][0]) || taken.has(l[k][0])) continue;
+        taken.add(l[k][0]);
+        out.push(l[k]);
       }
     }
     return out;
   };
+  /** The inputs of a round's pool, marked known (no later round tries them again). */
+  const take = (pairs) => pairs.map(([key, input]) => (known.add(key), input));
   /** The names a mutant's line reads (`opt.priority` → opt, priority): the fields and parameters worth varying for it. */
   const lineNames = (mutant) => {
     const from = source.lastIndexOf('\n', mutant.start) + 1;
     const to = source.indexOf('\n', mutant.end);
     return new Set(source.slice(from, to === -1 ? undefined : to).match(/[A-Za-z_$][\w$]*/g) ?? []);
   };
-  let candidates = inTurn(pooled(cases.map((c) => vary({ args: c.args, init: c.init ? { args: c.init.args } : null }))), SEARCH_POOL);
+  let candidates = take(inTurn(pooled(cases.map((c) => vary({ args: c.args, init: c.init ? { args: c.init.args } : null }))), SEARCH_POOL));
 
   const chosen = [];
   const maxNewCases = config.maxNewCases ?? 20;
@@ -368,10 +374,9 @@ async function mutateTarget(config, ts, target, random) {
   let survivors = mutants.map((_, i) => i).filter((i) => !killed.has(i));
   let tried = 0;
   for (let round = 0; round < SEARCH_ROUNDS && survivors.length > 0 && candidates.length > 0; round++) {
-    const batch = candidates;
-    tried += batch.length;
-    const verdicts = await recordTwice(base, batch, callTimeoutMs);
-    const found = batch.map((input, i) => ({ input, outcome: verdicts[i].outcome })).filter((x) => x.outcome !== undefined);
+    tried += candidates.length;
+    const verdicts = await recordTwice(base, candidates, callTimeoutMs);
+    const found = candidates.map((input, i) => ({ input, outcome: verdicts[i].outcome })).filter((x) => x.outcome !== undefined);
     if (found.length === 0) break;
     // the pool replayed together on the original, as on each mutant: only what reproduces that way counts
     const replay = await recordOnce(covered, found.map((x) => x.input), callTimeoutMs);
@@ -397,10 +402,9 @@ async function mutateTarget(config, ts, target, random) {
       const ran = usable.filter((x) => x.seen.coverage === undefined || countAt(x.seen.coverage, mutants[i].start) > 0);
       const reaching = ran.length > 0 ? ran : usable;
       const focus = lineNames(mutants[i]);
-      return inTurn(pooled(shuffled(reaching, random).slice(0, NEAREST_PER_SURVIVOR).map((x) => vary(x.input, { width: NEAR_WIDTH, focus }))), LATER_POOL).map((input) => [inputKey(input), input]);
+      return inTurn(pooled(shuffled(reaching, random).slice(0, NEAREST_PER_SURVIVOR).map((x) => vary(x.input, { width: NEAR_WIDTH, focus }))), LATER_POOL);
     });
-    // marked known by the per-survivor pass already: taken in turn across survivors
-    candidates = inTurn(lists, LATER_POOL, false);
+    candidates = take(inTurn(lists, LATER_POOL));
   }
   result.search.tried = tried;
   result.newCases = chosen.map((x) => makeCase(target, x.input, x.outcome, 'mutant-search'));
