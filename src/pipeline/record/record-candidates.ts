@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../logging.js';
@@ -129,10 +129,31 @@ async function runScript(sandbox: Sandbox, harness: RecordHarness, run: 'record'
   if (result.exitCode !== 0 || result.truncated) {
     throw new RecordHarnessError(script, result.exitCode, result.stderr, `${script} failed (exit ${result.exitCode}${result.truncated ? ', output truncated' : ''}): ${result.stderr.slice(-2000)}`);
   }
+  await dumpRun(run, config, result.stdout);
   try {
     return JSON.parse(result.stdout) as unknown;
   } catch (error) {
     throw new RecordHarnessError(script, result.exitCode, result.stderr, `${script} printed something that is not JSON: ${String(error)}`);
+  }
+}
+
+let dumpCount = 0;
+
+/**
+ * For people tuning the harnesses: with CODEMIDAS_RECORD_DUMP=<dir>, each harness run's config and raw
+ * output are written there (`<n>-<run>.config.json`, `<n>-<run>.result.json`), to replay one outside
+ * the pipeline. Off by default; a failed write is ignored (it must never fail a build).
+ */
+async function dumpRun(run: 'record' | 'mutate', config: unknown, stdout: string): Promise<void> {
+  const dir = process.env.CODEMIDAS_RECORD_DUMP;
+  if (!dir) return;
+  const n = String(++dumpCount).padStart(3, '0');
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, `${n}-${run}.config.json`), JSON.stringify(config));
+    await writeFile(join(dir, `${n}-${run}.result.json`), stdout);
+  } catch {
+    // a tuning aid only
   }
 }
 

@@ -1,6 +1,7 @@
 """Recorder-side helpers shared by record.py and mutate.py. Nothing here imports repository code:
 that happens only in worker.py and tracer.py processes, which this module starts and kills."""
 import hashlib
+import itertools
 import json
 import os
 import select
@@ -480,3 +481,52 @@ def read_config():
 def write_result(result):
     sys.stdout.write(json.dumps(result, sort_keys=True, separators=(",", ":")) + "\n")
     sys.stdout.flush()
+
+
+# The repository's own data files (a parser's example documents, a test's fixtures): their texts,
+# and some of their lines, are string inputs (variations.pool_for `fileStr`), which the calls the
+# recorded cases make carry on to the inner functions (_record_inner_calls).
+DATA_EXTENSIONS = (".toml", ".json", ".xml", ".yaml", ".yml", ".ini", ".cfg", ".conf", ".csv", ".tsv", ".html", ".htm", ".txt", ".properties")
+DATA_SKIP_DIRS = {"node_modules", "__pycache__", "build", "dist", "site-packages", "venv", ".venv", "docs", "doc"}
+DATA_SKIP_NAMES = ("license", "licence", "copying", "requirements", "constraints", "authors", "changelog", "changes", "manifest",
+                   "top_level", "sources", "dependency_links", "entry_points", "not-zip-safe", "pkg-info", "setup.cfg", "tox.ini")
+MAX_DATA_BYTES = 8000
+MAX_DATA_FILES = 6
+MAX_DATA_LINES = 12
+COMMENT_STARTS = ("#", "//", ";", "<!--")
+
+
+def data_texts(repo_root):
+    """Texts of the repository's small data files (at most MAX_DATA_FILES, tests' and examples'
+    first), then distinct lines of them that are not comments (at most MAX_DATA_LINES)."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(repo_root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in DATA_SKIP_DIRS and not d.endswith(".egg-info"))
+        for name in sorted(filenames):
+            lower = name.lower()
+            if name.startswith(".") or not lower.endswith(DATA_EXTENSIONS) or lower.startswith(DATA_SKIP_NAMES):
+                continue
+            path = os.path.join(dirpath, name)
+            try:
+                if os.path.getsize(path) > MAX_DATA_BYTES or os.path.islink(path):
+                    continue
+                with open(path, encoding="utf-8") as handle:
+                    text = handle.read()
+            except (OSError, UnicodeDecodeError):
+                continue
+            if text.strip():
+                rel = os.path.relpath(path, repo_root)
+                near_tests = any(part in ("test", "tests", "testing", "examples", "example", "fixtures", "data", "samples") for part in rel.split(os.sep)[:-1])
+                found.append((0 if near_tests else 1, rel, text))
+        if len(found) > 200:
+            break
+    found.sort()
+    texts = [text for _, _, text in found[:MAX_DATA_FILES]]
+    # their lines that are not comments, taken from each text in turn
+    per_text = [[line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith(COMMENT_STARTS)]
+                for text in texts]
+    lines = []
+    for group in itertools.zip_longest(*per_text):
+        lines.extend(line for line in group if line is not None and line not in lines)
+    lines = lines[:MAX_DATA_LINES]
+    return texts + lines

@@ -216,6 +216,30 @@ def _score(valid, status):
     return {"total": total, "killed": killed, "score": (killed / total) if total else 1, "survivors": survivors}
 
 
+def _strings(case_input):
+    """The strings an input holds (arguments, init arguments, a rebuilt receiver's attributes, and
+    their list, tuple and dict items): where the search's splices take their parts from."""
+    found = []
+
+    def walk(tagged, depth=0):
+        t = tagged.get("t") if isinstance(tagged, dict) else None
+        if t == "str":
+            found.append(tagged["v"])
+        elif t in ("list", "tuple") and depth < 2:
+            for x in tagged["v"][:16]:
+                walk(x, depth + 1)
+        elif t == "dict" and depth < 2:
+            for k, v in tagged["v"][:16]:
+                walk(k, depth + 1)
+                walk(v, depth + 1)
+
+    init = case_input.get("init") or {}
+    restored = list(((init.get("restore") or {}).get("attrs") or {}).values())
+    for tagged in list(case_input.get("args") or []) + list((case_input.get("kwargs") or {}).values()) + list(init.get("args") or []) + restored:
+        walk(tagged)
+    return found
+
+
 def search(config, t, target, rng, valid, status, inputs, lines, result, expected):
     deadline = time.monotonic() + config.get("searchBudgetMs", 120000) / 1000.0
     per_mutant = config.get("searchPerMutant", 64)
@@ -224,6 +248,17 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
     original_cache = {}
     new_cases = result["newCases"]
     new_limits = []  # each new case's limit for a mutant's run (common.mutant_case_limits of its original run)
+    # the structured parts of the strings known (the inputs', the module's, the repository's data
+    # files'): splices of them give a
+    # parser inputs of shapes no recorded input has (variations.splices)
+    data_lines = [line for text in common.data_texts(config["repoRoot"]) for line in text.splitlines()
+                  if not line.strip().startswith(common.COMMENT_STARTS)] if config.get("dataFiles", True) else []
+    parts = variations.donors([x for i in inputs for x in _strings(i)] + getattr(t, "module_strings", []) + data_lines)
+    # search inputs that ran lines no earlier input ran become seeds too (coverage-guided): a survivor
+    # in a branch no recorded input reaches gets inputs near the first one that reached it
+    found_seeds = []
+    covered = set().union(*lines) if lines else set()
+    tried = {}  # mutant index -> keys of the candidates already run on it
 
     gen = t.worker.info.get("generator", False)
 
@@ -236,32 +271,31 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
                 original_cache[common.input_key(x)] = o
         return [original_cache[common.input_key(x)] for x in batch]
 
-    for m in valid:
-        if status[m["index"]][0] or len(new_cases) >= max_new or time.monotonic() > deadline:
-            continue
-        if new_cases:
-            new_inputs = [common.judged_input(c) for c in new_cases]
-            new_expected = [common.expected_verdict(c) for c in new_cases]
-            new_aa = [c.get("argsAfter") is not None for c in new_cases]
-            killed, how = _kills(t.batch(new_inputs, mutant=m["index"], limits=new_limits, expected=new_expected, with_aa=new_aa), new_expected, new_aa)
-            if killed:
-                status[m["index"]] = (True, "search-case")
-                continue
+    def seeds_for(m):
+        recorded = [inputs[k] for k in range(len(inputs)) if m["line"] in lines[k]]
+        grown = [x for x, ls in found_seeds if _reaches(m, ls)]
+        if not recorded and not grown:
+            return list(inputs)[:8]
+        return (grown[:4] + recorded)[:8] if recorded else grown[:8]
+
+    def search_mutant(m, seeds):
+        """Search near `seeds` for an input on which mutant m differs from the original: True when
+        one was found (a new case), False when none was, None when cut by the deadline."""
         # Evidence of equivalence: inputs that reach the line AND return a value on the original
         # (an input that raises may stop anywhere after the line), with at least two different
         # values among them (else what the line does never shows in the result).
         returning = [k for k in range(len(inputs)) if m["line"] in lines[k] and "returns" in json.loads(expected[k])]
         reaching = len(returning)
         outcomes_seen = {expected[k] for k in returning}
-        seeds = [inputs[k] for k in range(len(inputs)) if m["line"] in lines[k]] or list(inputs)
-        seeds = seeds[:8]
+        done = tried.setdefault(m["index"], set())
         candidates = []
         for s in seeds:
-            candidates.extend(variations.neighbours(s, (m.get("constants") or []) + getattr(t, "module_strings", []), rng, max(8, per_mutant // len(seeds) + 4)))
+            candidates.extend(variations.neighbours(s, (m.get("constants") or []) + getattr(t, "module_strings", []), rng,
+                                                    max(8, per_mutant // len(seeds) + 4), parts=parts))
         unique, seen = [], set()
         for c in candidates:
             key = common.input_key(c)
-            if key not in known and key not in seen:
+            if key not in known and key not in seen and key not in done:
                 seen.add(key)
                 unique.append(c)
         unique = unique[:per_mutant]
@@ -272,8 +306,14 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
                 exhausted = found is not None
                 break
             chunk = unique[start:start + CHUNK]
+            done.update(common.input_key(x) for x in chunk)
             result["search"]["tried"] += len(chunk)
             orig = original(chunk)
+            for x, o in zip(chunk, orig):
+                ran = set(o.get("lines") or ())
+                if ran - covered and o.get("kind") in ("returns", "raises"):
+                    covered.update(ran)
+                    found_seeds.append((x, ran))
             # the mutant runs each input in the form its case would be judged in (collected when the
             # original returned an iterator): worker.run_case `lazy`
             judged = [dict(x, lazy=common.lazy_form(o)) for x, o in zip(chunk, orig)]
@@ -311,8 +351,42 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
             known.add(common.input_key(found[0]))
             status[m["index"]] = (True, "search")
             result["search"]["found"] += 1
-        elif exhausted and reaching >= EQUIVALENT_MIN_REACHING and len(outcomes_seen) >= 2 and not m.get("partialLine"):
+            return True
+        if exhausted and reaching >= EQUIVALENT_MIN_REACHING and len(outcomes_seen) >= 2 and not m.get("partialLine"):
             status[m["index"]] = (False, "likely-equivalent")
+        return False if exhausted else None
+
+    def killed_by_new_cases(m):
+        if not new_cases:
+            return False
+        new_inputs = [common.judged_input(c) for c in new_cases]
+        new_expected = [common.expected_verdict(c) for c in new_cases]
+        new_aa = [c.get("argsAfter") is not None for c in new_cases]
+        killed, how = _kills(t.batch(new_inputs, mutant=m["index"], limits=new_limits, expected=new_expected, with_aa=new_aa), new_expected, new_aa)
+        if killed:
+            status[m["index"]] = (True, "search-case")
+        return bool(killed)
+
+    used = {}  # mutant index -> the seeds its search started from
+    for m in valid:
+        if status[m["index"]][0] or len(new_cases) >= max_new or time.monotonic() > deadline:
+            continue
+        if killed_by_new_cases(m):
+            continue
+        used[m["index"]] = seeds_for(m)
+        search_mutant(m, used[m["index"]])
+
+    # a second pass for the survivors that seeds found after their own search now reach
+    for m in valid:
+        if status[m["index"]][0] or status[m["index"]][1] == "likely-equivalent" or m["index"] not in used:
+            continue
+        if len(new_cases) >= max_new or time.monotonic() > deadline:
+            break
+        before = {common.input_key(x) for x in used[m["index"]]}
+        fresh = [x for x, ls in found_seeds if _reaches(m, ls) and common.input_key(x) not in before]
+        if not fresh or killed_by_new_cases(m):
+            continue
+        search_mutant(m, fresh[:8])
 
     # a case found for a later mutant can kill an earlier one whose own search came up empty
     # (`a >= 0` → `a > 0` and `0` → `1` both die on a 0): one last pass over the survivors

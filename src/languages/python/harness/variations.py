@@ -505,9 +505,10 @@ def _star_pool(items):
 
 # ----------------------------------------------------------------------------- variations (search)
 
-def vary(tagged, constants, limit=40):
+def vary(tagged, constants, limit=40, parts=()):
     """Neighbours of one tagged value: ints ±1/±2/0/negated, boundary constants, shortened and
-    extended strings and sequences, elements varied in place."""
+    extended strings and sequences, elements varied in place; strings also spliced with `parts`
+    (`donors`: structured parts of known strings)."""
     t = tagged.get("t")
     out = []
     try:
@@ -535,6 +536,8 @@ def vary(tagged, constants, limit=40):
             s = tagged["v"]
             cand = [s[:-1], s[1:], s + (s[-1:] or "a"), "", s * 2, s.upper(), s.lower(), s + " ", " " + s, s[: len(s) // 2]]
             cand += [s[:i] + " " + s[i:] for i in (1, 2) if len(s) > i]
+            cand += splices(s, parts, limit=12)
+            cand += _quoted_insertions(s, [c for c in constants if type(c) is str and 0 < len(c) <= 3])
             cand += _token_swaps(s, [c for c in constants if type(c) is str and c])
             cand += _digit_variations(s, constants)
             for c in constants:
@@ -553,7 +556,7 @@ def vary(tagged, constants, limit=40):
                 if type(c) is int and 0 <= c <= 32 and items:
                     shapes += [(items * 33)[:c], (items * 33)[: c + 1], (items * 33)[: max(c - 1, 0)]]
             for k, item in enumerate(items[:4]):
-                for v in vary(item, constants, limit=6):
+                for v in vary(item, constants, limit=6, parts=parts):
                     shapes.append(items[:k] + [v] + items[k + 1:])
             out = [{"t": t, "v": s} for s in shapes]
         elif t in ("set", "frozenset"):
@@ -563,7 +566,7 @@ def vary(tagged, constants, limit=40):
             pairs = tagged["v"]
             shapes = [pairs[:-1], pairs[1:], []]
             for k, (key, value) in enumerate(pairs[:3]):
-                for v in vary(value, constants, limit=4):
+                for v in vary(value, constants, limit=4, parts=parts):
                     shapes.append(pairs[:k] + [[key, v]] + pairs[k + 1:])
             out = [{"t": "dict", "v": s} for s in shapes]
         elif t == "none":
@@ -626,6 +629,124 @@ def _token_swaps(s, tokens):
     return out[:16]
 
 
+OPENERS = {"[": "]", "{": "}", "(": ")"}
+QUOTES = "\"'"
+MAX_DONOR_LENGTH = 160
+
+
+def segments(s, limit=24):
+    """Spans (start, end) of the structured parts of a string, as a parser of it would see them:
+    bracket-balanced groups (`[1, 2]`, `{a = 1}`, `(x)`), quoted strings, and the items a comma
+    separates inside a group. Unbalanced text gives what balances; at most `limit` spans."""
+    spans, stack = [], []
+    k, n = 0, len(s)
+    while k < n and len(spans) < limit * 2:
+        ch = s[k]
+        if ch in QUOTES:
+            end = s.find(ch, k + 1)
+            while end > 0 and s[end - 1] == "\\":
+                end = s.find(ch, end + 1)
+            if end < 0:
+                break
+            spans.append((k, end + 1))
+            k = end + 1
+            continue
+        if ch in OPENERS:
+            stack.append((ch, k))
+        elif stack and ch == OPENERS[stack[-1][0]]:
+            _, start = stack.pop()
+            spans.append((start, k + 1))
+            spans.extend(_items(s, start + 1, k))
+        elif stack and ch in ")]}":
+            stack = []
+        k += 1
+    spans = sorted(set(sp for sp in spans if sp[1] - sp[0] >= 1))
+    return spans[:limit]
+
+
+def _items(s, lo, hi):
+    """The comma-separated items of s[lo:hi] at depth 0 (quotes and brackets skipped), stripped."""
+    out, depth, quote, start = [], 0, None, lo
+    for k in range(lo, hi + 1):
+        ch = s[k] if k < hi else ","
+        if quote:
+            if ch == quote and s[k - 1] != "\\":
+                quote = None
+        elif ch in QUOTES:
+            quote = ch
+        elif ch in OPENERS:
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            a, b = start, k
+            while a < b and s[a].isspace():
+                a += 1
+            while b > a and s[b - 1].isspace():
+                b -= 1
+            if b > a:
+                out.append((a, b))
+            start = k + 1
+    return out if len(out) > 1 else []
+
+
+def donors(strings, limit=24):
+    """The structured parts of known strings (a target's inputs, the module's and its data files'
+    strings): what a splice puts in place of another part. Short ones first, no repeats."""
+    found = []
+    for s in strings:
+        if isinstance(s, str) and len(s) < 4096:
+            found.extend(s[a:b] for a, b in segments(s) if b - a <= MAX_DONOR_LENGTH)
+    # the kinds (groups of each bracket, quoted strings, other items) take turns, shortest first: a
+    # `{…}` group is what an input of `[…]` groups lacks
+    kinds = {}
+    for d in sorted(dict.fromkeys(found), key=len):
+        kinds.setdefault(d[0] if d[0] in OPENERS or d[0] in QUOTES else "", []).append(d)
+    turns = itertools.zip_longest(*[kinds[k] for k in sorted(kinds)])
+    return [d for turn in turns for d in turn if d is not None][:limit]
+
+
+def _quoted_insertions(s, tokens, limit=8):
+    """`s` with one of the body's short string constants put inside one of its quoted parts
+    (`'["a", "b"]'` → `'["a,", "b"]'`): the separators and escapes a parser must skip in a string."""
+    quoted = [(a, b) for a, b in segments(s) if s[a] in QUOTES and b - a >= 2][:3]
+    out = [s[:b - 1] + c + s[b - 1:] for a, b in quoted for c in dict.fromkeys(tokens)]
+    return out[:limit]
+
+
+def splices(s, parts, limit=24):
+    """`s` with one structured part replaced by a donor part, every item of a group replaced by it
+    (so a list stays homogeneous), an item dropped, and an item doubled: inputs of a new shape for
+    a parser, built from shapes it already accepts (`[1, 2]` and `{x = 1}` give `[{x = 1}, {x = 1}]`)."""
+    spans = segments(s)
+    if not spans:
+        return []
+    out = []
+    groups = {}
+    for a, b in spans:
+        for c, d in spans:
+            if (c, d) != (a, b) and c < a and b < d:
+                groups.setdefault((c, d), []).append((a, b))
+    for (c, d), inner in list(groups.items())[:4]:
+        items = [sp for sp in inner if not any(o[0] <= sp[0] and sp[1] <= o[1] and o != sp for o in inner)]
+        for donor in parts[:8]:
+            text, last = [], c + 1
+            for a, b in items:
+                text.append(s[last:a] + donor)
+                last = b
+            out.append(s[:c + 1] + "".join(text) + s[last:])
+        if len(items) > 1:
+            a, b = items[0]
+            out.append(s[:a] + s[a:b] + ", " + s[a:b] + s[b:])
+            nxt = items[1][0]
+            out.append(s[:a] + s[nxt:])
+    for a, b in [sp for sp in spans if sp != (0, len(s))][:8]:
+        for donor in parts[:6]:
+            if donor != s[a:b]:
+                out.append(s[:a] + donor + s[b:])
+    return [x for x in dict.fromkeys(out) if x != s and len(x) < 4096][:limit]
+
+
 def _own_ints(case_input):
     """The ints an input holds (its arguments, init arguments and their list/tuple elements): an
     argument compared with another (`x in numeric_range(1, 10)`) is varied around them too."""
@@ -646,7 +767,7 @@ def _own_ints(case_input):
     return list(dict.fromkeys(found))[:8]
 
 
-def neighbours(case_input, constants, rng, limit):
+def neighbours(case_input, constants, rng, limit, parts=()):
     """Inputs near one input: each argument varied alone, adjacent positional arguments swapped,
     every int argument set to the boundary constants, and the init arguments varied. An input that
     calls the returned function (`probe`) keeps its probe, and its probe arguments are varied too."""
@@ -662,11 +783,14 @@ def neighbours(case_input, constants, rng, limit):
         return {"init": init, "args": args, "kwargs": kwargs, **({"probe": probe} if probe is not None else {}), **state}
 
     near_constants = list(constants) + _own_ints(case_input)
+    # each input's splices take the donor parts in another order: a search over several seeds (and
+    # survivors) tries more of them than the first few
+    parts = rng.sample(list(parts), len(parts))
     for k, value in enumerate(args):
-        for v in vary(value, near_constants):
+        for v in vary(value, near_constants, parts=parts):
             out.append(near(args=args[:k] + [v] + args[k + 1:]))
     for name in sorted(kwargs):
-        for v in vary(kwargs[name], near_constants):
+        for v in vary(kwargs[name], near_constants, parts=parts):
             out.append(near(kwargs=dict(kwargs, **{name: v})))
     for k in range(len(args) - 1):
         swapped = list(args)
@@ -682,12 +806,12 @@ def neighbours(case_input, constants, rng, limit):
         restore = init["restore"]
         attrs = restore["attrs"]
         for name in sorted(attrs):
-            for v in vary(attrs[name], near_constants, limit=6):
+            for v in vary(attrs[name], near_constants, limit=6, parts=parts):
                 out.append(near(init=dict(init, restore={"type": restore["type"], "attrs": dict(attrs, **{name: v})})))
     elif init is not None:
         iargs = init.get("args", [])
         for k, value in enumerate(iargs):
-            for v in vary(value, constants, limit=10):
+            for v in vary(value, constants, limit=10, parts=parts):
                 out.append(near(init={"args": iargs[:k] + [v] + iargs[k + 1:], "kwargs": init.get("kwargs") or {}}))
     for k, value in enumerate(probe or []):
         for v in vary(value, constants, limit=10):
