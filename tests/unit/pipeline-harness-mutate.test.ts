@@ -134,4 +134,39 @@ describe('mutate.py', () => {
     expect(how.get('line 19: + → -')).toBe(false);
     expect(how.get('line 15: 10 → 11')).toBe(true);
   }, 120_000);
+
+  it('splices structured parts of known strings into an input: a branch no recorded input reaches (groups in braces) is searched and its mutants killed', () => {
+    // recfix.groups: the recorded lists hold no `{…}`; the module's "point = {x = 1}" does
+    const listOf = (xs: string[]): unknown => ({ t: 'list', v: xs.map(str) });
+    const c = (text: string, items: string[]): unknown => ({ id: `read-${text}`, module: 'recfix.groups', target: 'read_list', init: null, args: [str(text)], kwargs: {}, expect: { returns: listOf(items) }, argsAfter: null, source: 'doctest' });
+    const cases = [c('[1, 2]', ['1', '2']), c('["a", "b"]', ['a', 'b']), c('[]', [])];
+    const before = runHarness('mutate.py', { search: false, targets: [target('read_list', 'recfix.groups', { cases })] }).targets[0];
+    expect(before.mutation.survivors).toEqual(expect.arrayContaining(["line 16: '{' → ''", "line 20: '}' → ''", 'line 21: - → +']));
+    const t = runHarness('mutate.py', { targets: [target('read_list', 'recfix.groups', { cases })] }).targets[0];
+    expect(t.error).toBeNull();
+    const texts: string[] = t.newCases.map((x: any) => x.args[0].v);
+    expect(texts.some((x) => /^\[\{x = 1\}, \{x = 1\}/.test(x))).toBe(true);
+    expect(t.mutation.survivors.filter((x: string) => !x.startsWith('likely equivalent'))).toEqual([]);
+    expect(t.mutation.score).toBe(1);
+  }, 120_000);
+
+  it('variations: the structured parts of a string, donors taking turns by kind, splices and quoted insertions', () => {
+    const out = runWithHarnessModule('variations', [
+      'print(json.dumps({',
+      '  "segments": [list(s) for s in variations.segments(\'[1, {a = "x,y"}]\')],',
+      '  "donors": variations.donors(["[ 1, 2 ]", "point = {x = 1}", "name = \'Tom\'"]),',
+      '  "splices": variations.splices(\'["red", "blue"]\', ["{x = 1}"]),',
+      '  "quoted": variations._quoted_insertions(\'["a", "b"]\', [",", "\\\\"]),',
+      '}))',
+    ], '');
+    // the whole list, its items, the group and the quoted string (whose comma is no separator)
+    expect(out.segments).toEqual([[0, 16], [1, 2], [4, 15], [9, 14]]);
+    // one of each kind (no bracket, quote, [, {) before the second of any
+    expect(out.donors.slice(0, 4).sort()).toEqual(["'Tom'", '1', '[ 1, 2 ]', '{x = 1}'].sort());
+    expect(out.splices).toContain('[{x = 1}, {x = 1}]');
+    expect(out.splices).toContain('["red", "red", "blue"]');
+    expect(out.splices).toContain('["blue"]');
+    expect(out.splices).toContain('[{x = 1}, "blue"]');
+    expect(out.quoted).toEqual(['["a,", "b"]', '["a\\", "b"]', '["a", "b,"]', '["a", "b\\"]']);
+  });
 });
