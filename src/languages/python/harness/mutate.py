@@ -254,6 +254,7 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
     data_lines = [line for text in common.data_texts(config["repoRoot"]) for line in text.splitlines()
                   if not line.strip().startswith(common.COMMENT_STARTS)] if config.get("dataFiles", True) else []
     parts = variations.donors([x for i in inputs for x in _strings(i)] + getattr(t, "module_strings", []) + data_lines)
+    values = variations.value_donors(inputs)
     # search inputs that ran lines no earlier input ran become seeds too (coverage-guided): a survivor
     # in a branch no recorded input reaches gets inputs near the first one that reached it
     found_seeds = []
@@ -275,7 +276,8 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
         recorded = [inputs[k] for k in range(len(inputs)) if m["line"] in lines[k]]
         grown = [x for x, ls in found_seeds if _reaches(m, ls)]
         if not recorded and not grown:
-            return list(inputs)[:8]
+            # no input runs the line: near the inputs found last (they went where no recorded one did)
+            return ([x for x, _ in found_seeds[::-1]][:4] + list(inputs))[:8]
         return (grown[:4] + recorded)[:8] if recorded else grown[:8]
 
     def search_mutant(m, seeds):
@@ -291,7 +293,7 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
         candidates = []
         for s in seeds:
             candidates.extend(variations.neighbours(s, (m.get("constants") or []) + getattr(t, "module_strings", []), rng,
-                                                    max(8, per_mutant // len(seeds) + 4), parts=parts))
+                                                    max(8, per_mutant // len(seeds) + 4), parts=parts, values=values))
         unique, seen = [], set()
         for c in candidates:
             key = common.input_key(c)

@@ -505,10 +505,11 @@ def _star_pool(items):
 
 # ----------------------------------------------------------------------------- variations (search)
 
-def vary(tagged, constants, limit=40, parts=()):
+def vary(tagged, constants, limit=40, parts=(), values=()):
     """Neighbours of one tagged value: ints ±1/±2/0/negated, boundary constants, shortened and
     extended strings and sequences, elements varied in place; strings also spliced with `parts`
-    (`donors`: structured parts of known strings)."""
+    (`donors`: structured parts of known strings), and a container's items or values put in a list
+    or swapped for `values` (`value_donors`: the values other inputs hold at some depth)."""
     t = tagged.get("t")
     out = []
     try:
@@ -551,24 +552,26 @@ def vary(tagged, constants, limit=40, parts=()):
             out = [tag(x) for x in (b[:-1], b[1:], b + b"a", b"", b * 2)]
         elif t in ("list", "tuple"):
             items = tagged["v"]
-            shapes = [items[:-1], items[1:], [], items + items[-1:], list(reversed(items)), items[:1]]
-            for c in constants:
-                if type(c) is int and 0 <= c <= 32 and items:
-                    shapes += [(items * 33)[:c], (items * 33)[: c + 1], (items * 33)[: max(c - 1, 0)]]
+            groups = [[items[:-1], items[1:], [], items + items[-1:], list(reversed(items)), items[:1]]]
+            groups.append([(items * 33)[:n] for c in constants if type(c) is int and 0 <= c <= 32 and items
+                           for n in (c, c + 1, max(c - 1, 0))])
             for k, item in enumerate(items[:4]):
-                for v in vary(item, constants, limit=6, parts=parts):
-                    shapes.append(items[:k] + [v] + items[k + 1:])
-            out = [{"t": t, "v": s} for s in shapes]
+                groups.append([items[:k] + [v] + items[k + 1:] for v in _swaps(item, values, 2)])
+                groups.append([items[:k] + [v] + items[k + 1:] for v in vary(item, constants, limit=6, parts=parts, values=values)])
+            # the groups take turns, so a short limit (an item of a container) still varies the items
+            out = [{"t": t, "v": x} for x in _turns(groups)]
         elif t in ("set", "frozenset"):
             items = tagged["v"]
             out = [{"t": t, "v": items[:-1]}, {"t": t, "v": items[1:]}, {"t": t, "v": []}]
         elif t == "dict":
             pairs = tagged["v"]
-            shapes = [pairs[:-1], pairs[1:], []]
+            groups = [[pairs[:-1], pairs[1:], []]]
             for k, (key, value) in enumerate(pairs[:3]):
-                for v in vary(value, constants, limit=4, parts=parts):
-                    shapes.append(pairs[:k] + [[key, v]] + pairs[k + 1:])
-            out = [{"t": "dict", "v": s} for s in shapes]
+                groups.append([pairs[:k] + [[key, v]] + pairs[k + 1:] for v in _swaps(value, values, 3)])
+                groups.append([pairs[:k] + [[key, v]] + pairs[k + 1:] for v in vary(value, constants, limit=4, parts=parts, values=values)])
+                if key.get("t") == "str":  # a key a name pattern rejects (`'a b'`, `'a.b'`)
+                    groups.append([pairs[:k] + [[tag(x), value]] + pairs[k + 1:] for x in (key["v"] + " x", key["v"] + ".y", "")])
+            out = [{"t": "dict", "v": x} for x in _turns(groups)]
         elif t == "none":
             out = []
         elif t == "repr" and tagged.get("v") in CALLABLE_SOURCES:
@@ -702,8 +705,61 @@ def donors(strings, limit=24):
     kinds = {}
     for d in sorted(dict.fromkeys(found), key=len):
         kinds.setdefault(d[0] if d[0] in OPENERS or d[0] in QUOTES else "", []).append(d)
-    turns = itertools.zip_longest(*[kinds[k] for k in sorted(kinds)])
-    return [d for turn in turns for d in turn if d is not None][:limit]
+    return _turns([kinds[k] for k in sorted(kinds)])[:limit]
+
+
+def _deep_variation(tagged, constants, parts, values, rng, depth=0):
+    """`tagged` with one node, reached by a random path (a random item or value at each level,
+    stopping at random), replaced by one of its variations (`vary`, `_swaps`) picked at random."""
+    t = tagged.get("t")
+    children = tagged["v"] if t in ("list", "tuple") else [v for _, v in tagged["v"]] if t == "dict" else []
+    if children and depth < 4 and rng.random() < 0.7:
+        k = rng.randrange(len(children))
+        inner = _deep_variation(children[k], constants, parts, values, rng, depth + 1)
+        if t == "dict":
+            return {"t": t, "v": [[key, inner] if j == k else [key, v] for j, (key, v) in enumerate(tagged["v"])]}
+        return {"t": t, "v": children[:k] + [inner] + children[k + 1:]}
+    choices = _swaps(tagged, values, 4) + vary(tagged, constants, limit=12, parts=parts, values=values)
+    return rng.choice(choices) if choices else tagged
+
+
+def _turns(groups):
+    """The groups' items taken in turn (the first of each, then the second of each, ...)."""
+    return [x for turn in itertools.zip_longest(*groups) for x in turn if x is not None]
+
+
+def _swaps(value, values, limit):
+    """A container's item or value in a list of one and of two (a table becomes an array of tables),
+    and swapped for known values of another kind (`values`)."""
+    out = []
+    if value.get("t") in ("dict", "list", "tuple"):
+        out += [{"t": "list", "v": [value]}, {"t": "list", "v": [value, value]}]
+    out += [v for v in values if v.get("t") != value.get("t")][:limit]
+    return out
+
+
+def value_donors(case_inputs, limit=12):
+    """The containers and scalars held inside the inputs' arguments (below the top level, up to two
+    levels down), kinds taking turns: what `_swaps` puts in place of an item or a value."""
+    kinds = {}
+
+    def walk(tagged, depth):
+        t = tagged.get("t") if isinstance(tagged, dict) else None
+        if t is None or t in ("repr", "object", "unavailable"):
+            return
+        if depth > 0:
+            kinds.setdefault(t, {}).setdefault(codec.canonical(tagged), tagged)
+        if depth < 2 and t in ("list", "tuple"):
+            for x in tagged["v"][:8]:
+                walk(x, depth + 1)
+        elif depth < 2 and t == "dict":
+            for _, v in tagged["v"][:8]:
+                walk(v, depth + 1)
+
+    for case_input in case_inputs:
+        for tagged in list(case_input.get("args") or []) + list((case_input.get("kwargs") or {}).values()):
+            walk(tagged, 0)
+    return _turns([list(kinds[k].values()) for k in sorted(kinds)])[:limit]
 
 
 def _quoted_insertions(s, tokens, limit=8):
@@ -767,7 +823,7 @@ def _own_ints(case_input):
     return list(dict.fromkeys(found))[:8]
 
 
-def neighbours(case_input, constants, rng, limit, parts=()):
+def neighbours(case_input, constants, rng, limit, parts=(), values=()):
     """Inputs near one input: each argument varied alone, adjacent positional arguments swapped,
     every int argument set to the boundary constants, and the init arguments varied. An input that
     calls the returned function (`probe`) keeps its probe, and its probe arguments are varied too."""
@@ -787,11 +843,17 @@ def neighbours(case_input, constants, rng, limit, parts=()):
     # survivors) tries more of them than the first few
     parts = rng.sample(list(parts), len(parts))
     for k, value in enumerate(args):
-        for v in vary(value, near_constants, parts=parts):
+        for v in vary(value, near_constants, parts=parts, values=values):
             out.append(near(args=args[:k] + [v] + args[k + 1:]))
     for name in sorted(kwargs):
-        for v in vary(kwargs[name], near_constants, parts=parts):
+        for v in vary(kwargs[name], near_constants, parts=parts, values=values):
             out.append(near(kwargs=dict(kwargs, **{name: v})))
+    # one node deep inside a container argument varied at random (a table inside an array inside a
+    # table): the enumeration above varies the top levels only
+    for k, value in enumerate(args):
+        if value.get("t") in ("list", "tuple", "dict"):
+            for _ in range(8):
+                out.append(near(args=args[:k] + [_deep_variation(value, constants, parts, values, rng)] + args[k + 1:]))
     for k in range(len(args) - 1):
         swapped = list(args)
         swapped[k], swapped[k + 1] = swapped[k + 1], swapped[k]
