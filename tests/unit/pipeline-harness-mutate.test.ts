@@ -169,4 +169,21 @@ describe('mutate.py', () => {
     expect(out.splices).toContain('[{x = 1}, "blue"]');
     expect(out.quoted).toEqual(['["a,", "b"]', '["a\\", "b"]', '["a", "b,"]', '["a", "b\\"]']);
   });
+
+  it('varies nodes deep inside a container: a table wrapped in a list and given a table of its own reaches the branch for arrays of tables', () => {
+    // recfix.tables: the recorded documents are one and two levels deep; the branch needs a list of tables holding a table
+    const dict = (pairs: unknown[][]): unknown => ({ t: 'dict', v: pairs });
+    const c = (doc: unknown): unknown => ({ id: `t-${JSON.stringify(doc)}`, module: 'recfix.tables', target: 'table_names', init: null, args: [doc], kwargs: {}, expect: { returns: { t: 'list', v: [] } }, argsAfter: null, source: 'doctest' });
+    const cases = [c(dict([[str('a'), int(1)]])), c(dict([[str('a'), dict([[str('b'), int(1)], [str('c'), dict([[str('d'), int(2)]])]])]]))];
+    const before = runHarness('mutate.py', { search: false, targets: [target('table_names', 'recfix.tables', { cases })] }).targets[0];
+    expect(before.mutation.survivors).toEqual(expect.arrayContaining(['line 11: condition negated', 'line 12: statement removed']));
+    const t = runHarness('mutate.py', { targets: [target('table_names', 'recfix.tables', { cases })] }).targets[0];
+    expect(t.error).toBeNull();
+    expect(t.mutation.survivors).not.toContain('line 11: condition negated');
+    expect(t.mutation.survivors).not.toContain('line 12: statement removed');
+    // a found document: a list of tables, one of which holds a table
+    const found = t.newCases.map((x: any) => JSON.stringify(x.args[0]));
+    expect(found.some((x: string) => /"t":"list","v":\[\{"t":"dict","v":\[.*"t":"dict"/.test(x))).toBe(true);
+    expect(t.mutation.score).toBeGreaterThan(0.8);
+  }, 120_000);
 });
