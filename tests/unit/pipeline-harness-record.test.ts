@@ -5,7 +5,8 @@
  * non-determinism, hangs), while an endless printer neither floods nor breaks the result.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runHarness, target } from './pipeline-harness-helpers.js';
+import { join } from 'node:path';
+import { root, runHarness, target } from './pipeline-harness-helpers.js';
 
 let byId: Map<string, any>;
 let result: any;
@@ -38,6 +39,13 @@ describe('record.py', () => {
     const traced = get('recfix.core:parse_pair').cases.filter((c: any) => c.source === 'repo-test').map((c: any) => c.args[0].v);
     expect(traced).toEqual(expect.arrayContaining(['k:12', 'zz:404', 'q:7']));
   });
+
+  it("traces a single-module library's suite beside it (tests.py), which pytest's file patterns do not collect", () => {
+    const fixture = join(root, 'tests', 'fixtures', 'suitemod');
+    const recorded = runHarness('record.py', { repoRoot: fixture, sysPath: [fixture], targets: [target('split_pointer', 'pointers')] });
+    const traced = recorded.targets[0].cases.filter((c: any) => c.source === 'repo-test').map((c: any) => c.args[0].v);
+    expect(traced).toEqual(expect.arrayContaining(['/a~1b/c~0d', '']));
+  }, 300_000);
 
   it('records doctest examples, the repo tests traced at run time and type-hint values', () => {
     const clamp = get('recfix.core:clamp');

@@ -275,7 +275,7 @@ def run_pytest(tracer, config):
         import pytest
     except ImportError:
         return
-    args = list(config.get("testPaths") or [config["repoRoot"]])
+    args = list(config.get("testPaths") or [config["repoRoot"]] + _suite_modules(config["repoRoot"]))
     args += ["-q", "-p", "no:cacheprovider", "--rootdir", config["repoRoot"], "-o", "addopts=", "--continue-on-collection-errors"]
     tracer.start()
     try:
@@ -285,6 +285,22 @@ def run_pytest(tracer, config):
     finally:
         tracer.stop()
     run_load_tests(tracer, config["repoRoot"])
+
+
+SUITE_MODULE_NAMES = ("tests.py", "test.py")
+
+
+def _suite_modules(root, limit=8):
+    """A single-module library's suite beside it (`tests.py`, `test.py`: json-patch, pygtrie), which
+    pytest's default file patterns (`test_*.py`, `*_test.py`) do not collect; named to pytest, which
+    collects a file it is given whatever its name."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in ("node_modules", "__pycache__", "site-packages"))
+        found.extend(os.path.join(dirpath, name) for name in sorted(filenames) if name in SUITE_MODULE_NAMES)
+        if len(found) >= limit:
+            break
+    return found[:limit]
 
 
 def run_load_tests(tracer, root):
