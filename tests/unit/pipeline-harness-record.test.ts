@@ -47,6 +47,14 @@ describe('record.py', () => {
     expect(traced).toEqual(expect.arrayContaining(['/a~1b/c~0d', '']));
   }, 300_000);
 
+  it('records under fixed hash seeds: an order that follows string hashes is dropped when the two runs differ, and the same cases come back on every build', () => {
+    const record = (): any => runHarness('record.py', { runRepoTests: false, targets: [target('distinct_words')] }).targets[0];
+    const [first, second] = [record(), record()];
+    expect(first.rejected['non-deterministic']).toBeGreaterThan(0);
+    expect(second.cases).toEqual(first.cases);
+    expect(second.rejected).toEqual(first.rejected);
+  }, 300_000);
+
   it('records doctest examples, the repo tests traced at run time and type-hint values', () => {
     const clamp = get('recfix.core:clamp');
     expect(clamp.drop).toBeNull();

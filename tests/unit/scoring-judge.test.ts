@@ -156,6 +156,20 @@ describe('judge.py on the host', () => {
     expect(byName['case:rangeset-total']?.status).toBe('passed');
   });
 
+  it('runs every subject with the hash seed the record harness records with: a result in a set\'s order scores the same in every run', async () => {
+    // the order of a set of strings under PYTHONHASHSEED=0 (the record harness's first run: common.HASH_SEED)
+    const words = 'alpha beta gamma delta epsilon zeta eta theta';
+    const seeded = spawnSync('/usr/bin/python3', ['-c', `import json; print(json.dumps(list(set(${JSON.stringify(words)}.split()))))`], { env: { PYTHONHASHSEED: '0' }, encoding: 'utf8' });
+    const order: string[] = JSON.parse(seeded.stdout);
+    const workspace: FileEntry[] = [{ path: 'hashorder.py', type: 'file', mode: 0o644, content: Buffer.from('def distinct(text):\n    return list(set(text.split()))\n') }];
+    const cases = [{ id: 'distinct', module: 'hashorder', target: 'distinct', init: null, args: [{ t: 'str', v: words }], kwargs: {}, expect: { returns: { t: 'list', v: order.map((w) => ({ t: 'str', v: w })) } }, argsAfter: null }];
+    writeFileSync(join(hiddenDir, 'hashorder-cases.json'), JSON.stringify({ cases }));
+    for (let run = 0; run < 3; run++) {
+      const result = await runJudge(workspace, { cases: 'hashorder-cases.json', scripts: [] });
+      expect(result.tests.map((t) => [t.name, t.status])).toEqual([['case:distinct', 'passed']]);
+    }
+  });
+
   it('compares exact types: an int where a tuple is expected fails', async () => {
     const solved = await solvedReadout(task);
     const solution = solved.find((e) => e.path === 'rangekit/merge.py')!.content!.toString();

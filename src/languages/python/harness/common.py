@@ -26,15 +26,37 @@ class WorkerDied(Exception):
     pass
 
 
+# The hash seed of the run whose outcome becomes a case (the judge runs subjects with the same one:
+# judge.HASH_SEED), and of the second run that must agree with it: a result whose order follows string
+# hashes (a set's iteration) differs between the two and is dropped as non-deterministic; one that
+# happens to agree is judged under the seed it was recorded with, so its reward never flips.
+HASH_SEED = "0"
+SECOND_HASH_SEED = "1"
+
+
+def python_command(script, *args):
+    """argv running one of the harness's scripts isolated as -I would (-s -P -B, and `python_env`),
+    but honouring PYTHONHASHSEED, which -I ignores."""
+    return [sys.executable, "-s", "-P", "-B", os.path.join(HERE, script)] + [str(a) for a in args]
+
+
+def python_env(hash_seed=HASH_SEED):
+    """This process's environment without PYTHON* variables (what -E would ignore), with the seed."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["PYTHONHASHSEED"] = hash_seed
+    return env
+
+
 class Worker:
     """One worker.py process serving one target; answers are JSON lines on a private pipe."""
 
-    def __init__(self, config, log=None):
+    def __init__(self, config, log=None, hash_seed=HASH_SEED):
         self.config = config
+        self.hash_seed = hash_seed
         req_r, self.req_w = os.pipe()
         self.res_r, res_w = os.pipe()
         self.proc = subprocess.Popen(
-            [sys.executable, "-I", "-B", os.path.join(HERE, "worker.py"), str(req_r), str(res_w)],
+            python_command("worker.py", req_r, res_w), env=python_env(hash_seed),
             pass_fds=(req_r, res_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=log if log is not None else subprocess.DEVNULL, cwd=config["repoRoot"], start_new_session=True)
         os.close(req_r)
@@ -84,9 +106,9 @@ class Worker:
                 pass
 
 
-def start_worker(config, target):
+def start_worker(config, target, hash_seed=HASH_SEED):
     """A worker with the target's module imported, or (None, drop) when that fails."""
-    worker = Worker(config)
+    worker = Worker(config, hash_seed=hash_seed)
     try:
         answer = worker.call({"op": "setup", "sysPath": config["sysPath"], "module": target["module"],
                               "qualname": target["qualname"], "kind": target["kind"],

@@ -73,7 +73,7 @@ class Target:
             w = getattr(self, attr)
             if w.proc.poll() is not None:
                 w.close()
-                new, _ = common.start_worker(self.config, self.target)
+                new, _ = common.start_worker(self.config, self.target, hash_seed=w.hash_seed)
                 if new is not None:
                     setattr(self, attr, new)
 
@@ -113,7 +113,7 @@ def mutate_target(config, target):
     if drop is not None:
         result["error"] = drop
         return result
-    worker_b, drop = common.start_worker(config, target)
+    worker_b, drop = common.start_worker(config, target, hash_seed=common.SECOND_HASH_SEED)
     if drop is not None:
         worker.close()
         result["error"] = drop

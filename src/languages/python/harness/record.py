@@ -51,7 +51,7 @@ def run_tracer(config, mode, work_dir, timeout_ms, calls=None):
                    "targets": [{"module": t["module"], "qualname": t["qualname"], "kind": t["kind"]} for t in config["targets"]],
                    "calls": calls or []}, handle)
     open(out_path, "w").close()
-    proc = subprocess.Popen([sys.executable, "-I", "-B", os.path.join(common.HERE, "tracer.py"), mode, cfg_path, out_path],
+    proc = subprocess.Popen(common.python_command("tracer.py", mode, cfg_path, out_path), env=common.python_env(),
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             cwd=config["repoRoot"], start_new_session=True)
     timed_out = False
@@ -215,7 +215,7 @@ def record_target(config, target, traced):
     if drop is not None:
         result["drop"] = drop
         return result
-    worker_b, drop = common.start_worker(config, target)
+    worker_b, drop = common.start_worker(config, target, hash_seed=common.SECOND_HASH_SEED)
     if drop is not None:
         worker_a.close()
         result["drop"] = drop
@@ -376,7 +376,7 @@ def _run(workers, k, case_input, config, trace=False):
 def _replace(workers, k, config):
     """A fresh worker for the target in place of workers[k], which died."""
     workers[k].close()
-    replacement, _drop = common.start_worker(config, workers[k].target)
+    replacement, _drop = common.start_worker(config, workers[k].target, hash_seed=workers[k].hash_seed)
     if replacement is not None:
         workers[k] = replacement
 

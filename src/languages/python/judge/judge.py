@@ -226,8 +226,16 @@ class Sweeper:
         return found
 
 
+# The hash seed of every process that runs the subject's code, as the record harness's first run has it
+# (harness common.HASH_SEED): the order a set of strings iterates in is the recorded one in every
+# scoring run. Python honours PYTHONHASHSEED only without -I/-E, so those processes take -s -P
+# (what -I implies besides -E) and an environment built here whole.
+HASH_SEED = "0"
+ISOLATED_FLAGS = ["-s", "-P", "-B"]
+
+
 def child_env(config, home, extra=None):
-    env = {"PATH": SAFE_PATH, "HOME": home, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+    env = {"PATH": SAFE_PATH, "HOME": home, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PYTHONHASHSEED": HASH_SEED}
     if extra:
         env.update(extra)
     return env
@@ -252,7 +260,7 @@ class Subject:
         res_r, res_w = os.pipe()
         try:
             self.proc = subprocess.Popen(
-                [PYTHON, "-I", "-B", SUBJECT, config.workspace, str(req_r), str(res_w)] + config.import_paths,
+                [PYTHON] + ISOLATED_FLAGS + [SUBJECT, config.workspace, str(req_r), str(res_w)] + config.import_paths,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
@@ -663,7 +671,7 @@ def run_scripts(config, sweeper, deadline, scratch):
 
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(
-            [PYTHON, "-I", "-B", RUNNER],
+            [PYTHON] + ISOLATED_FLAGS + [RUNNER],
             stdin=subprocess.PIPE,
             stdout=log,
             stderr=subprocess.STDOUT,
