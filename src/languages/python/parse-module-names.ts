@@ -11,13 +11,14 @@ const NON_LIBRARY_FILES = new Set(['setup.py', 'conftest.py', 'noxfile.py', 'fab
 const NON_LIBRARY_ROOT_FILES = new Set(['conf.py', 'example.py', 'examples.py']);
 
 /**
- * True for test files: under a tests/ folder, or named `test_*.py`, `*_test.py`, `conftest.py`, or
- * `test.py` / `tests.py` (a single-module library's suite beside it, as unittest's `test*.py` finds it).
+ * True for test files: under a tests/ folder, or named `test_*.py`, `*_test.py`, `*_tests.py` (json-patch's
+ * `ext_tests.py`), `conftest.py`, or `test.py` / `tests.py` (a single-module library's suite beside it, as
+ * unittest's `test*.py` finds it).
  */
 export function isPythonTestPath(file: string): boolean {
   const parts = file.split('/');
   const base = parts.at(-1) ?? '';
-  if (base === 'conftest.py' || base === 'test.py' || base === 'tests.py' || /^test_.*\.py$/.test(base) || /_test\.py$/.test(base)) return true;
+  if (base === 'conftest.py' || base === 'test.py' || base === 'tests.py' || /^test_.*\.py$/.test(base) || /_tests?\.py$/.test(base)) return true;
   return parts.slice(0, -1).some((dir) => dir === 'tests' || dir === 'test' || dir === 'testing');
 }
 
