@@ -125,7 +125,7 @@ export interface RecordedCase {
   /** `aliases` (JavaScript, runtime/aliases.mjs): the objects of the arguments a returned object is or holds. */
   expect: { returns: unknown; aliases?: unknown[] | undefined } | { raises: string };
   argsAfter: unknown[] | null;
-  /** Where the input came from: `repo-test`, `doctest`, `call-site`, `inner-call` (a call another target's case made), `type-hint`, `constructed`, `mutant-search`, `llm`. */
+  /** Where the input came from: `repo-test`, `doctest`, `call-site`, `inner-call` (a call another target's case made), `result-flow` (another target's result as an argument), `type-hint`, `constructed`, `mutant-search`, `llm`. */
   source: string;
 }
 

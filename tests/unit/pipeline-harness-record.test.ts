@@ -55,6 +55,19 @@ describe('record.py', () => {
     expect(second.rejected).toEqual(first.rejected);
   }, 300_000);
 
+  it("passes what one target returns to another that had no real input (result flow): the evaluator of a parser's nodes gets nodes", () => {
+    const node = { name: 'node', kind: 'positional', annotation: null, defaultValue: null };
+    const recorded = runHarness('record.py', { runRepoTests: false, targets: [target('parse_sum', 'recfix.nodes'), target('evaluate', 'recfix.nodes', { params: [node] })] });
+    const evaluate = recorded.targets[1];
+    const flowed = evaluate.cases.filter((c: any) => c.source === 'result-flow');
+    // parse_sum's doctests return {'type': 'add', ...} for "1+2" and {'type': 'num', 'value': 7} for "7"
+    expect(flowed.map((c: any) => c.expect)).toEqual(expect.arrayContaining([{ returns: { t: 'int', v: '3' } }, { returns: { t: 'int', v: '7' } }]));
+    expect(evaluate.sources['result-flow'].kept).toBe(flowed.length);
+    // a parameter with a type hint gets values of its type, not other targets' results
+    const hinted = runHarness('record.py', { runRepoTests: false, targets: [target('parse_sum', 'recfix.nodes'), target('evaluate', 'recfix.nodes', { params: [{ ...node, annotation: 'int' }] })] });
+    expect(hinted.targets[1].cases.filter((c: any) => c.source === 'result-flow')).toEqual([]);
+  }, 300_000);
+
   it('records doctest examples, the repo tests traced at run time and type-hint values', () => {
     const clamp = get('recfix.core:clamp');
     expect(clamp.drop).toBeNull();

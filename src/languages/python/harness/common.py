@@ -19,7 +19,7 @@ codec = _load.load("codec")
 values = _load.load("values")
 values.codec = codec
 
-SOURCES = ("repo-test", "doctest", "call-site", "inner-call", "type-hint", "constructed", "mutant-search", "llm")
+SOURCES = ("repo-test", "doctest", "call-site", "inner-call", "result-flow", "type-hint", "constructed", "mutant-search", "llm")
 
 
 class WorkerDied(Exception):

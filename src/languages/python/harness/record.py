@@ -9,6 +9,7 @@ inputs: the outputs are recorded here like any other) — then each is run twice
 (each call in a fresh fork, with its own hash seed per worker), and kept only when both runs give the
 same tagged verdict. See docs in src/pipeline/record/README.md for the config and result shapes.
 """
+import ast
 import collections
 import itertools
 import json
@@ -34,7 +35,7 @@ common = _load.load("common")
 variations = _load.load("variations")
 codec = common.codec
 
-TRY_CAPS = {"repo-test": 80, "doctest": 60, "inner-call": 60, "call-site": 40, "type-hint": 80, "constructed": 40, "llm": 20}
+TRY_CAPS = {"repo-test": 80, "doctest": 60, "inner-call": 60, "result-flow": 40, "call-site": 40, "type-hint": 80, "constructed": 40, "llm": 20}
 # Inputs whose call returned a function are tried again with the function called on probe arguments
 # (worker `callable-result`, common.probed_case): this many inputs, this many probes each.
 MAX_PROBED_INPUTS = 6
@@ -103,7 +104,7 @@ def _own_instances(target, inits, limit=6):
 
 def collect(config, target, traced, desc, rng, sources, rejected):
     """Candidate inputs [(source, input)] in source order, deduplicated, each source capped."""
-    by_source = collections.OrderedDict((s, []) for s in ("repo-test", "doctest", "call-site", "inner-call", "type-hint", "constructed", "llm"))
+    by_source = collections.OrderedDict((s, []) for s in ("repo-test", "doctest", "call-site", "inner-call", "result-flow", "type-hint", "constructed", "llm"))
     is_method = desc.get("needsInstance", False)
     traced_inits = []
     for record in traced:
@@ -418,6 +419,95 @@ def _needs_inner_calls(result):
     return not any(c.get("source") in ("repo-test", "doctest") for c in result.get("cases") or [])
 
 
+# What one library function returns is what another of its functions takes (a parser's nodes go to the
+# interpreter's visitors, a factory's objects to their methods): at most this many results of the other
+# targets, each put in each positional parameter of a target that had no real input.
+RESULT_FLOW_VALUES = 16
+RESULT_FLOW_TAGS = ("dict", "list", "tuple", "repr", "set", "frozenset")
+
+
+def _keys_named(tagged, names):
+    """How many of a tagged dict's string keys (or of its first items', for a list) `names` holds."""
+    t = tagged.get("t")
+    if t == "dict":
+        return sum(1 for k, _ in tagged["v"] if k.get("t") == "str" and k["v"] in names)
+    if t in ("list", "tuple") and tagged["v"]:
+        return _keys_named(tagged["v"][0], names)
+    return 0
+
+
+def _body_strings(config, target):
+    """The string constants of the target's own definition, read from its source file (never
+    imported here); empty when the file or the definition is not found."""
+    parts = target["module"].split(".")
+    for root in config.get("sysPath") or [config["repoRoot"]]:
+        for path in (os.path.join(root, *parts) + ".py", os.path.join(root, *parts, "__init__.py")):
+            if not os.path.isfile(path):
+                continue
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    tree = ast.parse(handle.read())
+            except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+                return set()
+            node = tree
+            for name in target["qualname"].split("."):
+                node = next((n for n in getattr(node, "body", []) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                             and n.name == name), None)
+                if node is None:
+                    return set()
+            return {n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    return set()
+
+
+def _result_flow(config, results):
+    """{target index: traced-like records} built from the containers and objects the other targets'
+    cases returned (same module first), each in place of one positional argument of the target's
+    first recorded inputs (source `result-flow`)."""
+    targets = config["targets"]
+    returned = []  # (module, canonical, tagged)
+    for index, result in enumerate(results):
+        for case in result.get("cases") or []:
+            value = (case.get("expect") or {}).get("returns")
+            if (isinstance(value, dict) and value.get("t") in RESULT_FLOW_TAGS and not case.get("lazy") and not case.get("state")
+                    and case.get("probe") is None):
+                returned.append((index, targets[index]["module"], value))
+    if not returned:
+        return {}
+    flow = {}
+    for index, result in enumerate(results):
+        if not _needs_inner_calls(result):
+            continue
+        # the values whose keys the target's body names first (`node['children']` takes a parser's
+        # nodes before the interpreter's data), each producing target's in turn
+        names = _body_strings(config, targets[index])
+        by_producer = collections.OrderedDict()
+        for producer, _, value in returned:
+            if producer != index:
+                by_producer.setdefault(producer, []).append(value)
+        ranked = sorted(by_producer.values(), key=lambda values: -max(_keys_named(v, names) for v in values))
+        values, seen = [], set()
+        for value in itertools.chain.from_iterable(itertools.zip_longest(*ranked)):
+            key = common.codec.canonical(value) if value is not None else None
+            if key is not None and key not in seen and len(key) < 4000:
+                seen.add(key)
+                values.append(value)
+            if len(values) >= RESULT_FLOW_VALUES:
+                break
+        bases = [c for c in (result.get("cases") or []) if c.get("args")][:2]
+        # only into parameters without a type hint (a hinted one gets values of its type already)
+        params = [p for p in targets[index].get("params") or [] if p.get("kind") in ("positional", None) and p.get("name") not in ("self", "cls")]
+        untyped = [k for k, p in enumerate(params) if not p.get("annotation")] if params else []
+        records = []
+        for base in bases:
+            for p in [k for k in untyped if k < len(base["args"])]:
+                for value in values:
+                    args = base["args"][:p] + [value] + base["args"][p + 1:]
+                    records.append({"target": index, "source": "result-flow", "init": base.get("init"), "args": args, "kwargs": base.get("kwargs") or {}})
+        if records:
+            flow[index] = records
+    return flow
+
+
 def _record_inner_calls(config, work_dir, results, by_target, traces):
     """Every target's recorded cases run again under the tracer (mode `cases`); a target that had no
     real input (_needs_inner_calls) and gets new ones this way is recorded again with them."""
@@ -435,6 +525,9 @@ def _record_inner_calls(config, work_dir, results, by_target, traces):
     for record in records:
         if "reject" not in record:
             inner[record["target"]].append(record)
+    for index, flow in _result_flow(config, results).items():
+        if _needs_inner_calls(results[index]):
+            inner[index].extend(flow)
     redo = [index for index in sorted(inner) if _needs_inner_calls(results[index])]
 
     def again(index):
