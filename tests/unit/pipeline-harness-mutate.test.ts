@@ -186,4 +186,15 @@ describe('mutate.py', () => {
     expect(found.some((x: string) => /"t":"list","v":\[\{"t":"dict","v":\[.*"t":"dict"/.test(x))).toBe(true);
     expect(t.mutation.score).toBeGreaterThan(0.8);
   }, 120_000);
+
+  it("variations: an argument set to a value of its kind the receiver's init holds (a key the mapping was built with)", () => {
+    const out = runWithHarnessModule('variations', [
+      'import random',
+      'init = {"args": [{"t": "list", "v": [{"t": "tuple", "v": [{"t": "str", "v": "red"}, {"t": "int", "v": "1"}]}]}], "kwargs": {}}',
+      'case = {"init": init, "args": [{"t": "str", "v": "zzz"}], "kwargs": {}}',
+      'print(json.dumps(sorted({x["args"][0]["v"] for x in variations.neighbours(case, [], random.Random(1), 400)})))',
+    ], '');
+    expect(out).toContain('red');
+    expect(out).not.toContain('1');
+  });
 });

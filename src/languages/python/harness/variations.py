@@ -708,6 +708,33 @@ def donors(strings, limit=24):
     return _turns([kinds[k] for k in sorted(kinds)])[:limit]
 
 
+def _held_scalars(init):
+    """The ints and strings held inside an input's init arguments (or a rebuilt receiver's
+    attributes), up to three levels down, without repeats."""
+    found, seen = [], set()
+
+    def walk(tagged, depth):
+        t = tagged.get("t") if isinstance(tagged, dict) else None
+        if t in ("int", "str") and len(found) < 16:
+            key = codec.canonical(tagged)
+            if key not in seen:
+                seen.add(key)
+                found.append(tagged)
+        elif t in ("list", "tuple", "set", "frozenset") and depth < 3:
+            for x in tagged["v"][:8]:
+                walk(x, depth + 1)
+        elif t == "dict" and depth < 3:
+            for key, v in tagged["v"][:8]:
+                walk(key, depth + 1)
+                walk(v, depth + 1)
+
+    if init:
+        for tagged in list(init.get("args") or []) + list((init.get("kwargs") or {}).values()) \
+                + list(((init.get("restore") or {}).get("attrs") or {}).values()):
+            walk(tagged, 0)
+    return found
+
+
 def _deep_variation(tagged, constants, parts, values, rng, depth=0):
     """`tagged` with one node, reached by a random path (a random item or value at each level,
     stopping at random), replaced by one of its variations (`vary`, `_swaps`) picked at random."""
@@ -848,6 +875,12 @@ def neighbours(case_input, constants, rng, limit, parts=(), values=()):
     for name in sorted(kwargs):
         for v in vary(kwargs[name], near_constants, parts=parts, values=values):
             out.append(near(kwargs=dict(kwargs, **{name: v})))
+    # an argument set to a value the receiver's init holds, of its kind (the key a mapping was built
+    # with, the item a list holds): where a lookup finds something instead of raising KeyError
+    held = _held_scalars(init)
+    for k, value in enumerate(args):
+        for v in [h for h in held if h.get("t") == value.get("t")][:6]:
+            out.append(near(args=args[:k] + [v] + args[k + 1:]))
     # one node deep inside a container argument varied at random (a table inside an array inside a
     # table): the enumeration above varies the top levels only
     for k, value in enumerate(args):
