@@ -218,26 +218,9 @@ def _score(valid, status):
 
 def _strings(case_input):
     """The strings an input holds (arguments, init arguments, a rebuilt receiver's attributes, and
-    their list, tuple and dict items): where the search's splices take their parts from."""
-    found = []
-
-    def walk(tagged, depth=0):
-        t = tagged.get("t") if isinstance(tagged, dict) else None
-        if t == "str":
-            found.append(tagged["v"])
-        elif t in ("list", "tuple") and depth < 2:
-            for x in tagged["v"][:16]:
-                walk(x, depth + 1)
-        elif t == "dict" and depth < 2:
-            for k, v in tagged["v"][:16]:
-                walk(k, depth + 1)
-                walk(v, depth + 1)
-
-    init = case_input.get("init") or {}
-    restored = list(((init.get("restore") or {}).get("attrs") or {}).values())
-    for tagged in list(case_input.get("args") or []) + list((case_input.get("kwargs") or {}).values()) + list(init.get("args") or []) + restored:
-        walk(tagged)
-    return found
+    their items two levels down): where the search's splices take their parts from."""
+    values = list(case_input.get("args") or []) + list((case_input.get("kwargs") or {}).values()) + variations.init_values(case_input.get("init"))
+    return [x["v"] for x in variations.leaves(values, ("str",))]
 
 
 def search(config, t, target, rng, valid, status, inputs, lines, result, expected):

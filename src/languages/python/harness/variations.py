@@ -708,31 +708,38 @@ def donors(strings, limit=24):
     return _turns([kinds[k] for k in sorted(kinds)])[:limit]
 
 
-def _held_scalars(init):
-    """The ints and strings held inside an input's init arguments (or a rebuilt receiver's
-    attributes), up to three levels down, without repeats."""
-    found, seen = [], set()
+def leaves(tagged_values, tags, depth=2, per_container=16):
+    """The values of the given tags held in `tagged_values` and in their lists, tuples, sets and
+    dicts (keys and values), at most `depth` levels down and `per_container` items of each, in order."""
+    found = []
 
-    def walk(tagged, depth):
+    def walk(tagged, level):
         t = tagged.get("t") if isinstance(tagged, dict) else None
-        if t in ("int", "str") and len(found) < 16:
-            key = codec.canonical(tagged)
-            if key not in seen:
-                seen.add(key)
-                found.append(tagged)
-        elif t in ("list", "tuple", "set", "frozenset") and depth < 3:
-            for x in tagged["v"][:8]:
-                walk(x, depth + 1)
-        elif t == "dict" and depth < 3:
-            for key, v in tagged["v"][:8]:
-                walk(key, depth + 1)
-                walk(v, depth + 1)
+        if t in tags:
+            found.append(tagged)
+        elif t in ("list", "tuple", "set", "frozenset") and level < depth:
+            for x in tagged["v"][:per_container]:
+                walk(x, level + 1)
+        elif t == "dict" and level < depth:
+            for key, v in tagged["v"][:per_container]:
+                walk(key, level + 1)
+                walk(v, level + 1)
 
-    if init:
-        for tagged in list(init.get("args") or []) + list((init.get("kwargs") or {}).values()) \
-                + list(((init.get("restore") or {}).get("attrs") or {}).values()):
-            walk(tagged, 0)
+    for tagged in tagged_values:
+        walk(tagged, 0)
     return found
+
+
+def init_values(init):
+    """The tagged values an input's init holds: its arguments, or a rebuilt receiver's attributes."""
+    init = init or {}
+    return list(init.get("args") or []) + list((init.get("kwargs") or {}).values()) \
+        + list(((init.get("restore") or {}).get("attrs") or {}).values())
+
+
+def _held_scalars(init):
+    """The ints and strings held inside an input's init (three levels down), without repeats."""
+    return _dedupe(leaves(init_values(init), ("int", "str"), depth=3, per_container=8))[:16]
 
 
 def _deep_variation(tagged, constants, parts, values, rng, depth=0):
