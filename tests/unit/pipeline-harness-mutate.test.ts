@@ -12,6 +12,12 @@ function gradeCase(score: number, letter: string): unknown {
   return { id: `grade-${score}`, module: 'recfix.core', target: 'grade', init: null, args: [int(score)], kwargs: {}, expect: { returns: str(letter) }, argsAfter: null, source: 'doctest' };
 }
 
+/** mutate.py on one target's cases without the search, then with it: [before, after]. */
+function withAndWithoutSearch(qualname: string, module: string, cases: unknown[]): [any, any] {
+  const run = (search: boolean): any => runHarness('mutate.py', { search, targets: [target(qualname, module, { cases })] }).targets[0];
+  return [run(false), run(true)];
+}
+
 describe('mutate.py', () => {
   it('kills comparison and boundary-constant mutants only after the mutant-guided search', () => {
     const cases = [gradeCase(95, 'A'), gradeCase(30, 'F')];
@@ -140,9 +146,8 @@ describe('mutate.py', () => {
     const listOf = (xs: string[]): unknown => ({ t: 'list', v: xs.map(str) });
     const c = (text: string, items: string[]): unknown => ({ id: `read-${text}`, module: 'recfix.groups', target: 'read_list', init: null, args: [str(text)], kwargs: {}, expect: { returns: listOf(items) }, argsAfter: null, source: 'doctest' });
     const cases = [c('[1, 2]', ['1', '2']), c('["a", "b"]', ['a', 'b']), c('[]', [])];
-    const before = runHarness('mutate.py', { search: false, targets: [target('read_list', 'recfix.groups', { cases })] }).targets[0];
+    const [before, t] = withAndWithoutSearch('read_list', 'recfix.groups', cases);
     expect(before.mutation.survivors).toEqual(expect.arrayContaining(["line 16: '{' → ''", "line 20: '}' → ''", 'line 21: - → +']));
-    const t = runHarness('mutate.py', { targets: [target('read_list', 'recfix.groups', { cases })] }).targets[0];
     expect(t.error).toBeNull();
     const texts: string[] = t.newCases.map((x: any) => x.args[0].v);
     expect(texts.some((x) => /^\[\{x = 1\}, \{x = 1\}/.test(x))).toBe(true);
@@ -175,9 +180,8 @@ describe('mutate.py', () => {
     const dict = (pairs: unknown[][]): unknown => ({ t: 'dict', v: pairs });
     const c = (doc: unknown): unknown => ({ id: `t-${JSON.stringify(doc)}`, module: 'recfix.tables', target: 'table_names', init: null, args: [doc], kwargs: {}, expect: { returns: { t: 'list', v: [] } }, argsAfter: null, source: 'doctest' });
     const cases = [c(dict([[str('a'), int(1)]])), c(dict([[str('a'), dict([[str('b'), int(1)], [str('c'), dict([[str('d'), int(2)]])]])]]))];
-    const before = runHarness('mutate.py', { search: false, targets: [target('table_names', 'recfix.tables', { cases })] }).targets[0];
+    const [before, t] = withAndWithoutSearch('table_names', 'recfix.tables', cases);
     expect(before.mutation.survivors).toEqual(expect.arrayContaining(['line 11: condition negated', 'line 12: statement removed']));
-    const t = runHarness('mutate.py', { targets: [target('table_names', 'recfix.tables', { cases })] }).targets[0];
     expect(t.error).toBeNull();
     expect(t.mutation.survivors).not.toContain('line 11: condition negated');
     expect(t.mutation.survivors).not.toContain('line 12: statement removed');

@@ -1,5 +1,6 @@
 """Recorder-side helpers shared by record.py and mutate.py. Nothing here imports repository code:
 that happens only in worker.py and tracer.py processes, which this module starts and kills."""
+import functools
 import hashlib
 import itertools
 import json
@@ -518,9 +519,11 @@ MAX_DATA_LINES = 12
 COMMENT_STARTS = ("#", "//", ";", "<!--")
 
 
+@functools.lru_cache(maxsize=4)
 def data_texts(repo_root):
     """Texts of the repository's small data files (at most MAX_DATA_FILES, tests' and examples'
-    first), then distinct lines of them that are not comments (at most MAX_DATA_LINES)."""
+    first), then distinct lines of them that are not comments (at most MAX_DATA_LINES). Read once
+    per process: every target's record and search use them."""
     found = []
     for dirpath, dirnames, filenames in os.walk(repo_root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in DATA_SKIP_DIRS and not d.endswith(".egg-info"))
@@ -551,4 +554,10 @@ def data_texts(repo_root):
     for group in itertools.zip_longest(*per_text):
         lines.extend(line for line in group if line is not None and line not in lines)
     lines = lines[:MAX_DATA_LINES]
-    return texts + lines
+    return tuple(texts + lines)
+
+
+def data_lines(repo_root):
+    """Every line of the repository's data files (data_texts) that is not a comment."""
+    return [line for text in data_texts(repo_root) for line in text.splitlines()
+            if line.strip() and not line.strip().startswith(COMMENT_STARTS)]

@@ -232,10 +232,8 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
     new_cases = result["newCases"]
     new_limits = []  # each new case's limit for a mutant's run (common.mutant_case_limits of its original run)
     # the structured parts of the strings known (the inputs', the module's, the repository's data
-    # files'): splices of them give a
-    # parser inputs of shapes no recorded input has (variations.splices)
-    data_lines = [line for text in common.data_texts(config["repoRoot"]) for line in text.splitlines()
-                  if not line.strip().startswith(common.COMMENT_STARTS)] if config.get("dataFiles", True) else []
+    # files'): splices of them give a parser inputs of shapes no recorded input has (variations.splices)
+    data_lines = common.data_lines(config["repoRoot"]) if config.get("dataFiles", True) else []
     parts = variations.donors([x for i in inputs for x in _strings(i)] + getattr(t, "module_strings", []) + data_lines)
     values = variations.value_donors(inputs)
     # search inputs that ran lines no earlier input ran become seeds too (coverage-guided): a survivor
@@ -264,8 +262,9 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
         return (grown[:4] + recorded)[:8] if recorded else grown[:8]
 
     def search_mutant(m, seeds):
-        """Search near `seeds` for an input on which mutant m differs from the original: True when
-        one was found (a new case), False when none was, None when cut by the deadline."""
+        """Search near `seeds` for an input on which mutant m differs from the original: a new case
+        and m killed when one is found; m likely-equivalent when the search ran out without one and
+        the evidence holds."""
         # Evidence of equivalence: inputs that reach the line AND return a value on the original
         # (an input that raises may stop anywhere after the line), with at least two different
         # values among them (else what the line does never shows in the result).
@@ -336,10 +335,8 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
             known.add(common.input_key(found[0]))
             status[m["index"]] = (True, "search")
             result["search"]["found"] += 1
-            return True
-        if exhausted and reaching >= EQUIVALENT_MIN_REACHING and len(outcomes_seen) >= 2 and not m.get("partialLine"):
+        elif exhausted and reaching >= EQUIVALENT_MIN_REACHING and len(outcomes_seen) >= 2 and not m.get("partialLine"):
             status[m["index"]] = (False, "likely-equivalent")
-        return False if exhausted else None
 
     def killed_by_new_cases(m):
         if not new_cases:

@@ -33,6 +33,7 @@ _spec.loader.exec_module(_load)
 
 common = _load.load("common")
 variations = _load.load("variations")
+mutants = _load.load("mutants")
 codec = common.codec
 
 TRY_CAPS = {"repo-test": 80, "doctest": 60, "inner-call": 60, "result-flow": 40, "call-site": 40, "type-hint": 80, "constructed": 40, "llm": 20}
@@ -449,28 +450,25 @@ def _body_strings(config, target):
                     tree = ast.parse(handle.read())
             except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
                 return set()
-            node = tree
-            for name in target["qualname"].split("."):
-                node = next((n for n in getattr(node, "body", []) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-                             and n.name == name), None)
-                if node is None:
-                    return set()
+            node = mutants.find_function(tree, target["qualname"])
+            if node is None:
+                return set()
             return {n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     return set()
 
 
 def _result_flow(config, results):
-    """{target index: traced-like records} built from the containers and objects the other targets'
-    cases returned (same module first), each in place of one positional argument of the target's
-    first recorded inputs (source `result-flow`)."""
+    """{target index: traced-like records} for the targets with no real input (_needs_inner_calls):
+    the containers and objects the other targets' cases returned, each in place of one untyped
+    positional argument of the target's first recorded inputs (source `result-flow`)."""
     targets = config["targets"]
-    returned = []  # (module, canonical, tagged)
+    returned = []  # (producing target's index, tagged value)
     for index, result in enumerate(results):
         for case in result.get("cases") or []:
             value = (case.get("expect") or {}).get("returns")
             if (isinstance(value, dict) and value.get("t") in RESULT_FLOW_TAGS and not case.get("lazy") and not case.get("state")
                     and case.get("probe") is None):
-                returned.append((index, targets[index]["module"], value))
+                returned.append((index, value))
     if not returned:
         return {}
     flow = {}
@@ -481,7 +479,7 @@ def _result_flow(config, results):
         # nodes before the interpreter's data), each producing target's in turn
         names = _body_strings(config, targets[index])
         by_producer = collections.OrderedDict()
-        for producer, _, value in returned:
+        for producer, value in returned:
             if producer != index:
                 by_producer.setdefault(producer, []).append(value)
         ranked = sorted(by_producer.values(), key=lambda values: -max(_keys_named(v, names) for v in values))
@@ -526,8 +524,7 @@ def _record_inner_calls(config, work_dir, results, by_target, traces):
         if "reject" not in record:
             inner[record["target"]].append(record)
     for index, flow in _result_flow(config, results).items():
-        if _needs_inner_calls(results[index]):
-            inner[index].extend(flow)
+        inner[index].extend(flow)
     redo = [index for index in sorted(inner) if _needs_inner_calls(results[index])]
 
     def again(index):
@@ -553,7 +550,7 @@ def main():
     by_target = collections.defaultdict(list)
     try:
         try:
-            config["_dataTexts"] = common.data_texts(config["repoRoot"]) if config.get("dataFiles", True) else []
+            config["_dataTexts"] = list(common.data_texts(config["repoRoot"])) if config.get("dataFiles", True) else []
         except OSError:
             config["_dataTexts"] = []
         modes = ["doctest"] + (["pytest"] if config.get("runRepoTests", True) else [])

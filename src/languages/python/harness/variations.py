@@ -100,7 +100,7 @@ def pool_for(hint, literals, seen, depth=0, name=None):
     strs[2:2] = literals.get("dataStr", [])[:6]
     strs[16:16] = regex_strs[4:8]
     strs += regex_strs[8:] + doc_strs[2:]
-    # the repository's data files (record.data_texts): two whole texts early, their lines later
+    # the repository's data files (common.data_texts): two whole texts early, their lines later
     file_strs = literals.get("fileStr", [])
     strs[5:5] = file_strs[:2]
     strs[14:14] = file_strs[2:6]
