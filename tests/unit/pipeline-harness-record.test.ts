@@ -68,6 +68,21 @@ describe('record.py', () => {
     expect(hinted.targets[1].cases.filter((c: any) => c.source === 'result-flow')).toEqual([]);
   }, 300_000);
 
+  it("replays a namedtuple receiver by calling its class on its fields, and gives a method no example calls the receivers its siblings' examples built", () => {
+    const recorded = runHarness('record.py', {
+      runRepoTests: false,
+      targets: [target('Slot.clashes', 'recfix.bookings'), target('Diary.total', 'recfix.bookings'), target('Diary.busiest', 'recfix.bookings')],
+    });
+    const [clashes, , busiest] = recorded.targets;
+    const fromDoctest = clashes.cases.filter((c: any) => c.source === 'doctest');
+    expect(fromDoctest.map((c: any) => c.init)).toContainEqual({ args: [{ t: 'int', v: '1' }, { t: 'int', v: '4' }, { t: 'none', v: null }], kwargs: {} });
+    expect(fromDoctest.find((c: any) => c.args[0].v === '3')?.expect).toEqual({ returns: { t: 'bool', v: true } });
+    expect(clashes.rejected['init-raises'] ?? 0).toBe(0);
+    // busiest is in no example: the diary Diary.total was called on is one of its receivers
+    const labels = busiest.cases.map((c: any) => c.expect.returns?.v);
+    expect(labels).toContain('lunch');
+  }, 300_000);
+
   it('records doctest examples, the repo tests traced at run time and type-hint values', () => {
     const clamp = get('recfix.core:clamp');
     expect(clamp.drop).toBeNull();

@@ -121,6 +121,13 @@ describe('selectCandidates rules', () => {
   it('drops tests, unjudgeable dunders, private names when asked, and abstract methods', () => {
     expect(codeOf(makeUnit({ qualname: 'test_work' }))).toBe('test');
     expect(codeOf(makeUnit({ qualname: 'TestWork.check', kind: 'method' }))).toBe('test');
+    const self = [{ name: 'self', kind: 'positional' as const, annotation: null, defaultValue: null }];
+    const suiteClass = makeUnit({ qualname: 'TestSuite', kind: 'class', signature: 'class TestSuite(object):', params: [] });
+    const unittestClass = makeUnit({ qualname: 'TestParse', kind: 'class', signature: 'class TestParse(unittest.TestCase):', params: [] });
+    const xmlMethod = (owner: string): Unit => makeUnit({ qualname: `${owner}.to_xml_string`, kind: 'method', params: self });
+    // junit-xml's library classes are named TestCase and TestSuite; a class deriving from a test base is a test
+    expect(selectCandidates([suiteClass, xmlMethod('TestSuite')]).candidates.map((c) => c.unit.qualname)).toEqual(['TestSuite.to_xml_string']);
+    expect(selectCandidates([unittestClass, xmlMethod('TestParse')]).drops.map((d) => d.code)).toEqual(['class', 'test']);
     expect(codeOf(makeUnit({ qualname: '__work__' }))).toBe('dunder');
     expect(codeOf(makeUnit({ qualname: '_work' }))).toBeUndefined();
     expect(codeOf(makeUnit({ qualname: '_work' }), { includePrivate: false })).toBe('private');

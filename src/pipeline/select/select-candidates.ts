@@ -59,6 +59,8 @@ export interface Selection {
 const PROPERTY_DECORATOR = /^\w+\.(setter|deleter)$/;
 const ACCESSOR_NAME = /^(get|set|is|has)_/;
 const ABSTRACT_BASE = /\b(ABC|ABCMeta|Protocol)\b/;
+/** Bases that make a class a test suite (unittest, pytest helpers, Django, twisted.trial). */
+const TEST_BASE = /\b(TestCase|IsolatedAsyncioTestCase|SimpleTestCase|TransactionTestCase)\b|\bunittest\./;
 /**
  * Special methods whose behaviour is not a return value (allocation, attribute and item
  * assignment, descriptors, context managers, pickling): nothing a recorded case could judge. Every
@@ -127,6 +129,19 @@ export function selectCandidates(units: readonly Unit[], options: SelectOptions 
   return { candidates, drops };
 }
 
+/**
+ * A method of a `Test*` class is a test unless the class is known and derives from no test base:
+ * junit-xml's library classes are named `TestCase` and `TestSuite` (test files are left out before
+ * select; a test class in a library file derives from `unittest.TestCase` or the like).
+ */
+function isTestClassMember(unit: Unit, segments: readonly string[], classes: ReadonlyMap<string, Unit>): boolean {
+  return segments.slice(0, -1).some((segment, i) => {
+    if (!/^Test/.test(segment)) return false;
+    const owner = classes.get(`${unit.module}:${segments.slice(0, i + 1).join('.')}`);
+    return owner === undefined || TEST_BASE.test(/\((.*)\)/.exec(owner.signature)?.[1] ?? '');
+  });
+}
+
 function judge(unit: Unit, classes: ReadonlyMap<string, Unit>, options: ResolvedSelectOptions): Verdict {
   const segments = unit.qualname.split('.');
   const name = segments.at(-1) ?? unit.qualname;
@@ -135,7 +150,7 @@ function judge(unit: Unit, classes: ReadonlyMap<string, Unit>, options: Resolved
   if (unit.kind === 'class') {
     return { code: 'class', reason: 'a class is a target through its methods; its unit only describes the constructor' };
   }
-  if (/^test/.test(name) || segments.some((s) => /^Test/.test(s))) {
+  if (/^test/.test(name) || isTestClassMember(unit, segments, classes)) {
     return { code: 'test', reason: `'${unit.qualname}' looks like a test, not library code` };
   }
   if (isDunder(name) && (unit.kind !== 'method' || UNJUDGEABLE_DUNDERS.has(name))) {

@@ -103,6 +103,36 @@ def _own_instances(target, inits, limit=6):
     return out
 
 
+# Receivers shared between a class's methods: the instances the repository's tests and doctests
+# called any of its methods on, or built with its constructor, are receivers for every method
+# (intervaltree's `merge_overlaps`, which no test calls, gets the trees its siblings' doctests built
+# instead of only `IntervalTree()`).
+CLASS_INITS = 8
+
+
+def _class_key(target):
+    return "%s:%s" % (target["module"], target["qualname"].rsplit(".", 1)[0])
+
+
+def class_inits(config, by_target):
+    """{`module:Owner`: [init]}: the inits of the traced calls of each class's methods, and the
+    arguments of its traced constructor calls (a `<Owner>.__init__` target), plain inits before
+    rebuilt receivers, deduplicated, at most CLASS_INITS each."""
+    plain, restored = collections.defaultdict(list), collections.defaultdict(list)
+    for index, target in enumerate(config["targets"]):
+        if target.get("kind") != "method":
+            continue
+        key = _class_key(target)
+        constructor = target["qualname"].endswith(".__init__")
+        for record in by_target.get(index, []):
+            if "reject" in record:
+                continue
+            init = {"args": record["args"], "kwargs": record["kwargs"]} if constructor else record.get("init")
+            if init is not None:
+                (restored if init.get("restore") is not None else plain)[key].append(init)
+    return {key: variations._dedupe(plain[key] + restored[key])[:CLASS_INITS] for key in set(plain) | set(restored)}
+
+
 def collect(config, target, traced, desc, rng, sources, rejected):
     """Candidate inputs [(source, input)] in source order, deduplicated, each source capped."""
     by_source = collections.OrderedDict((s, []) for s in ("repo-test", "doctest", "call-site", "inner-call", "result-flow", "type-hint", "constructed", "llm"))
@@ -127,7 +157,8 @@ def collect(config, target, traced, desc, rng, sources, rejected):
             parsed = variations.parse_call_site(site.get("argumentTexts", []))
             if parsed is not None:
                 inits.append({"args": parsed[0], "kwargs": parsed[1]})
-        inits = traced_inits + list(desc.get("inits") or []) + inits
+        pooled = (config.get("_classInits") or {}).get(_class_key(target), [])
+        inits = traced_inits + pooled + list(desc.get("inits") or []) + inits
         init_params = desc.get("initParams") or []
         generated = variations.generate(init_params, desc.get("initLiterals") or {}, _seen_by_param(init_params, inits), rng, 12)
         inits += [{"args": g["args"], "kwargs": g["kwargs"]} for g in generated]
@@ -562,6 +593,8 @@ def main():
             traces.append(info)
             for record in records:
                 by_target[record["target"]].append(record)
+        config["_classInits"] = class_inits(config, by_target)
+
         def timed(index):
             started = time.monotonic()
             result = record_target(config, config["targets"][index], by_target.get(index, []))

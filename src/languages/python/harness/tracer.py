@@ -177,7 +177,10 @@ class Tracer:
                 return
             known = self.instances.get(id(args[0]))
             if known is None or known[0] is not args[0]:
-                if "__init__" not in vars(klass):
+                replayed = values.replayable_init(args[0]) if type(args[0]) is klass else None
+                if replayed is not None:
+                    inits.append(replayed)  # a namedtuple or dataclass: its class called on its fields
+                elif "__init__" not in vars(klass):
                     inits.append({"args": [], "kwargs": {}})
             elif known[1] is not None:
                 inits.append(known[1])
@@ -247,13 +250,15 @@ class _CappedOut(doctest._SpoofOut):
 def run_doctests(tracer):
     tracer.source = "doctest"
     parser = doctest.DocTestParser()
+    done = set()
     for index, module, owner, raw, klass in tracer.loaded:
-        docs = [raw.__doc__]
-        if klass is not None:
-            docs.append(klass.__doc__)
+        # the target's docstring, its class's and its module's, each run once: every example
+        # traces whichever targets it calls
+        docs = [raw.__doc__, getattr(klass, "__doc__", None), module.__doc__]
         for k, doc in enumerate(docs):
-            if not isinstance(doc, str) or ">>>" not in doc:
+            if not isinstance(doc, str) or ">>>" not in doc or (module.__name__, doc) in done:
                 continue
+            done.add((module.__name__, doc))
             try:
                 test = parser.get_doctest(doc, dict(vars(module)), "%s.%d.%d" % (module.__name__, index, k), None, 0)
             except ValueError:

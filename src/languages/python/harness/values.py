@@ -223,6 +223,30 @@ def rebuild(klass, attributes):
     return instance
 
 
+def replayable_init(value):
+    """{"args", "kwargs"} (tagged inputs) with which `type(value)` builds an equal instance again, for
+    instances no traced `__init__` built and no attribute dict restores: a namedtuple subclass's
+    fields in order (intervaltree's `Interval(1, 5, 'a')`), a dataclass's init fields by name. None
+    for other values, or when the call raises or builds something unequal."""
+    import dataclasses
+
+    klass = type(value)
+    if isinstance(value, tuple) and isinstance(getattr(klass, "_fields", None), tuple):
+        args, kwargs = list(value), {}
+    elif dataclasses.is_dataclass(value) and getattr(klass, "__dataclass_params__", None) is not None and klass.__dataclass_params__.eq:
+        args, kwargs = [], {f.name: getattr(value, f.name) for f in dataclasses.fields(value) if f.init}
+    else:
+        return None
+    try:
+        tagged = {"args": [to_input(a) for a in args], "kwargs": {k: to_input(v) for k, v in kwargs.items()}}
+        again = klass(*args, **kwargs)
+        if type(again) is not klass or not again == value:
+            return None
+    except Exception:  # noqa: BLE001 - NotAnInput, or a constructor that takes other arguments
+        return None
+    return tagged
+
+
 def restorable_class(klass):
     """`module.qualname` of a class whose instances can be rebuilt from their attributes, or None."""
     if not isinstance(klass, type) or klass.__new__ is not object.__new__:

@@ -820,7 +820,8 @@ def _describe():
         pass
     if STATE["method"]:
         klass = STATE["klass"]
-        init_params = _describe_callable(klass.__init__, True) if "__init__" in vars(klass) else []
+        constructor = _constructor_of(klass)
+        init_params = _describe_callable(constructor, True) if constructor is not None else []
         answer["initParams"] = init_params or []
         answer["warmers"] = _warmers(klass, STATE["name"])
         answer["initLiterals"] = _literals(_def_node(None, STATE["qualname"].rsplit(".", 1)[0] + ".__init__"))
@@ -830,6 +831,22 @@ def _describe():
         except Exception:  # noqa: BLE001 - never lose the description
             answer["inits"] = []
     return answer
+
+
+def _constructor_of(klass):
+    """The `__init__` or `__new__` that takes a class's constructor arguments: the first one a class of
+    the library defines along its MRO (a subclass inheriting its base's `__init__`; a namedtuple
+    subclass with its own `__new__`, intervaltree's `Interval(begin, end, data=None)`), or None."""
+    for base in klass.__mro__:
+        if base is object or base.__module__ == "builtins":
+            continue
+        own = vars(base)
+        if "__init__" in own and inspect.isfunction(own["__init__"]):
+            return own["__init__"]
+        new = own.get("__new__")
+        if isinstance(new, staticmethod) and inspect.isfunction(new.__func__):
+            return new.__func__
+    return None
 
 
 _FACTORY_NAME = ("parse", "from", "make", "create", "build", "load", "new", "of")
