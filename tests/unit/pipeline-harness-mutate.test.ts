@@ -36,6 +36,21 @@ describe('mutate.py', () => {
     expect(t.newCases.map((c: any) => c.args[0].v)).toContain('90');
   }, 120_000);
 
+  it("leaves out of the score the mutants in a branch this interpreter never takes (`if PY2:`), and runs none of them", () => {
+    const textCase = (value: unknown, text: string): unknown => ({
+      id: `as-text-${text}`, module: 'recfix.compat', target: 'as_text', init: null, args: [value], kwargs: {}, expect: { returns: str(text) }, argsAfter: null, source: 'doctest',
+    });
+    const cases = [textCase(int(7), '7'), textCase({ t: 'bytes', v: 'aGk=' }, 'hi')];
+    const t = runHarness('mutate.py', { search: false, targets: [target('as_text', 'recfix.compat', { cases })] }).targets[0];
+    const dead = t.mutation.survivors.filter((x: string) => x.startsWith('in a branch this interpreter never takes'));
+    // the Python 2 branch spans lines 10-15; the test `PY2` itself (line 9) is live: flipping it changes every result
+    expect(dead.length).toBeGreaterThan(3);
+    expect(dead.every((x: string) => /line 1[0-5]:/.test(x))).toBe(true);
+    expect(t.mutants.map((m: any) => m.line)).toEqual(expect.arrayContaining([9, 17, 18, 20]));
+    expect(t.mutants.every((m: any) => m.line < 10 || m.line > 15)).toBe(true);
+    expect(t.mutation.total).toBe(t.mutants.length);
+  }, 120_000);
+
   it('counts a mutant that hangs as killed', () => {
     const cases = [{ id: 'c', module: 'recfix.core', target: 'count_below', init: null, args: [{ t: 'list', v: [int(1), int(5)] }, int(3)], kwargs: {}, expect: { returns: int(1) }, argsAfter: [{ t: 'list', v: [int(1), int(5)] }, int(3)], source: 'call-site' }];
     const t = runHarness('mutate.py', { search: false, targets: [target('count_below', 'recfix.core', { cases })] }).targets[0];

@@ -59,6 +59,30 @@ print(json.dumps({
   });
 });
 
+describe('codec: instance state', () => {
+  it("leaves out the bound methods an instance keeps as shortcuts (sortedcontainers' SortedDict), and keeps a module's function", () => {
+    const out = python(`
+import codec, json
+class Sorted(dict):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self._keys = sorted(self)
+        self._add = self._keys.append
+class Box:
+    def __init__(self):
+        self.items = [2]
+        self.push = self.items.append
+        self.key = len
+s, b = Sorted({"b": 1, "a": 2}), Box()
+print(json.dumps({"sorted": codec.describe(codec.encode(s)), "box": codec.describe(codec.encode(b)),
+                  "differs": codec.same(codec.encode(s), codec.encode(Sorted({"b": 1})))}))
+`) as Record<string, unknown>;
+    expect(out.sorted).toBe("<__main__.Sorted {'value': {'b': 1, 'a': 2}, 'attrs': {'_keys': ['a', 'b']}}>");
+    expect(out.box).toBe("<__main__.Box {'items': [2], 'key': builtins.len}>");
+    expect(out.differs).toBe(false);
+  });
+});
+
 describe('codec: classes and functions', () => {
   it('encodes a class or function its module holds under its name as a ref, decodes it back, and refuses the rest', () => {
     const out = python(`

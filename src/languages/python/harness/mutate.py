@@ -16,7 +16,8 @@ candidates together, judged by line coverage of the original, with at least two 
 effect never shows and surviving proves nothing), on a line without a conditional expression, and/or,
 comprehension or lambda (where reaching the line does not mean the mutated part ran) — is reported as `likely-equivalent` and left out of the score's denominator (it stays in
 `survivors`, prefixed "likely equivalent (not counted):"). Unreached and budget-cut survivors always
-count.
+count. Mutants in a branch this interpreter never takes (an `if` whose test reads only module-level
+names, `if PY2:`; worker._dead_branch_lines) are not run and not counted either (prefix DEAD_PREFIX).
 
 Generators, and calls that return an iterator (`lazy` cases, judged per case): cases run on the
 collected first items (worker.GENERATOR_ITEMS), and every replay runs a case in the form the task
@@ -45,6 +46,7 @@ variations = _load.load("variations")
 CHUNK = 16
 EQUIVALENT_MIN_REACHING = 16
 EQUIVALENT_PREFIX = "likely equivalent (not counted): "
+DEAD_PREFIX = "in a branch this interpreter never takes (not counted): "
 
 
 class Target:
@@ -123,6 +125,9 @@ def mutate_target(config, target):
     t = Target(config, target, worker, worker_b)
     try:
         listing = worker.call({"op": "mutants"}, 60).get("mutants", [])
+        # mutants in a branch this interpreter never takes (`if PY2:`): no input can tell them apart
+        dead = [m for m in listing if m.get("dead")]
+        listing = [m for m in listing if not m.get("dead")]
         cap = config.get("maxMutants", 150)
         if len(listing) > cap:
             listing = [listing[k] for k in sorted(rng.sample(range(len(listing)), cap))]
@@ -185,13 +190,13 @@ def mutate_target(config, target):
             killed, how = _kills(answer, sub(expected), sub(with_aa))
             status[m["index"]] = (killed, how)
         valid = [m for m in listing if status[m["index"]][0] is not None]
-        result["before"] = _score(valid, status)
+        result["before"] = _score(valid, status, dead)
 
         if config.get("search", True):
             searching = time.monotonic()
             search(config, t, target, rng, valid, status, inputs, lines, result, expected)
             result["searchMs"] = int((time.monotonic() - searching) * 1000)
-        result["mutation"] = _score(valid, status)
+        result["mutation"] = _score(valid, status, dead)
         if any(common.judged_elsewhere(c, gen) for c in cases + result["newCases"]):
             # generator targets, `lazy` and `probe` cases: given back in the form the task judges them
             result["cases"], dropped = common.judged_cases(target, cases, gen, bound)
@@ -207,12 +212,13 @@ def mutate_target(config, target):
     return result
 
 
-def _score(valid, status):
+def _score(valid, status, dead=()):
     counted = [m for m in valid if status[m["index"]][1] != "likely-equivalent"]
     killed = sum(1 for m in counted if status[m["index"]][0])
     total = len(counted)
     survivors = [m["description"] for m in counted if not status[m["index"]][0]]
     survivors += [EQUIVALENT_PREFIX + m["description"] for m in valid if status[m["index"]][1] == "likely-equivalent"]
+    survivors += [DEAD_PREFIX + m["description"] for m in dead]
     return {"total": total, "killed": killed, "score": (killed / total) if total else 1, "survivors": survivors}
 
 

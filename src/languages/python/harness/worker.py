@@ -11,6 +11,7 @@ Ops: setup {sysPath, module, qualname, kind} · describe {} · run {case, timeou
 · batch {cases, timeoutMs, trace, mutant} · mutants {maxMutants} · quit.
 """
 import ast
+import builtins
 import collections.abc
 import functools
 import inspect
@@ -1308,9 +1309,43 @@ def op_mutants(req):
     for node in ast.walk(fn):
         if isinstance(node, (ast.IfExp, ast.BoolOp, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)):
             partial.update(range(node.lineno, (getattr(node, "end_lineno", None) or node.lineno) + 1))
+    dead = _dead_branch_lines(fn)
     for m in listing:
         m["partialLine"] = m.get("line") in partial
+        if dead and all(line in dead for line in range(m["reach"][0], m["reach"][1] + 1)):
+            m["dead"] = True
     return {"mutants": listing}
+
+
+# Node types an interpreter-level condition may hold: names, attributes, constants, comparisons and
+# boolean logic, `sys.version_info[0]`; never a call (evaluating the test must run nothing).
+_STATIC_TEST_NODES = (ast.Name, ast.Attribute, ast.Constant, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Tuple,
+                      ast.Subscript, ast.Load, ast.boolop, ast.cmpop, ast.unaryop, ast.Slice)
+
+
+def _dead_branch_lines(fn):
+    """Lines of `fn` no input can run in this interpreter: the branch an `if` never takes because its
+    test reads only module-level names (`if PY2:`, `if sys.version_info < (3,):`, `if six.PY3:`), the
+    same for every call. A mutant there behaves as the original on every input (mutate.py leaves it
+    out of the score): junit-xml's `decode` is mostly a Python 2 branch."""
+    local = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)}
+    local.update(n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)))
+    namespace = vars(STATE["module"])
+    dead = set()
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.If) or not all(isinstance(n, _STATIC_TEST_NODES) for n in ast.walk(node.test)):
+            continue
+        names = [n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)]
+        if not names or any(name in local or (name not in namespace and not hasattr(builtins, name)) for name in names):
+            continue
+        try:
+            taken = bool(eval(compile(ast.Expression(node.test), "<test>", "eval"), dict(namespace)))  # noqa: S307 - no calls
+        except Exception:  # noqa: BLE001 - a test that needs more than module-level names
+            continue
+        branch = node.orelse if taken else node.body
+        for stmt in branch:
+            dead.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+    return dead
 
 
 OPS = {"setup": op_setup, "describe": op_describe, "run": op_run, "batch": op_batch, "mutants": op_mutants}

@@ -71,8 +71,8 @@ def encode(value, _depth=0, _seen=()):
         # content by the builtin's own C methods (never an override), plus any instance attributes.
         content = {"value": _BASE_CONTENT[base](value)}
         extra = getattr(value, "__dict__", None)
-        if isinstance(extra, dict) and extra:
-            content["attrs"] = dict(extra)
+        if isinstance(extra, dict) and _without_bound_methods(extra):
+            content["attrs"] = _without_bound_methods(extra)
         slots = _slot_state(value)
         if slots:
             content["slots"] = slots
@@ -81,7 +81,7 @@ def encode(value, _depth=0, _seen=()):
     if isinstance(state, dict) and not callable(value):
         return {
             "t": "object",
-            "v": {"type": t.__module__ + "." + t.__qualname__, "state": encode(dict(state), _depth + 1, _seen)},
+            "v": {"type": t.__module__ + "." + t.__qualname__, "state": encode(_without_bound_methods(state), _depth + 1, _seen)},
         }
     slots = _slot_state(value)
     if slots is not None:
@@ -93,6 +93,14 @@ def encode(value, _depth=0, _seen=()):
     if ref is not None:
         return {"t": "ref", "v": ref}
     raise EncodeError("cannot serialise a value of type %s.%s" % (t.__module__, t.__qualname__))
+
+
+def _without_bound_methods(attrs):
+    """An instance's attributes without the bound methods it keeps as shortcuts
+    (sortedcontainers' SortedDict holds `self._list_add = self._list.add`): behaviour, not state;
+    a function of a module (`self.key = len`) stays."""
+    return {k: v for k, v in attrs.items()
+            if not (isinstance(v, (types.MethodType, types.BuiltinMethodType)) and not isinstance(getattr(v, "__self__", None), types.ModuleType))}
 
 
 # Standard-library value types without instance state that Python prints as the call that builds
