@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { root, runHarness, target } from './pipeline-harness-helpers.js';
+import { root, runHarness, runWithHarnessModule, target } from './pipeline-harness-helpers.js';
 
 let byId: Map<string, any>;
 let result: any;
@@ -81,6 +81,30 @@ describe('record.py', () => {
     // busiest is in no example: the diary Diary.total was called on is one of its receivers
     const labels = busiest.cases.map((c: any) => c.expect.returns?.v);
     expect(labels).toContain('lunch');
+  }, 300_000);
+
+  it('judges a method that returns None by the state it leaves, warmed receivers (another method called first) included', () => {
+    const slot = { name: 'slot', kind: 'positional', annotation: null, defaultValue: null };
+    const recorded = runHarness('record.py', {
+      runRepoTests: false,
+      targets: [target('Diary.total', 'recfix.bookings'), target('Diary.book', 'recfix.bookings', { params: [slot] })],
+    });
+    const book = recorded.targets[1];
+    expect(book.drop).toBeNull();
+    expect(book.cases.length).toBeGreaterThan(1);
+    // every case in the stated form: [(None, {'slots': [...]})], none in the warmed form, which builds its receiver otherwise
+    expect(book.cases.every((c: any) => c.state === true && c.warm === undefined)).toBe(true);
+    const states = new Set(book.cases.filter((c: any) => c.expect.returns).map((c: any) => JSON.stringify(c.expect.returns.v[0].v[1])));
+    expect(states.size).toBeGreaterThan(1);
+    // a warmed or rebuilt receiver's case gives [value]: None on one receiver and [None] on another are one value
+    const none = { t: 'none', v: null };
+    const inOne = { t: 'list', v: [none] };
+    const oneValue = runWithHarnessModule('record', ['data = json.load(sys.stdin)', 'print(json.dumps([record._returns_one_value(k) for k in data]))'], JSON.stringify([
+      [['doctest', { init: { args: [] } }, { kind: 'returns', value: none }], ['doctest', { init: { args: [] }, warm: 'total' }, { kind: 'returns', value: inOne }]],
+      [['doctest', { init: { args: [] } }, { kind: 'returns', value: none }], ['doctest', { init: { args: [], kwargs: {}, restore: { attrs: {} } } }, { kind: 'returns', value: inOne }]],
+      [['doctest', { init: { args: [] } }, { kind: 'returns', value: none }], ['doctest', { init: { args: [] } }, { kind: 'returns', value: inOne }]],
+    ]));
+    expect(oneValue).toEqual([true, true, false]);
   }, 300_000);
 
   it('records doctest examples, the repo tests traced at run time and type-hint values', () => {
