@@ -397,3 +397,26 @@ describe('record.py inputs held in module data', () => {
     ]);
   });
 });
+
+describe('values: receivers rebuilt from their attributes', () => {
+  it("names an attribute kept from a default of the class's __init__ (a lambda no repr gives back) by that default", () => {
+    const out = runWithHarnessModule('values', [
+      `sys.path.insert(0, ${JSON.stringify(FIXTURE)})`,
+      'values.codec = _load.load("codec")',
+      'from recfix import bookings',
+      'r = bookings.Reminder(9); r.send("a")',
+      'tagged = values.to_input(r)',
+      'back = values.codec.decode(tagged)',
+      'other = bookings.Reminder(9, notify=print); other.notify = lambda t: t',
+      'try:',
+      '    values.to_input(other); refused = False',
+      'except values.NotAnInput:',
+      '    refused = True',
+      'print(json.dumps({"source": tagged["v"], "same": back.notify is r.notify and back.sent == ["a"], "refused": refused}))',
+    ], '');
+    expect(out.source).toContain("'notify': (recfix.bookings.Reminder.__init__.__defaults__[0])");
+    expect(out.same).toBe(true);
+    // a lambda that is no default of the constructor still has no source form
+    expect(out.refused).toBe(true);
+  });
+});

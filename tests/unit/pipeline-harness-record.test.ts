@@ -47,6 +47,16 @@ describe('record.py', () => {
     expect(traced).toEqual(expect.arrayContaining(['/a~1b/c~0d', '']));
   }, 300_000);
 
+  it("gives each traced test a time limit: a benchmark looping for minutes neither spends the trace budget nor loses the tests after it", () => {
+    const fixture = join(root, 'tests', 'fixtures', 'benchsuite');
+    const recorded = runHarness('record.py', { repoRoot: fixture, sysPath: [fixture], testSeconds: 2, traceTimeoutMs: 30_000, targets: [target('slug', 'slugs')] });
+    const traced = recorded.targets[0].cases.filter((c: any) => c.source === 'repo-test').map((c: any) => c.args[0].v);
+    expect(traced).toEqual(expect.arrayContaining(['Hello World', 'snake_case_name']));
+    const pytestRun = recorded.traces.find((t: any) => t.mode === 'pytest');
+    expect(pytestRun.timedOut).toBe(false);
+    expect(pytestRun.ms).toBeLessThan(20_000);
+  }, 300_000);
+
   it('records under fixed hash seeds: an order that follows string hashes is dropped when the two runs differ, and the same cases come back on every build', () => {
     const record = (): any => runHarness('record.py', { runRepoTests: false, targets: [target('distinct_words')] }).targets[0];
     const [first, second] = [record(), record()];

@@ -13,6 +13,7 @@ import inspect
 import itertools
 import json
 import os
+import signal
 import sys
 import threading
 
@@ -97,6 +98,7 @@ class Tracer:
     def emit(self, record):
         key = json.dumps(record, sort_keys=True)
         if "reject" in record:
+            self.count[record["target"]] = self.count.get(record["target"], 0) + 1
             self.out.write(key + "\n")
             self.out.flush()
             return
@@ -104,6 +106,8 @@ class Tracer:
         if key in self.seen.setdefault(index, set()):
             return
         self.seen[index].add(key)
+        # distinct captures count towards MAX_CAPTURES (a loop calling with the same input counts once)
+        self.count[index] = self.count.get(index, 0) + 1
         self.out.write(key + "\n")
         self.out.flush()
 
@@ -120,8 +124,8 @@ class Tracer:
         code = frame.f_code
         klass = self.init_codes.get(code)
         entry = self.codes.get(code)
-        if klass is None and entry is None:
-            return
+        if klass is None and (entry is None or self.count.get(entry[0], 0) >= MAX_CAPTURES):
+            return  # not a target, or one captured enough (a benchmark's loop calls it a million times)
         if code.co_flags & CO_SUSPENDS:
             # a generator's frame gets a call event at every resume, its locals no longer its arguments
             if id(frame) in self.started:
@@ -169,7 +173,6 @@ class Tracer:
             return
         if self.count.get(index, 0) >= MAX_CAPTURES:
             return
-        self.count[index] = self.count.get(index, 0) + 1
         inits = []
         values.HOME = [self.modules[index]]  # data the target's module holds: an input by path
         if klass is not None:
@@ -202,7 +205,6 @@ class Tracer:
         try:
             tagged_args, tagged_kwargs = [values.to_input(a) for a in args], {k: values.to_input(v) for k, v in kwargs.items()}
         except values.NotAnInput:
-            self.count[index] -= 1
             self.emit({"target": index, "source": self.source, "reject": "unserialisable"})
             return
         for init in inits:
@@ -274,6 +276,40 @@ def run_doctests(tracer):
                 tracer.stop()
 
 
+# Each test runs traced for at most TEST_SECONDS: a benchmark that loops over the library for a
+# minute gives no input its first second did not (captures per target are capped), and would spend
+# the whole trace budget (traceTimeoutMs), losing the tests after it.
+TEST_SECONDS = 5
+
+
+class TestTimeLimit(Exception):
+    """Raised inside a test that ran past its time: pytest reports it failed and goes on."""
+
+
+def _test_time_limit(pytest, seconds, tracer):
+    """A pytest plugin running each test's call under a SIGALRM timer of `seconds`. The tracer's
+    hook is set again after each test: the alarm may fire inside the hook, and Python unsets a
+    profile function that raises."""
+
+    def on_alarm(signum, frame):
+        raise TestTimeLimit()
+
+    class Plugin:
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_call(self, item):
+            old = signal.signal(signal.SIGALRM, on_alarm)
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+            try:
+                yield
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, old)
+                tracer.busy = False
+                tracer.start()
+
+    return Plugin()
+
+
 def run_pytest(tracer, config):
     tracer.source = "repo-test"
     try:
@@ -284,7 +320,7 @@ def run_pytest(tracer, config):
     args += ["-q", "-p", "no:cacheprovider", "--rootdir", config["repoRoot"], "-o", "addopts=", "--continue-on-collection-errors"]
     tracer.start()
     try:
-        pytest.main(args)
+        pytest.main(args, plugins=[_test_time_limit(pytest, config.get("testSeconds", TEST_SECONDS), tracer)])
     except BaseException:  # noqa: BLE001
         pass
     finally:

@@ -281,11 +281,38 @@ def restorable_state(value, _depth=0):
         try:
             attrs[name] = to_input(attr, _depth + 1)
         except NotAnInput:
+            default = default_input(type(value), attr)
+            if default is not None:
+                attrs[name] = default
+                continue
             # a cache of what the object computed (bound methods, compiled patterns) starts empty
             if "cache" not in name.lower() or type(attr) not in (dict, list, set):
                 raise
             attrs[name] = {"t": type(attr).__name__, "v": []}
     return type_path, attrs
+
+
+def default_input(klass, value):
+    """A `repr` input naming `value` as a default of the `__init__` that builds `klass` when it is
+    one (`<module>.<Class>.__init__.__defaults__[i]`, or `__kwdefaults__['name']`): an attribute an
+    instance keeps from a default no repr gives back (xmltodict's handler keeps
+    `item_callback=lambda *args: True`). None otherwise."""
+    for base in klass.__mro__:
+        init = vars(base).get("__init__")
+        if init is None or not hasattr(init, "__defaults__"):
+            continue
+        ref = codec._ref_of(base)
+        if ref is None:
+            return None
+        path = "%s.%s.__init__" % tuple(ref)
+        for k, d in enumerate(init.__defaults__ or ()):
+            if d is value:
+                return {"t": "repr", "v": "%s.__defaults__[%d]" % (path, k), "imports": [ref[0]]}
+        for key, d in (init.__kwdefaults__ or {}).items():
+            if d is value:
+                return {"t": "repr", "v": "%s.__kwdefaults__[%r]" % (path, key), "imports": [ref[0]]}
+        return None
+    return None
 
 
 def restored_input(value, _depth=0):
