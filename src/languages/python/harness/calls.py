@@ -1,4 +1,5 @@
 """Small helpers shared by the tracer and the worker for calling into the repository's code."""
+import contextlib
 import functools
 import signal
 
@@ -10,6 +11,13 @@ class Alarm(BaseException):
 
 def with_alarm(seconds, fn, error=Alarm):
     """Runs fn() under a SIGALRM timer of `seconds`; raises `error` (default Alarm) when it runs out."""
+    with alarm_after(seconds, error):
+        return fn()
+
+
+@contextlib.contextmanager
+def alarm_after(seconds, error=Alarm):
+    """The block runs under a SIGALRM timer of `seconds`; `error` is raised inside it when it runs out."""
 
     def on_alarm(signum, frame):
         raise error()
@@ -17,7 +25,7 @@ def with_alarm(seconds, fn, error=Alarm):
     old = signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        return fn()
+        yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)

@@ -13,7 +13,6 @@ import inspect
 import itertools
 import json
 import os
-import signal
 import sys
 import threading
 
@@ -282,8 +281,9 @@ def run_doctests(tracer):
 TEST_SECONDS = 5
 
 
-class TestTimeLimit(Exception):
-    """Raised inside a test that ran past its time: pytest reports it failed and goes on."""
+class TestTimeLimit(BaseException):
+    """Raised inside a test that ran past its time: pytest reports it failed and goes on. A
+    BaseException, as the tracer's hook, where the alarm may fire, lets every Exception pass."""
 
 
 def _test_time_limit(pytest, seconds, tracer):
@@ -291,19 +291,13 @@ def _test_time_limit(pytest, seconds, tracer):
     hook is set again after each test: the alarm may fire inside the hook, and Python unsets a
     profile function that raises."""
 
-    def on_alarm(signum, frame):
-        raise TestTimeLimit()
-
     class Plugin:
         @pytest.hookimpl(hookwrapper=True)
         def pytest_runtest_call(self, item):
-            old = signal.signal(signal.SIGALRM, on_alarm)
-            signal.setitimer(signal.ITIMER_REAL, seconds)
             try:
-                yield
+                with calls.alarm_after(seconds, TestTimeLimit):
+                    yield
             finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, old)
                 tracer.busy = False
                 tracer.start()
 
