@@ -76,6 +76,10 @@ describe('record.py', () => {
     // a parameter with a type hint gets values of its type, not other targets' results
     const hinted = runHarness('record.py', { runRepoTests: false, targets: [target('parse_sum', 'recfix.nodes'), target('evaluate', 'recfix.nodes', { params: [{ ...node, annotation: 'int' }] })] });
     expect(hinted.targets[1].cases.filter((c: any) => c.source === 'result-flow')).toEqual([]);
+    // the dicts inside a result flow too: the number nodes in parse_terms' wrapper reach double_num
+    const nested = runHarness('record.py', { runRepoTests: false, targets: [target('parse_terms', 'recfix.nodes'), target('double_num', 'recfix.nodes', { params: [node] })] });
+    const doubled = nested.targets[1].cases.filter((c: any) => c.source === 'result-flow' && c.expect.returns);
+    expect(doubled.map((c: any) => c.expect.returns.v[1][1])).toEqual(expect.arrayContaining([{ t: 'int', v: '2' }, { t: 'int', v: '4' }]));
   }, 300_000);
 
   it("replays a namedtuple receiver by calling its class on its fields, and gives a method no example calls the receivers its siblings' examples built", () => {

@@ -481,6 +481,34 @@ def _keys_named(tagged, names):
     return 0
 
 
+def _names_target(tagged, words):
+    """Whether a tagged dict holds a string value that is one of `words` (the target's name split
+    at underscores): a visitor's `visit_<type>` takes the nodes of that type."""
+    return tagged.get("t") == "dict" and any(v.get("t") == "str" and v["v"].lower() in words for _, v in tagged["v"])
+
+
+def _nested_dicts(tagged, depth=4, limit=24):
+    """The dicts a tagged value holds below its top level (in list, tuple and dict items, `depth`
+    levels down), outermost first, at most `limit`."""
+    found = []
+
+    def walk(value, level):
+        t = value.get("t") if isinstance(value, dict) else None
+        if level > 0 and t == "dict":
+            found.append(value)
+        if level >= depth or len(found) >= limit:
+            return
+        if t in ("list", "tuple"):
+            for x in value["v"]:
+                walk(x, level + 1)
+        elif t == "dict":
+            for _, v in value["v"]:
+                walk(v, level + 1)
+
+    walk(tagged, 0)
+    return found[:limit]
+
+
 def _body_strings(config, target):
     """The string constants of the target's own definition, read from its source file (never
     imported here); empty when the file or the definition is not found."""
@@ -525,7 +553,13 @@ def _result_flow(config, results):
         by_producer = collections.OrderedDict()
         for producer, value in returned:
             if producer != index:
-                by_producer.setdefault(producer, []).append(value)
+                # the dicts inside a result too (a parser's nodes nested in its tree's `children`)
+                by_producer.setdefault(producer, []).extend([value] + _nested_dicts(value))
+        # a dict before a list of dicts at the same score, and one whose string values name the
+        # target (`{'type': 'comparator', ...}` for `visit_comparator`) first among those
+        words = set(targets[index]["qualname"].rsplit(".", 1)[-1].lower().split("_")) - {""}
+        for group in by_producer.values():
+            group.sort(key=lambda v: (-_keys_named(v, names), -_names_target(v, words), v.get("t") != "dict"))
         ranked = sorted(by_producer.values(), key=lambda values: -max(_keys_named(v, names) for v in values))
         values, seen = [], set()
         for value in itertools.chain.from_iterable(itertools.zip_longest(*ranked)):
