@@ -60,7 +60,7 @@ print(json.dumps({
 });
 
 describe('codec: instance state', () => {
-  it("leaves out the bound methods an instance keeps as shortcuts (sortedcontainers' SortedDict), and keeps a module's function", () => {
+  it("leaves out the bound methods an instance keeps as shortcuts (sortedcontainers' SortedDict), keeps a module's function, and encodes a sentinel", () => {
     const out = python(`
 import codec, json
 class Sorted(dict):
@@ -74,9 +74,17 @@ class Box:
         self.push = self.items.append
         self.key = len
 s, b = Sorted({"b": 1, "a": 2}), Box()
+_absent = object()
+class Node:
+    def __init__(self, key=_absent):
+        self.key = key
 print(json.dumps({"sorted": codec.describe(codec.encode(s)), "box": codec.describe(codec.encode(b)),
-                  "differs": codec.same(codec.encode(s), codec.encode(Sorted({"b": 1})))}))
+                  "differs": codec.same(codec.encode(s), codec.encode(Sorted({"b": 1}))),
+                  "sentinel": codec.describe(codec.encode(Node())), "sentinelVsValue": codec.same(codec.encode(Node()), codec.encode(Node(None)))}))
 `) as Record<string, unknown>;
+    // a bare object() (a module's sentinel) is an object without state
+    expect(out.sentinel).toBe('<__main__.Node {\'key\': <builtins.object {}>}>');
+    expect(out.sentinelVsValue).toBe(false);
     expect(out.sorted).toBe("<__main__.Sorted {'value': {'b': 1, 'a': 2}, 'attrs': {'_keys': ['a', 'b']}}>");
     expect(out.box).toBe("<__main__.Box {'items': [2], 'key': builtins.len}>");
     expect(out.differs).toBe(false);

@@ -92,6 +92,10 @@ def encode(value, _depth=0, _seen=()):
     ref = _ref_of(value)
     if ref is not None:
         return {"t": "ref", "v": ref}
+    if t is object:
+        # a bare `object()`, a module's sentinel (orderedmultidict's nodes hold `_absent`): no state
+        # to tell one from another, an object all the same
+        return {"t": "object", "v": {"type": "builtins.object", "state": {"t": "dict", "v": []}}}
     raise EncodeError("cannot serialise a value of type %s.%s" % (t.__module__, t.__qualname__))
 
 
