@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { root, runHarness, runWithHarnessModule, target } from './pipeline-harness-helpers.js';
+import { judgeCases, root, runHarness, runWithHarnessModule, target } from './pipeline-harness-helpers.js';
 
 let byId: Map<string, any>;
 let result: any;
@@ -119,6 +119,14 @@ describe('record.py', () => {
       [['doctest', { init: { args: [] } }, { kind: 'returns', value: none }], ['doctest', { init: { args: [] } }, { kind: 'returns', value: inOne }]],
     ]));
     expect(oneValue).toEqual([true, true, false]);
+    // the callback an instance keeps (a lambda no codec encodes) is left out of the state it is judged by
+    const minutes = { name: 'minutes', kind: 'positional', annotation: 'int', defaultValue: null };
+    const snooze = runHarness('record.py', { runRepoTests: false, targets: [target('Reminder.snooze', 'recfix.bookings', { params: [minutes] })] }).targets[0];
+    expect(snooze.drop).toBeNull();
+    expect(snooze.cases.filter((c: any) => c.state === true && c.expect.returns).length).toBeGreaterThan(1);
+    const judged = runHarness('mutate.py', { search: false, targets: [target('Reminder.snooze', 'recfix.bookings', { cases: snooze.cases })] }).targets[0].cases;
+    expect(judged.length).toBe(snooze.cases.length);
+    expect(judgeCases(judged).filter(([ok]: [boolean, string]) => !ok)).toEqual([]);
   }, 300_000);
 
   it('records doctest examples, the repo tests traced at run time and type-hint values', () => {

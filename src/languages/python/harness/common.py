@@ -398,13 +398,14 @@ def constructed_case(target, case):
 def stated_case(target, case):
     """A method's case judged by its result and the state the call leaves on the instance (a method
     that returns None or always the same value, `seek`, `_init_len`): the attributes after the call
-    without the iterators the instance holds (worker._plain_state_of), the instance built inside
-    builtins.list:
+    without the iterators and plain functions the instance holds (worker._plain_state_of: a
+    source it reads from, a callback it was given, neither of which a call changes), the instance
+    built inside builtins.list:
     `list((_r, <state of _o>) for _ in (0,) for _o in (<module>.<Owner>(<init>),) for _r in (_o.<name>(<args>),))`,
     expecting `[(<result>, <state>)]`. Raises ValueError when an input has no source form."""
-    imports = {"collections.abc"}
+    imports = {"collections.abc", "types"}
     name = target["qualname"].rsplit(".", 1)[1]
-    expr = ("((_r, {k: v for k, v in (%s).items() if not isinstance(v, collections.abc.Iterator)})"
+    expr = ("((_r, {k: v for k, v in (%s).items() if not isinstance(v, (collections.abc.Iterator, types.FunctionType))})"
             " for _ in (0,) for _o in (%s,) for _r in (_o.%s(%s),))") % (
         STATE_OF_O, instance_source(target, case.get("init"), imports), name, call_args_source(case, imports))
     return _list_case(case, expr, imports)

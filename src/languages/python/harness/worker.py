@@ -24,6 +24,7 @@ import select
 import signal
 import sys
 import traceback
+import types
 import typing
 
 sys.dont_write_bytecode = True
@@ -956,8 +957,9 @@ def _state_of(obj):
 
 def _plain_state_of(obj):
     """What common.stated_case's expression evaluates for an instance after a method call: its state
-    (_state_of) without the iterators it holds (a source it reads from, which cannot be encoded)."""
-    return {k: v for k, v in _state_of(obj).items() if not isinstance(v, collections.abc.Iterator)}
+    (_state_of) without the iterators it holds (a source it reads from, which cannot be encoded) and
+    its plain functions (a callback it was given: xmltodict's handler keeps `item_callback`)."""
+    return {k: v for k, v in _state_of(obj).items() if not isinstance(v, (collections.abc.Iterator, types.FunctionType))}
 
 
 def _is_nested_lazy(value):
