@@ -97,6 +97,19 @@ describe('record.py', () => {
     expect(labels).toContain('lunch');
   }, 300_000);
 
+  it('judges a method that changes its instance and returns a value by both: dropping the change is a mutant its cases kill', () => {
+    const label = { name: 'label', kind: 'positional', annotation: 'str', defaultValue: null };
+    const recorded = runHarness('record.py', { runRepoTests: false, targets: [target('Diary.total', 'recfix.bookings'), target('Diary.cancel', 'recfix.bookings', { params: [label] })] });
+    const cancel = recorded.targets[1];
+    expect(cancel.drop).toBeNull();
+    expect(cancel.cases.length).toBeGreaterThan(1);
+    expect(cancel.cases.filter((c: any) => !c.warm).every((c: any) => c.state === true)).toBe(true);
+    const mutated = runHarness('mutate.py', { targets: [target('Diary.cancel', 'recfix.bookings', { cases: cancel.cases })] }).targets[0];
+    const assignLine = mutated.mutants.find((m: any) => m.description.endsWith('statement removed') && m.line === 57);
+    expect(assignLine?.killed).toBe(true);
+    expect(judgeCases(mutated.cases).filter(([ok]: [boolean, string]) => !ok)).toEqual([]);
+  }, 300_000);
+
   it('judges a method that returns None by the state it leaves, warmed receivers (another method called first) included', () => {
     const slot = { name: 'slot', kind: 'positional', annotation: null, defaultValue: null };
     const recorded = runHarness('record.py', {
@@ -150,7 +163,9 @@ describe('record.py', () => {
     const cases = get('recfix.shapes:Counter.advance').cases;
     const doctest = cases.find((c: any) => c.source === 'doctest');
     expect(doctest.init.args).toEqual([{ t: 'int', v: '2' }, { t: 'int', v: '3' }]);
-    expect(doctest.expect).toEqual({ returns: { t: 'int', v: '8' } });
+    // advance changes the counter and returns its value: judged by both, [(8, {'value': 8, 'step': 3})]
+    expect(doctest.state).toBe(true);
+    expect(doctest.expect.returns.v[0].v[0]).toEqual({ t: 'int', v: '8' });
     expect(cases.find((c: any) => c.source === 'repo-test').init.args.map((a: any) => a.v)).toEqual(['10', '-2']);
   });
 

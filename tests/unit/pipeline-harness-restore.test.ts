@@ -3,8 +3,9 @@
  * the host with /usr/bin/python3, fixture recfix/arith.py and its test tests/test_arith.py):
  * - a method called by the repository's tests on a receiver its init alone does not give back
  *   (`Parser._atom`, with the parser halfway through its tokens) is recorded on that receiver,
- *   rebuilt from its attributes (init `restore`), judged as
- *   `list(_o._atom() for _ in (0,) for _o in ((lambda _o: vars(_o).update({...}) or _o)(object.__new__(recfix.arith.Parser)),))`,
+ *   rebuilt from its attributes (init `restore`); as `_atom` advances the parser, judged by its result
+ *   and the attributes after it on that rebuilt parser,
+ *   `list((_r, <attributes of _o>) for _ in (0,) for _o in ((lambda _o: vars(_o).update({...}) or _o)(object.__new__(recfix.arith.Parser)),) for _r in (_o._atom(),))`,
  *   and the search varies those attributes;
  * - a method no test calls (`Evaluator.visit_binop`) gets the inputs the other targets' recorded
  *   cases pass it (`calculate`'s strings reach it through `Evaluator.visit`): source `inner-call`;
@@ -62,7 +63,8 @@ describe('a receiver rebuilt from the attributes it had at the call', () => {
     expect(forms.length).toBe(recorded.get('Parser._atom').cases.filter((c: any) => c.init?.restore).length);
     for (const c of forms) {
       expect([c.module, c.init, c.argsAfter]).toEqual(['builtins', null, null]);
-      expect(c.args[0].v).toMatch(/^\(_o\._atom\(\) for _ in \(0,\) for _o in \(\(lambda _o: vars\(_o\)\.update\(\{'_index': \d+, '_tokens': \[.*\]\}\) or _o\)\(object\.__new__\(recfix\.arith\.Parser\)\),\)\)$/s);
+      // _atom advances the parser: judged by its result and the state it leaves (common.stated_case) on the rebuilt parser
+      expect(c.args[0].v).toMatch(/ for _ in \(0,\) for _o in \(\(lambda _o: vars\(_o\)\.update\(\{'_index': \d+, '_tokens': \[.*\]\}\) or _o\)\(object\.__new__\(recfix\.arith\.Parser\)\),\) for _r in \(_o\._atom\(\),\)\)$/s);
     }
     expect(judgeCases(judged, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
     const wrong = tempDir('codemidas-restored-');
@@ -83,7 +85,9 @@ describe('a receiver rebuilt from the attributes it had at the call', () => {
     const shown = judged.filter((c: any) => 'returns' in c.expect).sort((a: any, b: any) => a.args[0].v.length - b.args[0].v.length)[0];
     const unit = makeUnit({ id: `${MODULE}:Parser._atom`, kind: 'method', module: MODULE, qualname: 'Parser._atom', file: 'recfix/arith.py', signature: 'def _atom(self):' });
     // (a long receiver is past the size a prompt picks examples up to: the block is what it shows when one is picked)
-    expect(exampleBlock(unit, shown)).toMatch(/>>> \(lambda _o: vars\(_o\)\.update\(\{'_index': \d+, '_tokens': .*\}\) or _o\)\(object\.__new__\(recfix\.arith\.Parser\)\)\._atom\(\)\n# called on an instance built from the attributes shown[^\n]*\n\{'(num|op)': .*\}$/s);
+    expect(exampleBlock(unit, shown)).toMatch(
+      /^>>> \(lambda _o: vars\(_o\)\.update\(\{'_index': \d+, '_tokens': .*\}\) or _o\)\(object\.__new__\(recfix\.arith\.Parser\)\)\._atom\(\)\n# the call's result, then the instance's attributes after it[^\n]*\n\(\{'(num|op)': .*\}, \{'_index': \d+, '_tokens': .*\}\)$/s,
+    );
     const dir = tempDir('codemidas-restored-test-');
     const file = join(dir, 'test_atom.py');
     writeFileSync(file, renderReadableTest({ taskId: 'recfix/atom', module: MODULE, target: 'Parser._atom', cases: judged }));

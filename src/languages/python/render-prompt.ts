@@ -111,7 +111,7 @@ export function exampleBlock(unit: Unit, c: RecordedCase): string {
   const shown = single && returns.t === 'list' && Array.isArray(returns.v) && returns.v.length === 1 ? returns.v[0] : c.expect.returns;
   const lines = [call, taggedToPython(shown)];
   if (form === 'constructed') lines.splice(1, 0, '# the new instance holds these attributes (vars(), or its __slots__):');
-  if (form === 'stated') lines.splice(1, 0, "# the call's result, then the instance's attributes after it (vars(), or its __slots__; iterators left out):");
+  if (form === 'stated') lines.splice(1, 0, "# the call's result, then the instance's attributes after it (vars(), or its __slots__; iterators and functions left out):");
   if (form === 'nested') lines.push('# each iterator in the result is shown as the list of its items');
   if (form === 'restored') lines.splice(1, 0, '# called on an instance built from the attributes shown, __init__ not called (object.__new__, then vars().update); it returns:');
   if (c.argsAfter) lines.push(`# afterwards the arguments are: ${c.argsAfter.map(taggedToPython).join(', ')}`);

@@ -307,7 +307,21 @@ def record_target(config, target, traced):
             # None): judged by its result and the state the call leaves on the instance
             # (common.stated_case), when that varies
             kept = _with_state(workers, config, kept, rejected) or kept
-        selected = select(kept, config.get("maxCases", 40), rejected)
+            selected = select(kept, config.get("maxCases", 40), rejected)
+        elif (desc["needsInstance"] and desc.get("mutatesSelf") and not worker_a.info.get("generator", False)
+              and not worker_a.info.get("property", False) and kept
+              and not all(o.get("returnsSelf") for _, _, o in kept if o["kind"] == "returns")):
+            # a method that changes its instance and returns a value (a tree's `rotate`, a parser's
+            # `_parse_*` advancing its index): judged by both when the state encodes for nearly every
+            # chosen input and stays small; else by its result alone
+            selected = select(kept, config.get("maxCases", 40), rejected)
+            stated = _with_state(workers, config, selected, collections.Counter())
+            warmed = [k for k in selected if k[1].get("warm")]  # judged in their own form (_with_state skips them)
+            if (stated and len(stated) >= STATED_SHARE * (len(selected) - len(warmed))
+                    and all(len(json.dumps(o.get("value"))) <= STATED_MAX_CHARS for _, _, o in stated)):
+                selected = stated + warmed
+        else:
+            selected = select(kept, config.get("maxCases", 40), rejected)
         cases = []
         for src, case_input, outcome in selected:
             case = common.make_case(target, case_input, outcome, src, generator=worker_a.info.get("generator", False))
@@ -369,6 +383,12 @@ class _FirstRuns:
             return
         for k, outcome in zip(chunk, answer["outcomes"]):
             self.outcomes[k] = outcome
+
+
+# A method that changes its instance is judged by its result and the state it leaves when at least
+# this share of its chosen inputs give a state that encodes, each verdict at most this long.
+STATED_SHARE = 0.8
+STATED_MAX_CHARS = 20000
 
 
 def _returns_one_value(kept):

@@ -729,6 +729,34 @@ def _in_genexpr(call):
         raise RuntimeError("generator raised StopIteration") from exc
 
 
+_MUTATING_METHODS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "add", "discard", "setdefault",
+                     "popitem", "sort", "reverse", "appendleft", "popleft", "extendleft", "rotate"}
+
+
+def _mutates_self(node):
+    """Whether a method's body changes its instance: assigns or deletes an attribute of its first
+    parameter or an item of one (`self.balance = ...`, `self.table[k] = v`), or calls a mutating
+    method of a list, dict, set or deque the instance holds (`self.items.append(x)`)."""
+    if node is None or not node.args.args:
+        return False
+    me = node.args.args[0].arg
+
+    def held(expr):  # self.x, or self.x[...] / self.x.y
+        while isinstance(expr, (ast.Attribute, ast.Subscript)):
+            if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == me:
+                return True
+            expr = expr.value
+        return False
+
+    for n in ast.walk(node):
+        targets = n.targets if isinstance(n, (ast.Assign, ast.Delete)) else [n.target] if isinstance(n, (ast.AugAssign, ast.AnnAssign)) else []
+        if any(held(t) for t in targets):
+            return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _MUTATING_METHODS and held(n.func.value):
+            return True
+    return False
+
+
 def _warmers(klass, target_name, limit=3):
     """Public methods of `klass` (its own, not inherited) callable with no arguments (`peek`,
     `elements`), the target and properties left out: called before the target, they leave the
@@ -826,6 +854,7 @@ def _describe():
         init_params = _describe_callable(constructor, True) if constructor is not None else []
         answer["initParams"] = init_params or []
         answer["warmers"] = _warmers(klass, STATE["name"])
+        answer["mutatesSelf"] = _mutates_self(node)
         answer["initLiterals"] = _literals(_def_node(None, STATE["qualname"].rsplit(".", 1)[0] + ".__init__"))
         strings = list(found.get("regexStr") or []) + list(found.get("docStr") or []) + list(found.get("str") or [])
         try:
@@ -1013,7 +1042,7 @@ def run_case(case, trace=False):
         return {"kind": "error", "reason": "no-init", "message": "a method case needs init"}
     lines = set()
     _FLAGS.clear()
-    result = exc = None
+    result = exc = instance = None
     raised = lazy = False
     _ACTIVE[0] = True
     try:
@@ -1103,6 +1132,8 @@ def run_case(case, trace=False):
         out["warm"] = case["warm"]
     if STATE.get("property"):
         out["attribute"] = True
+    if instance is not None and not raised and (result is instance or (type(result) is list and len(result) == 1 and result[0] is instance)):
+        out["returnsSelf"] = True  # a fluent method: its result already shows the state it leaves
     if raised:
         out.update(kind="raises", type=_type_name(type(exc)))
         return out
