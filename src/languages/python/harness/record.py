@@ -301,27 +301,20 @@ def record_target(config, target, traced):
                 rejected["timeout" if second.get("kind") == "timeout" else ("impure" if second.get("kind") == "impure" else "non-deterministic")] += 1
                 continue
             kept.append((src, case_input, first))
-        if (desc["needsInstance"] and not worker_a.info.get("generator", False) and not worker_a.info.get("property", False)
-                and _returns_one_value(kept)):
+        plain_method = desc["needsInstance"] and not worker_a.info.get("generator", False) and not worker_a.info.get("property", False)
+        one_value = plain_method and _returns_one_value(kept)
+        if one_value:
             # a method that returns one value for every input it does not reject (`seek` returns
             # None): judged by its result and the state the call leaves on the instance
             # (common.stated_case), when that varies
             kept = _with_state(workers, config, kept, rejected) or kept
-            selected = select(kept, config.get("maxCases", 40), rejected)
-        elif (desc["needsInstance"] and desc.get("mutatesSelf") and not worker_a.info.get("generator", False)
-              and not worker_a.info.get("property", False) and kept
-              and not all(o.get("returnsSelf") for _, _, o in kept if o["kind"] == "returns")):
+        selected = select(kept, config.get("maxCases", 40), rejected)
+        if (plain_method and not one_value and desc.get("mutatesSelf") and selected
+                and not all(o.get("returnsSelf") for _, _, o in selected if o["kind"] == "returns")):
             # a method that changes its instance and returns a value (a tree's `rotate`, a parser's
-            # `_parse_*` advancing its index): judged by both when the state encodes for nearly every
-            # chosen input and stays small; else by its result alone
-            selected = select(kept, config.get("maxCases", 40), rejected)
-            stated = _with_state(workers, config, selected, collections.Counter())
-            warmed = [k for k in selected if k[1].get("warm")]  # judged in their own form (_with_state skips them)
-            if (stated and len(stated) >= STATED_SHARE * (len(selected) - len(warmed))
-                    and all(len(json.dumps(o.get("value"))) <= STATED_MAX_CHARS for _, _, o in stated)):
-                selected = stated + warmed
-        else:
-            selected = select(kept, config.get("maxCases", 40), rejected)
+            # `_parse_*` advancing its index), not a fluent one returning itself: judged by both
+            # when the state encodes for nearly every chosen input and stays small
+            selected = _stated_if_encodable(workers, config, selected)
         cases = []
         for src, case_input, outcome in selected:
             case = common.make_case(target, case_input, outcome, src, generator=worker_a.info.get("generator", False))
@@ -389,6 +382,18 @@ class _FirstRuns:
 # this share of its chosen inputs give a state that encodes, each verdict at most this long.
 STATED_SHARE = 0.8
 STATED_MAX_CHARS = 20000
+
+
+def _stated_if_encodable(workers, config, selected):
+    """`selected` in the stated form (warmed inputs keep their own form) when at least STATED_SHARE
+    of the others give a state that encodes and each verdict is at most STATED_MAX_CHARS; else
+    `selected` as it is."""
+    stated = _with_state(workers, config, selected, collections.Counter())
+    warmed = [k for k in selected if k[1].get("warm")]
+    if (stated and len(stated) >= STATED_SHARE * (len(selected) - len(warmed))
+            and all(len(json.dumps(o.get("value"))) <= STATED_MAX_CHARS for _, _, o in stated)):
+        return stated + warmed
+    return selected
 
 
 def _returns_one_value(kept):
