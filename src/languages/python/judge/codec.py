@@ -71,8 +71,9 @@ def encode(value, _depth=0, _seen=()):
         # content by the builtin's own C methods (never an override), plus any instance attributes.
         content = {"value": _BASE_CONTENT[base](value)}
         extra = getattr(value, "__dict__", None)
-        if isinstance(extra, dict) and _without_bound_methods(extra):
-            content["attrs"] = _without_bound_methods(extra)
+        attrs = _without_bound_methods(extra) if isinstance(extra, dict) else None
+        if attrs:
+            content["attrs"] = attrs
         slots = _slot_state(value)
         if slots:
             content["slots"] = slots
