@@ -47,6 +47,13 @@ describe('record.py', () => {
     expect(traced).toEqual(expect.arrayContaining(['/a~1b/c~0d', '']));
   }, 300_000);
 
+  it("traces the tests of a repository whose conftest fails pytest's whole session (written for an older pytest), by naming its test files", () => {
+    const fixture = join(root, 'tests', 'fixtures', 'oldconftest');
+    const recorded = runHarness('record.py', { repoRoot: fixture, sysPath: [fixture], targets: [target('parse_range', 'ranges')] });
+    const traced = recorded.targets[0].cases.filter((c: any) => c.source === 'repo-test').map((c: any) => c.args[0].v);
+    expect(traced).toEqual(expect.arrayContaining(['2-5', '7']));
+  }, 300_000);
+
   it("gives each traced test a time limit: a benchmark looping for minutes neither spends the trace budget nor loses the tests after it", () => {
     const fixture = join(root, 'tests', 'fixtures', 'benchsuite');
     const recorded = runHarness('record.py', { repoRoot: fixture, sysPath: [fixture], testSeconds: 2, traceTimeoutMs: 30_000, targets: [target('slug', 'slugs')] });

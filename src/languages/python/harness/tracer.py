@@ -287,13 +287,16 @@ class TestTimeLimit(BaseException):
 
 
 def _test_time_limit(pytest, seconds, tracer):
-    """A pytest plugin running each test's call under a SIGALRM timer of `seconds`. The tracer's
-    hook is set again after each test: the alarm may fire inside the hook, and Python unsets a
-    profile function that raises."""
+    """A pytest plugin running each test's call under a SIGALRM timer of `seconds` and counting the
+    calls (`ran`). The tracer's hook is set again after each test: the alarm may fire inside the
+    hook, and Python unsets a profile function that raises."""
 
     class Plugin:
+        ran = 0
+
         @pytest.hookimpl(hookwrapper=True)
         def pytest_runtest_call(self, item):
+            self.ran += 1
             try:
                 with calls.alarm_after(seconds, TestTimeLimit):
                     yield
@@ -305,21 +308,41 @@ def _test_time_limit(pytest, seconds, tracer):
 
 
 def run_pytest(tracer, config):
+    """The repository's pytest suite under the tracer. A session pytest cannot collect at all runs 0
+    tests (a conftest written for an older pytest: docopt's builds its nodes by direct construction,
+    an error since pytest 6, and fails the whole session); it is run again on its test files named
+    one by one, which pytest collects without the conftest's collection hooks for other files, and
+    then once more without conftests."""
     tracer.source = "repo-test"
     try:
         import pytest
     except ImportError:
         return
-    args = list(config.get("testPaths") or [config["repoRoot"]] + _suite_modules(config["repoRoot"]))
-    args += ["-q", "-p", "no:cacheprovider", "--rootdir", config["repoRoot"], "-o", "addopts=", "--continue-on-collection-errors"]
+    root = config["repoRoot"]
+    paths = list(config.get("testPaths") or [root] + _suite_modules(root))
+    options = ["-q", "-p", "no:cacheprovider", "--rootdir", root, "-o", "addopts=", "--continue-on-collection-errors"]
+    attempts = [paths + options]
+    if not config.get("testPaths"):
+        files = _test_files(root)
+        if files:
+            attempts += [files + options, files + options + ["--noconftest"]]
+    for args in attempts:
+        if _pytest_run(pytest, tracer, config, args) > 0:
+            break
+    run_load_tests(tracer, root)
+
+
+def _pytest_run(pytest, tracer, config, args):
+    """One pytest session under the tracer; returns how many tests it ran."""
+    limit = _test_time_limit(pytest, config.get("testSeconds", TEST_SECONDS), tracer)
     tracer.start()
     try:
-        pytest.main(args, plugins=[_test_time_limit(pytest, config.get("testSeconds", TEST_SECONDS), tracer)])
+        pytest.main(args, plugins=[limit])
     except BaseException:  # noqa: BLE001
         pass
     finally:
         tracer.stop()
-    run_load_tests(tracer, config["repoRoot"])
+    return limit.ran
 
 
 SUITE_MODULE_NAMES = ("tests.py", "test.py")
@@ -329,10 +352,23 @@ def _suite_modules(root, limit=8):
     """A single-module library's suite beside it (`tests.py`, `test.py`: json-patch, pygtrie), which
     pytest's default file patterns (`test_*.py`, `*_test.py`) do not collect; named to pytest, which
     collects a file it is given whatever its name."""
+    return _files_under(root, lambda name: name in SUITE_MODULE_NAMES, limit)
+
+
+def _test_files(root, limit=64):
+    """The test files under `root` by pytest's default patterns (`test_*.py`, `*_test.py`) and the
+    single-module suite names."""
+    return _files_under(root, lambda name: name.endswith(".py") and (
+        name.startswith("test_") or name.endswith("_test.py") or name in SUITE_MODULE_NAMES), limit)
+
+
+def _files_under(root, accept, limit):
+    """Paths of the files under `root` whose name `accept`s, walked in sorted order (hidden folders,
+    node_modules, caches and site-packages left out), at most `limit`."""
     found = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in ("node_modules", "__pycache__", "site-packages"))
-        found.extend(os.path.join(dirpath, name) for name in sorted(filenames) if name in SUITE_MODULE_NAMES)
+        found.extend(os.path.join(dirpath, name) for name in sorted(filenames) if accept(name))
         if len(found) >= limit:
             break
     return found[:limit]
