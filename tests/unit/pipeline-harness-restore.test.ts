@@ -107,6 +107,19 @@ describe('an argument object without a repr that evaluates back', () => {
   });
 });
 
+describe('an argument that is a list subclass holding an attribute (a token stream and the error it raises)', () => {
+  it("is rebuilt by list.__new__, its items and its attributes, as the repository's tests passed it, and judged on the reference", () => {
+    const targets = [target('take_flag', 'recfix.streams')];
+    const rec = recordResultSchema.parse(runHarness('record.py', { runRepoTests: true, testPaths: ['tests/test_streams.py'], targets }));
+    const traced = rec.targets[0]!.cases.filter((c: any) => c.source === 'repo-test') as any[];
+    expect(traced.map((c: any) => c.args[0].v)).toContain(
+      "(lambda _o: list.extend(_o, ['--verb']) or _o)((lambda _o: vars(_o).update({'error': (recfix.streams.LanguageError)}) or _o)(list.__new__(recfix.streams.TokenStream)))",
+    );
+    expect(traced.map((c: any) => c.expect)).toEqual(expect.arrayContaining([{ returns: { t: 'str', v: '--verbose' } }, { raises: 'recfix.streams.LanguageError' }]));
+    expect(judgeCases(rec.targets[0]!.cases, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
+  });
+});
+
 describe("the repository's data files as string inputs", () => {
   it("passes the lines of tests/data/expressions.txt to calculate, whose cases then reach the visitor", () => {
     const cases = recorded.get('calculate').cases as any[];

@@ -208,11 +208,12 @@ MAX_RESTORED_CHARS = 3000
 MAX_RESTORED_ATTRS = 24
 
 
-def restore_source(type_path, attr_sources):
+def restore_source(type_path, attr_sources, new="object.__new__"):
     """The expression rebuilding an instance of `type_path` (`module.Class`) from its attributes:
-    `(lambda _o: vars(_o).update({'a': 1}) or _o)(object.__new__(module.Class))`."""
+    `(lambda _o: vars(_o).update({'a': 1}) or _o)(object.__new__(module.Class))`; `new` builds the
+    empty instance."""
     items = ", ".join("%r: %s" % (name, src) for name, src in attr_sources)
-    return "(lambda _o: vars(_o).update({%s}) or _o)(object.__new__(%s))" % (items, type_path)
+    return "(lambda _o: vars(_o).update({%s}) or _o)(%s(%s))" % (items, new, type_path)
 
 
 def rebuild(klass, attributes):
@@ -247,13 +248,15 @@ def replayable_init(value):
     return tagged
 
 
-def restorable_class(klass):
-    """`module.qualname` of a class whose instances can be rebuilt from their attributes, or None."""
-    if not isinstance(klass, type) or klass.__new__ is not object.__new__:
+def restorable_class(klass, container=None):
+    """`module.qualname` of a class whose instances can be rebuilt from their attributes, or None.
+    With `container` (list or dict), of a subclass of that builtin instead, built by its `__new__`."""
+    base = container or object
+    if not isinstance(klass, type) or klass.__new__ is not base.__new__:
         return None
-    if any(b not in (object,) and b.__module__ == "builtins" for b in klass.__mro__):
+    if any(b not in (object, base) and b.__module__ == "builtins" for b in klass.__mro__):
         return None
-    if any("__slots__" in vars(b) for b in klass.__mro__ if b is not object):
+    if any("__slots__" in vars(b) for b in klass.__mro__ if b not in (object, base)):
         return None
     ref = codec._ref_of(klass)
     if ref is None or ref[0] in ("builtins", "__main__") or "test" in ref[0].lower():
@@ -261,12 +264,12 @@ def restorable_class(klass):
     return "%s.%s" % tuple(ref)
 
 
-def restorable_state(value, _depth=0):
+def restorable_state(value, _depth=0, container=None):
     """(`module.Class`, {attribute: tagged input}) of an object restored_input can rebuild; raises
     NotAnInput."""
     import collections.abc
 
-    type_path = restorable_class(type(value))
+    type_path = restorable_class(type(value), container)
     if type_path is None:
         raise NotAnInput("not a plain class of the library")
     state = getattr(value, "__dict__", None)
@@ -315,12 +318,23 @@ def default_input(klass, value):
     return None
 
 
+# A list or dict subclass of the library holding attributes besides its items (a token stream that
+# knows which error to raise) is rebuilt by its builtin's `__new__`, its items put back by the
+# builtin's own method (an override in the subclass is not called), then its attributes.
+CONTAINER_FILL = {list: "extend", dict: "update"}
+
+
 def restored_input(value, _depth=0):
     """A `repr` input rebuilding `value` from its attributes (restore_source), checked to give an
     object of the same type whose state encodes equal; raises NotAnInput."""
-    type_path, attrs = restorable_state(value, _depth)
+    container = next((base for base in CONTAINER_FILL if isinstance(value, base)), None)
+    type_path, attrs = restorable_state(value, _depth, container)
     imports = {codec._ref_of(type(value))[0]}  # the class's module (restorable_class checked it has one)
-    text = restore_source(type_path, [(k, source_of(v, imports)) for k, v in attrs.items()])
+    new = "object.__new__" if container is None else "%s.__new__" % container.__name__
+    text = restore_source(type_path, [(k, source_of(v, imports)) for k, v in attrs.items()], new)
+    if container is not None:
+        items = source_of(to_input(container(value), _depth + 1), imports)
+        text = "(lambda _o: %s.%s(_o, %s) or _o)(%s)" % (container.__name__, CONTAINER_FILL[container], items, text)
     if len(text) > MAX_RESTORED_CHARS:
         raise NotAnInput("restored state too long")
     tagged = {"t": "repr", "v": text, "imports": sorted(imports)}
@@ -330,6 +344,8 @@ def restored_input(value, _depth=0):
         raise NotAnInput("restored state does not evaluate: %s" % type(exc).__name__)
     if type(rebuilt) is not type(value):
         raise NotAnInput("restored state gives another type")
+    if container is not None and not equal(container(value), container(rebuilt)):
+        raise NotAnInput("restored items differ")
     emptied = {k for k, v in attrs.items() if v.get("t") in ("dict", "list", "set") and not v["v"] and vars(value)[k]}
     if set(vars(rebuilt)) != set(attrs) or not all(k in emptied or equal(vars(value)[k], vars(rebuilt)[k]) for k in attrs):
         raise NotAnInput("restored state differs")
