@@ -120,6 +120,27 @@ describe('an argument that is a list subclass holding an attribute (a token stre
   });
 });
 
+describe("a base class's method called on its subclasses' instances", () => {
+  it("is recorded on receivers of the subclasses, rebuilt from their attributes, judged by the reference and killing the mutants", () => {
+    const targets = [target('Matcher.match', 'recfix.matchers')];
+    const rec = recordResultSchema.parse(runHarness('record.py', { runRepoTests: true, testPaths: ['tests/test_matchers.py'], targets }));
+    const cases = rec.targets[0]!.cases as any[];
+    const types = new Set(cases.map((c: any) => c.init?.restore?.type).filter(Boolean));
+    expect([...types].sort()).toEqual(['recfix.matchers.Digits', 'recfix.matchers.Literal']);
+    // judged as the restored form is, the list of the one result (common.restored_case)
+    const digits = { t: 'tuple', v: [{ t: 'str', v: 'n' }, { t: 'str', v: '12' }, { t: 'int', v: '2' }] };
+    expect(cases.map((c: any) => c.expect)).toContainEqual({ returns: { t: 'list', v: [digits] } });
+    const mut = mutateResultSchema.parse(runHarness('mutate.py', { targets: targets.map((t, k) => ({ ...t, cases: rec.targets[k]!.cases })) }));
+    const m = mut.targets[0] as any;
+    expect(m.error).toBeNull();
+    // the judged forms build each receiver by its own class
+    const judged = m.cases as any[];
+    expect(judged.some((c: any) => c.args[0]?.v?.includes('object.__new__(recfix.matchers.Digits)'))).toBe(true);
+    expect(judgeCases(judged, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
+    expect(m.mutation.score, m.mutation.survivors.join('; ')).toBeGreaterThanOrEqual(0.8);
+  });
+});
+
 describe("the repository's data files as string inputs", () => {
   it("passes the lines of tests/data/expressions.txt to calculate, whose cases then reach the visitor", () => {
     const cases = recorded.get('calculate').cases as any[];

@@ -342,6 +342,10 @@ def instance_source(target, init, imports):
     owner = target["qualname"].rsplit(".", 1)[0]
     if init and init.get("restore") is not None:
         attrs = init["restore"]["attrs"]
+        # a subclass's instance (values.receiver_class) is named by its own class, in the same module
+        restored = init["restore"]["type"]
+        if restored.startswith(target["module"] + "."):
+            owner = restored[len(target["module"]) + 1:]
         return values.restore_source("%s.%s" % (module, owner), [(k, to_source(attrs[k], imports)) for k in attrs])
     return "%s.%s(%s)" % (module, owner, call_args_source(init or {"args": [], "kwargs": {}}, imports))
 

@@ -117,7 +117,7 @@ def _class_key(target):
 def class_inits(config, by_target):
     """{`module:Owner`: [init]}: the inits of the traced calls of each class's methods, and the
     arguments of its traced constructor calls (a `<Owner>.__init__` target), plain inits before
-    rebuilt receivers, deduplicated, at most CLASS_INITS each."""
+    rebuilt receivers (not a subclass's), deduplicated, at most CLASS_INITS each."""
     plain, restored = collections.defaultdict(list), collections.defaultdict(list)
     for index, target in enumerate(config["targets"]):
         if target.get("kind") != "method":
@@ -128,6 +128,8 @@ def class_inits(config, by_target):
             if "reject" in record:
                 continue
             init = {"args": record["args"], "kwargs": record["kwargs"]} if constructor else record.get("init")
+            if init is not None and init.get("restore") is not None and init["restore"]["type"] != key.replace(":", "."):
+                continue  # a subclass's instance: it inherits this method, maybe not the others
             if init is not None:
                 (restored if init.get("restore") is not None else plain)[key].append(init)
     return {key: variations._dedupe(plain[key] + restored[key])[:CLASS_INITS] for key in set(plain) | set(restored)}

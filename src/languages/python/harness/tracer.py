@@ -71,6 +71,7 @@ class Tracer:
         self.started = {}  # id(frame) -> frame: generator frames whose first call was seen
         self.fresh = {}  # id(instance) -> (instance, its attributes as __init__ left them, as JSON)
         self.modules = [t["module"] for t in targets]
+        self.names = [t["qualname"].rsplit(".", 1)[-1] for t in targets]
         for index, t in enumerate(targets):
             try:
                 module = _with_alarm(20, lambda: importlib.import_module(t["module"]))
@@ -187,8 +188,9 @@ class Tracer:
             elif known[1] is not None:
                 inits.append(known[1])
             # the receiver as it is at the call (a parser holding its tokens): rebuilt from its
-            # attributes, which the init alone may not give back
-            restore = self.restore_of(args[0]) if type(args[0]) is klass else None
+            # attributes, which the init alone may not give back; a subclass's instance that
+            # inherits the method (a base class's `match` called on each kind of node) only so
+            restore = self.restore_of(args[0]) if type(args[0]) is klass or self.inherits(index, klass, type(args[0])) else None
             fresh = self.fresh.get(id(args[0]))
             if restore is not None and inits and fresh is not None and fresh[0] is args[0] and fresh[1] == json.dumps(restore, sort_keys=True):
                 restore = None  # the receiver is as its init left it: the init form alone shows it
@@ -208,6 +210,15 @@ class Tracer:
             return
         for init in inits:
             self.emit({"target": index, "source": self.source, "init": init, "args": tagged_args, "kwargs": tagged_kwargs})
+
+    def inherits(self, index, klass, subclass):
+        """Whether `subclass` (a receiver's class) is a subclass of target `index`'s owner `klass`
+        in the same module that inherits the target method unchanged (values.receiver_class)."""
+        try:
+            values.receiver_class(klass, "%s.%s" % tuple(codec._ref_of(subclass)), self.names[index])
+            return True
+        except (values.NotAnInput, TypeError):
+            return False
 
     @staticmethod
     def restore_of(receiver):
@@ -449,7 +460,7 @@ def run_cases(tracer, config):
                 if init is None:
                     continue
                 if init.get("restore") is not None:
-                    instance = values.rebuild(klass, {k: codec.decode(v) for k, v in init["restore"]["attrs"].items()})
+                    instance = values.rebuild(values.receiver_class(klass, init["restore"]["type"], name), {k: codec.decode(v) for k, v in init["restore"]["attrs"].items()})
                 else:
                     instance = _with_alarm(CASE_SECONDS, lambda: klass(*[codec.decode(a) for a in init.get("args") or []],
                                                                    **{k: codec.decode(v) for k, v in (init.get("kwargs") or {}).items()}))

@@ -224,6 +224,27 @@ def rebuild(klass, attributes):
     return instance
 
 
+def receiver_class(klass, type_path, name):
+    """The class a receiver restored as `type_path` is an instance of: `klass` (a method target's
+    owner), or the subclass of it that `type_path` names in klass's own module when that subclass
+    inherits method `name` unchanged (a base class's method called on a subclass's instance:
+    parsers' and matchers' `match`, defined once, called on every kind of node). Raises NotAnInput
+    for another class."""
+    import inspect
+
+    ref = codec._ref_of(klass)
+    if ref is None or type_path == "%s.%s" % tuple(ref):
+        return klass
+    found = sys.modules.get(ref[0]) if type_path.startswith(ref[0] + ".") else None
+    for part in type_path[len(ref[0]) + 1:].split(".") if found is not None else ():
+        found = getattr(found, part, None)
+    if not (isinstance(found, type) and issubclass(found, klass) and found.__module__ == klass.__module__):
+        raise NotAnInput("a receiver of another class")
+    if inspect.getattr_static(found, name, None) is not inspect.getattr_static(klass, name, None):
+        raise NotAnInput("the subclass overrides the method")
+    return found
+
+
 def replayable_init(value):
     """{"args", "kwargs"} (tagged inputs) with which `type(value)` builds an equal instance again, for
     instances no traced `__init__` built and no attribute dict restores: a namedtuple subclass's

@@ -1051,7 +1051,7 @@ def run_case(case, trace=False):
         if STATE["method"]:
             try:
                 if restore is not None:
-                    instance = values.rebuild(STATE["klass"], restore)
+                    instance = values.rebuild(values.receiver_class(STATE["klass"], init["restore"]["type"], STATE["name"]), restore)
                 else:
                     instance = STATE["klass"](*init_args, **init_kwargs)
             except BaseException as e:  # noqa: BLE001
