@@ -119,7 +119,7 @@ export interface RecordedCase {
   module: string;
   target: string;
   /** `restore` (Python, record stage only): the receiver rebuilt from its attributes, see harness-result-schema.ts. */
-  init: { args: unknown[]; kwargs: Record<string, unknown>; restore?: { type: string; attrs: Record<string, unknown> } | undefined } | null;
+  init: { args: unknown[]; kwargs: Record<string, unknown>; restore?: { type: string; attrs: Record<string, unknown>; slots?: boolean | undefined } | undefined } | null;
   args: unknown[];
   kwargs: Record<string, unknown>;
   /** `aliases` (JavaScript, runtime/aliases.mjs): the objects of the arguments a returned object is or holds. */

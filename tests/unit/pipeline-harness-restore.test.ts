@@ -120,8 +120,8 @@ describe('an argument that is a list subclass holding an attribute (a token stre
   });
 });
 
-describe("a base class's method called on its subclasses' instances", () => {
-  it("is recorded on receivers of the subclasses, rebuilt from their attributes, judged by the reference and killing the mutants", () => {
+describe("a base class's method called on its subclasses' instances, which hold their attributes in __slots__", () => {
+  it("is recorded on receivers of the subclasses, rebuilt from their slots, judged by the reference and killing the mutants", () => {
     const targets = [target('Matcher.match', 'recfix.matchers')];
     const rec = recordResultSchema.parse(runHarness('record.py', { runRepoTests: true, testPaths: ['tests/test_matchers.py'], targets }));
     const cases = rec.targets[0]!.cases as any[];
@@ -136,6 +136,7 @@ describe("a base class's method called on its subclasses' instances", () => {
     // the judged forms build each receiver by its own class
     const judged = m.cases as any[];
     expect(judged.some((c: any) => c.args[0]?.v?.includes('object.__new__(recfix.matchers.Digits)'))).toBe(true);
+    expect(judged.some((c: any) => c.args[0]?.v?.includes("any(object.__setattr__(_o, k, v) for k, v in {'literal': 'ab', 'name': 'start'}.items())"))).toBe(true);
     expect(judgeCases(judged, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
     expect(m.mutation.score, m.mutation.survivors.join('; ')).toBeGreaterThanOrEqual(0.8);
   });

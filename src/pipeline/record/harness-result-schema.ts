@@ -16,10 +16,12 @@ const recordedCaseSchema = z.object({
       kwargs: z.record(z.string(), tagged),
       /**
        * record.py only: the receiver as the repository's own code held it at the call, rebuilt from its
-       * attributes (`object.__new__` + `vars().update`, __init__ not called); mutate.py gives such a case
+       * attributes (`object.__new__` + `vars().update`, or `object.__setattr__` each for a class with
+       * `__slots__`: `slots`), __init__ not called, its class `type` (the method's owner or a subclass of
+       * it that inherits the method); mutate.py gives such a case
        * back as `list(_o.<name>(<args>) for _ in (0,) for _o in (<rebuilt instance>,))`.
        */
-      restore: z.object({ type: z.string(), attrs: z.record(z.string(), tagged) }).optional(),
+      restore: z.object({ type: z.string(), attrs: z.record(z.string(), tagged), slots: z.boolean().optional() }).optional(),
     })
     .nullable(),
   args: z.array(tagged),

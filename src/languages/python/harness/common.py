@@ -346,7 +346,8 @@ def instance_source(target, init, imports):
         restored = init["restore"]["type"]
         if restored.startswith(target["module"] + "."):
             owner = restored[len(target["module"]) + 1:]
-        return values.restore_source("%s.%s" % (module, owner), [(k, to_source(attrs[k], imports)) for k in attrs])
+        return values.restore_source("%s.%s" % (module, owner), [(k, to_source(attrs[k], imports)) for k in attrs],
+                                     slots=bool(init["restore"].get("slots")))
     return "%s.%s(%s)" % (module, owner, call_args_source(init or {"args": [], "kwargs": {}}, imports))
 
 
@@ -364,7 +365,8 @@ def restored_case(target, case):
 # The state of instance `_o` in a judged expression (worker._state_of): its attributes, or the
 # slots set for a class with `__slots__`.
 STATE_OF_O = ("dict(vars(_o)) if hasattr(_o, '__dict__') else {k: getattr(_o, k) for c in type(_o).__mro__"
-              " for k in getattr(c, '__slots__', ()) if hasattr(_o, k)}")
+              " for k in (lambda s: (s,) if isinstance(s, str) else s)(vars(c).get('__slots__', ()))"
+              " if k != '__weakref__' and hasattr(_o, k)}")
 
 
 def _list_case(case, expr, imports):

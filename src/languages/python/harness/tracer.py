@@ -227,7 +227,7 @@ class Tracer:
             type_path, attrs = values.restorable_state(receiver)
         except (values.NotAnInput, RecursionError):
             return None
-        return {"type": type_path, "attrs": attrs}
+        return {"type": type_path, "attrs": attrs, **({"slots": True} if values.slotted(type(receiver)) else {})}
 
     def start(self):
         threading.setprofile(self.profile)

@@ -200,19 +200,24 @@ def equal(a, b):
 
 # An object with no repr that evaluates back (a parser holding its tokens, an interpreter holding its
 # options, a result object of the library's own) is still an input when it can be rebuilt from its
-# attributes: `object.__new__(<Class>)` with its `__dict__` filled in, __init__ not called. Only plain
-# classes of an importable, non-test module whose instances `object.__new__` builds (no __new__ of
-# their own, no builtin base, no __slots__), every attribute an input itself; iterators the object
+# attributes: `object.__new__(<Class>)` with its `__dict__` (or its slots) filled in, __init__ not
+# called. Only plain classes of an importable, non-test module whose instances `object.__new__`
+# builds (no __new__ of their own, no builtin base, not both slots and a __dict__), every attribute
+# an input itself; iterators the object
 # holds (a consumed tokenizer) are left out, as the worker's state forms leave them out.
 MAX_RESTORED_CHARS = 3000
 MAX_RESTORED_ATTRS = 24
 
 
-def restore_source(type_path, attr_sources, new="object.__new__"):
+def restore_source(type_path, attr_sources, new="object.__new__", slots=False):
     """The expression rebuilding an instance of `type_path` (`module.Class`) from its attributes:
-    `(lambda _o: vars(_o).update({'a': 1}) or _o)(object.__new__(module.Class))`; `new` builds the
-    empty instance."""
+    `(lambda _o: vars(_o).update({'a': 1}) or _o)(object.__new__(module.Class))`, or for a class
+    whose instances hold their attributes in `__slots__` (`slots`),
+    `(lambda _o: any(object.__setattr__(_o, k, v) for k, v in {'a': 1}.items()) or _o)(...)`; `new`
+    builds the empty instance."""
     items = ", ".join("%r: %s" % (name, src) for name, src in attr_sources)
+    if slots:
+        return "(lambda _o: any(object.__setattr__(_o, k, v) for k, v in {%s}.items()) or _o)(%s(%s))" % (items, new, type_path)
     return "(lambda _o: vars(_o).update({%s}) or _o)(%s(%s))" % (items, new, type_path)
 
 
@@ -220,8 +225,34 @@ def rebuild(klass, attributes):
     """The live equivalent of restore_source: an instance of `klass` holding `attributes` (decoded
     values), built without calling its __init__."""
     instance = object.__new__(klass)
-    vars(instance).update(attributes)
+    if slotted(klass):
+        for name, value in attributes.items():
+            object.__setattr__(instance, name, value)
+    else:
+        vars(instance).update(attributes)
     return instance
+
+
+def slotted(klass):
+    """Whether instances of `klass` hold their attributes in slots only: every class of its MRO but
+    object declares `__slots__` (parsimonious's expressions), none of them `__dict__`."""
+    if not isinstance(klass, type):
+        return False
+    mro = [b for b in klass.__mro__ if b is not object]
+    return bool(mro) and all("__slots__" in vars(b) for b in mro) and "__dict__" not in {n for b in mro for n in _slot_names(b)}
+
+
+def _slot_names(klass):
+    names = vars(klass).get("__slots__", ())
+    return (names,) if isinstance(names, str) else tuple(names)
+
+
+def attributes_of(obj):
+    """An instance's attributes: `vars`, or for a class with `__slots__` the slots that are set, over
+    the class's MRO."""
+    if hasattr(obj, "__dict__"):
+        return dict(vars(obj))
+    return {k: getattr(obj, k) for c in type(obj).__mro__ for k in _slot_names(c) if k not in ("__weakref__",) and hasattr(obj, k)}
 
 
 def receiver_class(klass, type_path, name):
@@ -277,8 +308,8 @@ def restorable_class(klass, container=None):
         return None
     if any(b not in (object, base) and b.__module__ == "builtins" for b in klass.__mro__):
         return None
-    if any("__slots__" in vars(b) for b in klass.__mro__ if b not in (object, base)):
-        return None
+    if any("__slots__" in vars(b) for b in klass.__mro__ if b not in (object, base)) and not (container is None and slotted(klass)):
+        return None  # attributes in slots and a __dict__ both
     ref = codec._ref_of(klass)
     if ref is None or ref[0] in ("builtins", "__main__") or "test" in ref[0].lower():
         return None
@@ -293,8 +324,8 @@ def restorable_state(value, _depth=0, container=None):
     type_path = restorable_class(type(value), container)
     if type_path is None:
         raise NotAnInput("not a plain class of the library")
-    state = getattr(value, "__dict__", None)
-    if type(state) is not dict or len(state) > MAX_RESTORED_ATTRS:
+    state = attributes_of(value)
+    if len(state) > MAX_RESTORED_ATTRS:
         raise NotAnInput("no plain attributes")
     attrs = {}
     for name, attr in state.items():
@@ -352,7 +383,7 @@ def restored_input(value, _depth=0):
     type_path, attrs = restorable_state(value, _depth, container)
     imports = {codec._ref_of(type(value))[0]}  # the class's module (restorable_class checked it has one)
     new = "object.__new__" if container is None else "%s.__new__" % container.__name__
-    text = restore_source(type_path, [(k, source_of(v, imports)) for k, v in attrs.items()], new)
+    text = restore_source(type_path, [(k, source_of(v, imports)) for k, v in attrs.items()], new, slotted(type(value)))
     if container is not None:
         items = source_of(to_input(container(value), _depth + 1), imports)
         text = "(lambda _o: %s.%s(_o, %s) or _o)(%s)" % (container.__name__, CONTAINER_FILL[container], items, text)
@@ -367,8 +398,9 @@ def restored_input(value, _depth=0):
         raise NotAnInput("restored state gives another type")
     if container is not None and not equal(container(value), container(rebuilt)):
         raise NotAnInput("restored items differ")
-    emptied = {k for k, v in attrs.items() if v.get("t") in ("dict", "list", "set") and not v["v"] and vars(value)[k]}
-    if set(vars(rebuilt)) != set(attrs) or not all(k in emptied or equal(vars(value)[k], vars(rebuilt)[k]) for k in attrs):
+    before, after = attributes_of(value), attributes_of(rebuilt)
+    emptied = {k for k, v in attrs.items() if v.get("t") in ("dict", "list", "set") and not v["v"] and before[k]}
+    if set(after) != set(attrs) or not all(k in emptied or equal(before[k], after[k]) for k in attrs):
         raise NotAnInput("restored state differs")
     return tagged
 

@@ -909,7 +909,7 @@ def neighbours(case_input, constants, rng, limit, parts=(), values=()):
         attrs = restore["attrs"]
         for name in sorted(attrs):
             for v in vary(attrs[name], near_constants, limit=6, parts=parts):
-                out.append(near(init=dict(init, restore={"type": restore["type"], "attrs": dict(attrs, **{name: v})})))
+                out.append(near(init=dict(init, restore=dict(restore, attrs=dict(attrs, **{name: v})))))
     elif init is not None:
         iargs = init.get("args", [])
         for k, value in enumerate(iargs):

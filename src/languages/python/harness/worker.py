@@ -977,11 +977,8 @@ def _is_lazy(value):
 
 
 def _state_of(obj):
-    """What common.constructed_case's expression evaluates for an instance: its attributes
-    (`vars`), or for a class with `__slots__` the slots that are set, over the class's MRO."""
-    if hasattr(obj, "__dict__"):
-        return dict(vars(obj))
-    return {k: getattr(obj, k) for c in type(obj).__mro__ for k in getattr(c, "__slots__", ()) if hasattr(obj, k)}
+    """What common.constructed_case's expression evaluates for an instance (values.attributes_of)."""
+    return values.attributes_of(obj)
 
 
 def _plain_state_of(obj):
