@@ -362,11 +362,12 @@ def restored_case(target, case):
     return _list_case(case, expr, imports)
 
 
-# The state of instance `_o` in a judged expression (worker._state_of): its attributes, or the
-# slots set for a class with `__slots__`.
-STATE_OF_O = ("dict(vars(_o)) if hasattr(_o, '__dict__') else {k: getattr(_o, k) for c in type(_o).__mro__"
+# The state of instance `_o` in a judged expression (values.attributes_of): its attributes, or the
+# slots set for a class with `__slots__` and its `__dict__` where it has one too.
+STATE_OF_O = ("dict(vars(_o)) if hasattr(_o, '__dict__') and not any('__slots__' in vars(c) for c in type(_o).__mro__[:-1])"
+              " else {**{k: getattr(_o, k) for c in type(_o).__mro__"
               " for k in (lambda s: (s,) if isinstance(s, str) else s)(vars(c).get('__slots__', ()))"
-              " if k != '__weakref__' and hasattr(_o, k)}")
+              " if k not in ('__weakref__', '__dict__') and hasattr(_o, k)}, **getattr(_o, '__dict__', {})}")
 
 
 def _list_case(case, expr, imports):

@@ -187,13 +187,16 @@ def repr_input(value):
 
 
 def equal(a, b):
+    """Whether `a` and `b` are the same value: of one type and encoding the same; for values the codec
+    cannot encode, `==`, or else the same repr (compiled patterns of the third-party `regex`, whose
+    `==` is identity, show their pattern and flags)."""
     if type(a) is not type(b):
         return False
     try:
         return codec.same(codec.encode(a), codec.encode(b))
     except codec.EncodeError:
         try:
-            return bool(a == b)
+            return bool(a == b) or repr(a) == repr(b)
         except Exception:  # noqa: BLE001
             return False
 
@@ -202,8 +205,7 @@ def equal(a, b):
 # options, a result object of the library's own) is still an input when it can be rebuilt from its
 # attributes: `object.__new__(<Class>)` with its `__dict__` (or its slots) filled in, __init__ not
 # called. Only plain classes of an importable, non-test module whose instances `object.__new__`
-# builds (no __new__ of their own, no builtin base, not both slots and a __dict__), every attribute
-# an input itself; iterators the object
+# builds (no __new__ of their own, no builtin base), every attribute an input itself; iterators the object
 # holds (a consumed tokenizer) are left out, as the worker's state forms leave them out.
 MAX_RESTORED_CHARS = 3000
 MAX_RESTORED_ATTRS = 24
@@ -234,12 +236,9 @@ def rebuild(klass, attributes):
 
 
 def slotted(klass):
-    """Whether instances of `klass` hold their attributes in slots only: every class of its MRO but
-    object declares `__slots__` (parsimonious's expressions), none of them `__dict__`."""
-    if not isinstance(klass, type):
-        return False
-    mro = [b for b in klass.__mro__ if b is not object]
-    return bool(mro) and all("__slots__" in vars(b) for b in mro) and "__dict__" not in {n for b in mro for n in _slot_names(b)}
+    """Whether instances of `klass` hold attributes in slots: a class of its MRO declares `__slots__`
+    (parsimonious's expressions, whose mix-in base declares none and so gives them a `__dict__` too)."""
+    return isinstance(klass, type) and any("__slots__" in vars(b) for b in klass.__mro__ if b is not object)
 
 
 def _slot_names(klass):
@@ -249,10 +248,13 @@ def _slot_names(klass):
 
 def attributes_of(obj):
     """An instance's attributes: `vars`, or for a class with `__slots__` the slots that are set, over
-    the class's MRO."""
-    if hasattr(obj, "__dict__"):
+    the class's MRO, and its `__dict__` where it has one too (common.STATE_OF_O, the same in a judged
+    expression)."""
+    if hasattr(obj, "__dict__") and not slotted(type(obj)):
         return dict(vars(obj))
-    return {k: getattr(obj, k) for c in type(obj).__mro__ for k in _slot_names(c) if k not in ("__weakref__",) and hasattr(obj, k)}
+    state = {k: getattr(obj, k) for c in type(obj).__mro__ for k in _slot_names(c) if k not in ("__weakref__", "__dict__") and hasattr(obj, k)}
+    state.update(getattr(obj, "__dict__", {}))
+    return state
 
 
 def receiver_class(klass, type_path, name):
@@ -308,8 +310,8 @@ def restorable_class(klass, container=None):
         return None
     if any(b not in (object, base) and b.__module__ == "builtins" for b in klass.__mro__):
         return None
-    if any("__slots__" in vars(b) for b in klass.__mro__ if b not in (object, base)) and not (container is None and slotted(klass)):
-        return None  # attributes in slots and a __dict__ both
+    if container is not None and slotted(klass):
+        return None
     ref = codec._ref_of(klass)
     if ref is None or ref[0] in ("builtins", "__main__") or "test" in ref[0].lower():
         return None
