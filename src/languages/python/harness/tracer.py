@@ -15,6 +15,7 @@ import json
 import os
 import sys
 import threading
+import time
 
 sys.dont_write_bytecode = True
 import importlib.util as _ilu
@@ -32,6 +33,9 @@ calls = _load.load("calls")
 values.codec = codec
 
 MAX_CAPTURES = 300
+# The tracer's own time on one target's calls (or one constructor's), at most: past it the target is
+# captured no more (Tracer.charge). Keeps tracing a repository's tests near their own run time.
+CODE_SECONDS = 0.5
 CO_VARARGS, CO_VARKEYWORDS = 0x04, 0x08
 CO_SUSPENDS = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator
 
@@ -70,6 +74,7 @@ class Tracer:
         self.skip_outer = None
         self.started = {}  # id(frame) -> frame: generator frames whose first call was seen
         self.fresh = {}  # id(instance) -> (instance, its attributes as __init__ left them, as JSON)
+        self.spent = {}  # code -> seconds the tracer spent on its calls (charge)
         self.modules = [t["module"] for t in targets]
         self.names = [t["qualname"].rsplit(".", 1)[-1] for t in targets]
         for index, t in enumerate(targets):
@@ -117,7 +122,9 @@ class Tracer:
         if event == "return":
             klass = self.init_codes.get(frame.f_code)
             if klass is not None:
+                started = time.perf_counter()
                 self.after_init(frame, klass)
+                self.charge(frame.f_code, started)
             return
         if event != "call":
             return
@@ -134,6 +141,7 @@ class Tracer:
                 self.started.clear()
             self.started[id(frame)] = frame
         self.busy = True
+        started = time.perf_counter()
         try:
             args, kwargs = _frame_args(frame, code)
             if klass is not None and args and type(args[0]) is klass and len(self.instances) < 100000:
@@ -148,6 +156,19 @@ class Tracer:
             pass
         finally:
             self.busy = False
+            self.charge(code, started)
+
+    def charge(self, code, started):
+        """Adds the time since `started` to what the tracer spent on `code`; past CODE_SECONDS, a
+        target is captured no more and a constructor's instances are no longer noted (a parser's
+        node built ten thousand times, each holding the whole grammar, rebuilt from its attributes
+        at each call)."""
+        spent = self.spent[code] = self.spent.get(code, 0.0) + time.perf_counter() - started
+        if spent > CODE_SECONDS:
+            entry = self.codes.get(code)
+            if entry is not None:
+                self.count[entry[0]] = MAX_CAPTURES
+            self.init_codes.pop(code, None)
 
     def after_init(self, frame, klass):
         """Notes the attributes an instance holds when its __init__ returns: a method called on it
