@@ -33,9 +33,10 @@ calls = _load.load("calls")
 values.codec = codec
 
 MAX_CAPTURES = 300
-# The tracer's own time on one target's calls (or one constructor's), at most: past it the target is
-# captured no more (Tracer.charge). Keeps tracing a repository's tests near their own run time.
-CODE_SECONDS = 0.5
+# The tracer's own time on one target's calls (or one constructor's), at most, in one test and in all
+# (Tracer.charge). Keeps tracing a repository's tests near their own run time.
+TEST_CODE_SECONDS = 0.2
+CODE_SECONDS = 2.0
 CO_VARARGS, CO_VARKEYWORDS = 0x04, 0x08
 CO_SUSPENDS = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator
 
@@ -75,6 +76,8 @@ class Tracer:
         self.started = {}  # id(frame) -> frame: generator frames whose first call was seen
         self.fresh = {}  # id(instance) -> (instance, its attributes as __init__ left them, as JSON)
         self.spent = {}  # code -> seconds the tracer spent on its calls (charge)
+        self.spent_in_test = {}  # the same, in the current test
+        self.resting = set()  # codes left alone until the next test (charge)
         self.modules = [t["module"] for t in targets]
         self.names = [t["qualname"].rsplit(".", 1)[-1] for t in targets]
         for index, t in enumerate(targets):
@@ -121,7 +124,7 @@ class Tracer:
             return
         if event == "return":
             klass = self.init_codes.get(frame.f_code)
-            if klass is not None:
+            if klass is not None and frame.f_code not in self.resting:
                 started = time.perf_counter()
                 self.after_init(frame, klass)
                 self.charge(frame.f_code, started)
@@ -129,6 +132,8 @@ class Tracer:
         if event != "call":
             return
         code = frame.f_code
+        if code in self.resting:
+            return
         klass = self.init_codes.get(code)
         entry = self.codes.get(code)
         if klass is None and (entry is None or self.count.get(entry[0], 0) >= MAX_CAPTURES):
@@ -159,16 +164,26 @@ class Tracer:
             self.charge(code, started)
 
     def charge(self, code, started):
-        """Adds the time since `started` to what the tracer spent on `code`; past CODE_SECONDS, a
-        target is captured no more and a constructor's instances are no longer noted (a parser's
-        node built ten thousand times, each holding the whole grammar, rebuilt from its attributes
-        at each call)."""
-        spent = self.spent[code] = self.spent.get(code, 0.0) + time.perf_counter() - started
-        if spent > CODE_SECONDS:
+        """Adds the time since `started` to what the tracer spent on `code`, in all and in the
+        current test: past TEST_CODE_SECONDS in one test, `code` is left alone until the next test
+        (a benchmark's loop); past CODE_SECONDS in all, a target is captured no more and a
+        constructor's instances are no longer noted (a parser's node built ten thousand times, each
+        holding the whole grammar, rebuilt from its attributes at each call)."""
+        elapsed = time.perf_counter() - started
+        total = self.spent[code] = self.spent.get(code, 0.0) + elapsed
+        in_test = self.spent_in_test[code] = self.spent_in_test.get(code, 0.0) + elapsed
+        if in_test > TEST_CODE_SECONDS:
+            self.resting.add(code)
+        if total > CODE_SECONDS:
             entry = self.codes.get(code)
             if entry is not None:
                 self.count[entry[0]] = MAX_CAPTURES
             self.init_codes.pop(code, None)
+
+    def next_test(self):
+        """A new test begins: the codes resting since the last one are traced again."""
+        self.resting.clear()
+        self.spent_in_test.clear()
 
     def after_init(self, frame, klass):
         """Notes the attributes an instance holds when its __init__ returns: a method called on it
@@ -329,6 +344,7 @@ def _test_time_limit(pytest, seconds, tracer):
         @pytest.hookimpl(hookwrapper=True)
         def pytest_runtest_call(self, item):
             self.ran += 1
+            tracer.next_test()
             try:
                 with calls.alarm_after(seconds, TestTimeLimit):
                     yield
