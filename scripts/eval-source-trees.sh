@@ -26,14 +26,15 @@ root=$(pwd)
 # At least 4 Python and 4 JavaScript trees each, 2 of each language declaring dependencies (*); chosen
 # among the source packages whose .orig tarball this mirror serves (many 404). A report tree whose
 # losses were looked into moves to the tuning set, and a fresh one takes its place
-# (docs/real-repositories.md, "Report set, second draw").
-# tuning: toml, jmespath, json-patch (jsonpointer*), orderedmultidict (six*), and the first report
-#         draw's xmltodict, pygtrie, intervaltree (sortedcontainers*), junit-xml (six*); ms, camelcase,
-#         yargs-parser (camelcase, decamelize*), to-regex-range (is-number*)
-# report: hyperlink (idna*), parsimonious (regex*), docopt, webencodings; escape-string-regexp,
+# (docs/real-repositories.md, "Report set, second draw" and "third draw").
+# tuning: toml, jmespath, json-patch (jsonpointer*), orderedmultidict (six*), the first report draw's
+#         xmltodict, pygtrie, intervaltree (sortedcontainers*), junit-xml (six*), the second's
+#         hyperlink (idna*), parsimonious (regex*), docopt, webencodings; ms, camelcase, yargs-parser
+#         (camelcase, decamelize*), to-regex-range (is-number*)
+# report: jsonpath-rw (ply, decorator, six*), intervals (infinity*), vdf, boolean.py; escape-string-regexp,
 #         decamelize, pretty-ms (parse-ms*), url-parse (querystringify, requires-port*)
-TUNING_SET=(python-toml python-jmespath python-json-patch python-orderedmultidict python-xmltodict python-pygtrie python-intervaltree python-junit-xml node-ms node-camelcase node-yargs-parser node-to-regex-range)
-REPORT_SET=(hyperlink parsimonious docopt python-webencodings node-escape-string-regexp node-decamelize node-pretty-ms node-url-parse)
+TUNING_SET=(python-toml python-jmespath python-json-patch python-orderedmultidict python-xmltodict python-pygtrie python-intervaltree python-junit-xml hyperlink parsimonious docopt python-webencodings node-ms node-camelcase node-yargs-parser node-to-regex-range)
+REPORT_SET=(python-jsonpath-rw python-intervals python-vdf python-boolean.py node-escape-string-regexp node-decamelize node-pretty-ms node-url-parse)
 
 set_name=""
 from_folder=0
