@@ -1,10 +1,12 @@
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../src/logging.js';
 import { createCachedImageFileReader, defaultCacheDir } from '../../src/pipeline/audit/cached-image-files.js';
 import type { ImageFileReader } from '../../src/pipeline/audit/image-files.js';
+import { useTempDirs } from './temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 function countingReader(): ImageFileReader & { reads: string[] } {
   const reads: string[] = [];
@@ -19,7 +21,7 @@ function countingReader(): ImageFileReader & { reads: string[] } {
 
 describe('createCachedImageFileReader', () => {
   it('reads an image once per id and selector, and reads it again when the kept copy is unreadable', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'codemidas-imgcache-'));
+    const dir = tempDir('codemidas-imgcache-');
     const inner = countingReader();
     const ids: Record<string, string> = { 'codemidas/python:a': 'sha256:111', 'codemidas/python:b': 'sha256:111', 'codemidas/python:c': 'sha256:222' };
     const reader = createCachedImageFileReader(inner, { dir, imageId: async (image) => ids[image] ?? Promise.reject(new Error('no such image')), logger: createSilentLogger() });

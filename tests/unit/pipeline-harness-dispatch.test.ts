@@ -12,8 +12,7 @@
  * constructor storing a function or a class is judged with them as refs (`Guard.__init__`).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderPrompt } from '../../src/languages/python/render-prompt.js';
@@ -21,6 +20,9 @@ import { mutateResultSchema, recordResultSchema } from '../../src/pipeline/recor
 import { renderReadableTest } from '../../src/languages/python/render-readable-test.js';
 import { makeUnit } from '../fixtures/units.js';
 import { FIXTURE, judgeCases, PYTHON, runHarness, target } from './pipeline-harness-helpers.js';
+import { useTempDirs } from './temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const MODULE = 'recfix.dispatch';
 const NAMES = ['fails', 'as_pair', 'clip_percent', 'arity', 'count_items', 'Version.covers', 'Cursor.seek', 'Window.length', 'Guard.__init__', 'Stamp.replace', 'thread', 'Catching.label', 'Lookahead.__next__'];
@@ -142,7 +144,7 @@ describe('a method judged by the state it leaves', () => {
     }
     expect(judgeCases(judged, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
     // a seek that never reads ahead returns the same None: only the state tells it apart
-    const wrong = mkdtempSync(join(tmpdir(), 'codemidas-stated-'));
+    const wrong = tempDir('codemidas-stated-');
     cpSync(join(FIXTURE, 'recfix'), join(wrong, 'recfix'), { recursive: true });
     const file = join(wrong, 'recfix', 'dispatch.py');
     writeFileSync(file, readFileSync(file, 'utf8').replace('        if remainder > 0:\n', '        if remainder > 0 and False:\n'));
@@ -180,7 +182,7 @@ describe('a state holding functions and classes', () => {
     const text = JSON.stringify(judged.map((c: any) => c.expect));
     expect(text).toContain('{"t":"ref","v":["builtins","len"]}');
     expect(judgeCases(judged, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
-    const dir = mkdtempSync(join(tmpdir(), 'codemidas-refs-'));
+    const dir = tempDir('codemidas-refs-');
     const file = join(dir, 'test_guard.py');
     writeFileSync(file, renderReadableTest({ taskId: 'recfix/guard', module: MODULE, target: 'Guard.__init__', cases: judged }));
     expect(readFileSync(file, 'utf8')).toContain("_ref('builtins', 'len')");

@@ -1,6 +1,6 @@
 /** Runs a harness script of the Python adapter on the host with Debian's python3, config on stdin. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/project-root.js';
@@ -12,14 +12,18 @@ export const PYTHON = '/usr/bin/python3';
 export function runHarness(script: 'record.py' | 'mutate.py', config: Record<string, unknown>): any {
   const workDir = mkdtempSync(join(tmpdir(), 'codemidas-harness-'));
   const full = { repoRoot: FIXTURE, sysPath: [FIXTURE], seed: 7, workDir, callTimeoutMs: 1000, ...config };
-  const result = spawnSync(PYTHON, ['-I', '-B', join(root, 'src', 'languages', 'python', 'harness', script)], {
-    input: JSON.stringify(full),
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
-    timeout: 300_000,
-  });
-  if (result.status !== 0) throw new Error(`${script} exited ${result.status}: ${result.stderr}`);
-  return JSON.parse(result.stdout);
+  try {
+    const result = spawnSync(PYTHON, ['-I', '-B', join(root, 'src', 'languages', 'python', 'harness', script)], {
+      input: JSON.stringify(full),
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+      timeout: 300_000,
+    });
+    if (result.status !== 0) throw new Error(`${script} exited ${result.status}: ${result.stderr}`);
+    return JSON.parse(result.stdout);
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
 }
 
 export function target(qualname: string, module = 'recfix.core', extra: Record<string, unknown> = {}): Record<string, unknown> {

@@ -7,14 +7,16 @@
  * generated `lambda` inputs survive the judge and the readable test rendering.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Unit } from '../../src/pipeline/types.js';
 import { renderPrompt } from '../../src/languages/python/render-prompt.js';
 import { renderReadableTest } from '../../src/languages/python/render-readable-test.js';
 import { FIXTURE, judgeCases, PYTHON, root, runHarness, runWithHarnessModule, target } from './pipeline-harness-helpers.js';
+import { useTempDirs } from './temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const HARNESS = join(root, 'src', 'languages', 'python', 'harness');
 
@@ -337,7 +339,7 @@ describe('generated callables downstream', () => {
   });
 
   it('renders as valid Python in the readable test, which passes', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'codemidas-readable-'));
+    const dir = tempDir('codemidas-readable-');
     for (const id of ['recfix.dicts:valmap', 'recfix.dicts:merge_with', 'recfix.dicts:unique']) {
       const [module, qualname] = id.split(':');
       const text = renderReadableTest({ taskId: id, module, target: qualname, cases: byId.get(id).cases });
