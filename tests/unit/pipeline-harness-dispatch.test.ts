@@ -169,6 +169,10 @@ describe("a property's getter", () => {
     const judged = mutated.get('Window.length').cases as any[];
     for (const c of judged) expect(c.args[0].v).toMatch(/^\(_o\.length for _ in \(0,\) for _o in \(recfix\.dispatch\.Window\(.*\),\)\)$/);
     expect(judgeCases(judged, FIXTURE).filter(([ok]) => !ok)).toEqual([]);
+    // the getter's mutants, not those of the setter defined after it under the same name
+    const mutation = mutated.get('Window.length').mutation;
+    expect(mutation.score, mutation.survivors.join('; ')).toBeGreaterThanOrEqual(0.8);
+    expect(mutation.survivors.join(' ')).not.toMatch(/line 131:/);
     const unit = makeUnit({ id: 'recfix.dispatch:Window.length', kind: 'method', module: 'recfix.dispatch', qualname: 'Window.length', file: 'recfix/dispatch.py',
       signature: 'def length(self):', decorators: ['property'] });
     const prompt = renderPrompt({ unit, cases: [judged.find((c: any) => 'returns' in c.expect)], libraryName: 'recfix' });

@@ -27,14 +27,15 @@ STATEMENT_LISTS = ("body", "orelse", "finalbody")
 
 
 def find_function(tree, qualname):
-    """The FunctionDef for `qualname` (`f`, `Class.method`, `Outer.Inner.method`), or None."""
+    """The FunctionDef for `qualname` (`f`, `Class.method`, `Outer.Inner.method`), or None; for a
+    property, its getter (the unit), not the setter or deleter defined after it under its name."""
     scope = tree.body
     parts = qualname.split(".")
     for i, part in enumerate(parts):
         found = None
         for node in scope:
             last = i == len(parts) - 1
-            if last and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == part:
+            if last and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == part and not _property_part(node):
                 found = node
             elif not last and isinstance(node, ast.ClassDef) and node.name == part:
                 found = node
@@ -44,6 +45,12 @@ def find_function(tree, qualname):
             return found
         scope = found.body
     return None
+
+
+def _property_part(fn):
+    """Whether `fn` is decorated `@<name>.setter` or `@<name>.deleter`."""
+    return any(isinstance(d, ast.Attribute) and d.attr in ("setter", "deleter") and isinstance(d.value, ast.Name) and d.value.id == fn.name
+               for d in fn.decorator_list)
 
 
 def _body_nodes(fn):
