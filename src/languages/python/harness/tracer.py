@@ -181,7 +181,8 @@ class Tracer:
             self.init_codes.pop(code, None)
 
     def next_test(self):
-        """A new test begins: the codes resting since the last one are traced again."""
+        """A new test begins (a pytest test, a docstring's examples, a recorded case run again): the
+        codes resting since the last one are traced again."""
         self.resting.clear()
         self.spent_in_test.clear()
 
@@ -313,6 +314,7 @@ def run_doctests(tracer):
                 continue
             runner = doctest.DocTestRunner(verbose=False, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
             runner._fakeout = _CappedOut()
+            tracer.next_test()
             tracer.start()
             try:
                 _with_alarm(DOCSTRING_SECONDS, lambda: runner.run(test, out=lambda s: None, clear_globs=True), _DoctestStop)
@@ -482,6 +484,7 @@ def run_cases(tracer, config):
     tracer.source = "inner-call"
     by_index = {index: (module, owner, raw, klass) for index, module, owner, raw, klass in tracer.loaded}
     for call in config.get("calls") or []:
+        tracer.next_test()
         entry = by_index.get(call.get("target"))
         if entry is None:
             continue
