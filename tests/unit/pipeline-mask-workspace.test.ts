@@ -119,6 +119,23 @@ describe('removeTestsOfTarget', () => {
     expect(removeTestsOfTarget(untouched, 'clamp').source).toBe(untouched);
   });
 
+  it('removes a method whose last statement is a multi-line string, its closing line included, leaving a file that parses', () => {
+    const source = [
+      'class T(TestCase):',
+      '    def test_parse(self):',
+      "        self.assertTrue(grammar.parse('''",
+      '            this = that',
+      "            '''))",
+      '',
+      '    def test_other(self):',
+      '        self.assertTrue(True)',
+      '',
+    ].join('\n');
+    const result = removeTestsOfTarget(source, 'Grammar.parse');
+    expect(result.removed).toEqual(['test_parse']);
+    expect(result.source).toBe(['class T(TestCase):', '    pass', '', '    def test_other(self):', '        self.assertTrue(True)', ''].join('\n'));
+  });
+
   it('matches a method by its last name', () => {
     expect(removeTestsOfTarget('def test_a():\n    Box(1, 2).area()\n\ndef test_b():\n    pass\n', 'Box.area').removed).toEqual(['test_a']);
   });

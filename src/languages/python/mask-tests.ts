@@ -76,7 +76,12 @@ function findTestBlocks(lines: readonly string[]): Block[] {
     let end = i;
     for (let j = i + 1; j < lines.length; j++) {
       const line = lines[j] ?? '';
-      if (inside[j] || line.trim() === '' || line.trimStart().startsWith('#')) continue;
+      // a line inside a triple-quoted string opened in the block belongs to the block, its closing line too
+      if (inside[j]) {
+        end = j;
+        continue;
+      }
+      if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
       if (indentWidth(line) <= indent) break;
       end = j;
     }
