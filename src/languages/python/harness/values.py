@@ -205,8 +205,8 @@ def equal(a, b):
 # options, a result object of the library's own) is still an input when it can be rebuilt from its
 # attributes: `object.__new__(<Class>)` with its `__dict__` (or its slots) filled in, __init__ not
 # called. Only plain classes of an importable, non-test module whose instances `object.__new__`
-# builds (no __new__ of their own, no builtin base), every attribute an input itself; iterators the object
-# holds (a consumed tokenizer) are left out, as the worker's state forms leave them out.
+# builds (no __new__ of their own, no builtin base), every attribute an input itself; iterators the
+# object holds (a consumed tokenizer) are left out, as the worker's state forms leave them out.
 MAX_RESTORED_CHARS = 3000
 MAX_RESTORED_ATTRS = 24
 
