@@ -132,12 +132,12 @@ class Tracer:
         if event != "call":
             return
         code = frame.f_code
-        if code in self.resting:
-            return
         klass = self.init_codes.get(code)
         entry = self.codes.get(code)
         if klass is None and (entry is None or self.count.get(entry[0], 0) >= MAX_CAPTURES):
             return  # not a target, or one captured enough (a benchmark's loop calls it a million times)
+        if code in self.resting:
+            return
         if code.co_flags & CO_SUSPENDS:
             # a generator's frame gets a call event at every resume, its locals no longer its arguments
             if id(frame) in self.started:
@@ -227,7 +227,7 @@ class Tracer:
             # the receiver as it is at the call (a parser holding its tokens): rebuilt from its
             # attributes, which the init alone may not give back; a subclass's instance that
             # inherits the method (a base class's `match` called on each kind of node) only so
-            restore = self.restore_of(args[0]) if type(args[0]) is klass or self.inherits(index, klass, type(args[0])) else None
+            restore = self.restore_of(args[0]) if type(args[0]) is klass or values.inherits_method(klass, type(args[0]), self.names[index]) else None
             fresh = self.fresh.get(id(args[0]))
             if restore is not None and inits and fresh is not None and fresh[0] is args[0] and fresh[1] == json.dumps(restore, sort_keys=True):
                 restore = None  # the receiver is as its init left it: the init form alone shows it
@@ -247,15 +247,6 @@ class Tracer:
             return
         for init in inits:
             self.emit({"target": index, "source": self.source, "init": init, "args": tagged_args, "kwargs": tagged_kwargs})
-
-    def inherits(self, index, klass, subclass):
-        """Whether `subclass` (a receiver's class) is a subclass of target `index`'s owner `klass`
-        in the same module that inherits the target method unchanged (values.receiver_class)."""
-        try:
-            values.receiver_class(klass, "%s.%s" % tuple(codec._ref_of(subclass)), self.names[index])
-            return True
-        except (values.NotAnInput, TypeError):
-            return False
 
     @staticmethod
     def restore_of(receiver):
@@ -371,13 +362,10 @@ def run_pytest(tracer, config):
     root = config["repoRoot"]
     paths = list(config.get("testPaths") or [root] + _suite_modules(root))
     options = ["-q", "-p", "no:cacheprovider", "--rootdir", root, "-o", "addopts=", "--continue-on-collection-errors"]
-    attempts = [paths + options]
-    if not config.get("testPaths"):
-        files = _test_files(root)
-        if files:
-            attempts += [files + options, files + options + ["--noconftest"]]
-    for args in attempts:
-        if _pytest_run(pytest, tracer, config, args) > 0:
+    ran = _pytest_run(pytest, tracer, config, paths + options)
+    files = _test_files(root) if ran == 0 and not config.get("testPaths") else []
+    for extra in ([], ["--noconftest"]) if files else ():
+        if _pytest_run(pytest, tracer, config, files + options + extra) > 0:
             break
     run_load_tests(tracer, root)
 

@@ -263,19 +263,25 @@ def receiver_class(klass, type_path, name):
     inherits method `name` unchanged (a base class's method called on a subclass's instance:
     parsers' and matchers' `match`, defined once, called on every kind of node). Raises NotAnInput
     for another class."""
-    import inspect
-
     ref = codec._ref_of(klass)
     if ref is None or type_path == "%s.%s" % tuple(ref):
         return klass
     found = sys.modules.get(ref[0]) if type_path.startswith(ref[0] + ".") else None
     for part in type_path[len(ref[0]) + 1:].split(".") if found is not None else ():
         found = getattr(found, part, None)
-    if not (isinstance(found, type) and issubclass(found, klass) and found.__module__ == klass.__module__):
-        raise NotAnInput("a receiver of another class")
-    if inspect.getattr_static(found, name, None) is not inspect.getattr_static(klass, name, None):
-        raise NotAnInput("the subclass overrides the method")
+    if not inherits_method(klass, found, name):
+        raise NotAnInput("a receiver of another class, or one that overrides the method")
     return found
+
+
+def inherits_method(klass, subclass, name):
+    """Whether `subclass` is a subclass of `klass` in the same module, importable by its name, that
+    inherits method `name` unchanged."""
+    import inspect
+
+    return (isinstance(subclass, type) and issubclass(subclass, klass) and subclass.__module__ == klass.__module__
+            and codec._ref_of(subclass) is not None
+            and inspect.getattr_static(subclass, name, None) is inspect.getattr_static(klass, name, None))
 
 
 def replayable_init(value):

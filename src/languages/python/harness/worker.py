@@ -976,16 +976,11 @@ def _is_lazy(value):
     return isinstance(value, collections.abc.Iterator)
 
 
-def _state_of(obj):
-    """What common.constructed_case's expression evaluates for an instance (values.attributes_of)."""
-    return values.attributes_of(obj)
-
-
 def _plain_state_of(obj):
     """What common.stated_case's expression evaluates for an instance after a method call: its state
     (_state_of) without the iterators it holds (a source it reads from, which cannot be encoded) and
     its plain functions (a callback it was given: xmltodict's handler keeps `item_callback`)."""
-    return {k: v for k, v in _state_of(obj).items() if not isinstance(v, (collections.abc.Iterator, types.FunctionType))}
+    return {k: v for k, v in values.attributes_of(obj).items() if not isinstance(v, (collections.abc.Iterator, types.FunctionType))}
 
 
 def _is_nested_lazy(value):
@@ -1081,7 +1076,7 @@ def run_case(case, trace=False):
             result = [_in_genexpr(lambda: getattr(instance, STATE["name"]))]
         elif STATE.get("construct"):
             # the state the constructor leaves, as common.constructed_case judges it
-            result = [_in_genexpr(lambda: _state_of(STATE["klass"](*args, **kwargs)))]
+            result = [_in_genexpr(lambda: values.attributes_of(STATE["klass"](*args, **kwargs)))]
         elif probe_args is not None:
             # the returned function called on the probe: judged as list(<call>(<probe>) for _ in (0,))
             result = [_in_genexpr(lambda: fn(*args, **kwargs)(*probe_args))]
