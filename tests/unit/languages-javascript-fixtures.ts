@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { javascriptRuntimeDir } from '../../src/languages/javascript/record-javascript-cases.js';
 import type { RepoSnapshot } from '../../src/pipeline/types.js';
+import { readableCopy } from '../fixtures/readable-copy.js';
 
 /**
  * The node binary the runtime files run on in these tests: this process's, or CODEMIDAS_TEST_NODE
@@ -81,13 +82,17 @@ export interface JudgeResult {
 export interface JudgeOptions { caseTimeoutMs?: number; loadTimeoutMs?: number; budgetMs?: number; uid?: number; hidden?: string; typescriptPath?: string }
 
 /** Runs judge.mjs on the workspace `ws` and `cases` (privileges dropped only with `uid`); its one result line, parsed, and everything stdout held. */
+let readableRuntime: string | undefined;
+
 export function runJudge(ws: string, cases: unknown[], options: JudgeOptions = {}): Promise<{ result: JudgeResult; stdout: string }> {
   const hidden = options.hidden ?? makeTempDir('js-judge-hidden-');
   writeFileSync(join(hidden, 'cases.json'), JSON.stringify({ cases }));
   const nonce = `n${Math.random().toString(16).slice(2)}`;
   const config = { workspace: ws, hiddenDir: hidden, cases: 'cases.json', caseTimeoutMs: options.caseTimeoutMs ?? 5000, loadTimeoutMs: options.loadTimeoutMs ?? 5000, budgetMs: options.budgetMs ?? 60_000, dropPrivileges: options.uid !== undefined, uid: options.uid, gid: options.uid, nonce, typescriptPath: options.typescriptPath };
   return new Promise((resolve, reject) => {
-    const child = spawn(TEST_NODE, [join(javascriptRuntimeDir(), 'judge.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+    // a subject run as the agent user loads the runtime's files: a copy it can read, for a checkout in a folder only root enters
+    const runtime = options.uid === undefined ? javascriptRuntimeDir() : (readableRuntime ??= readableCopy(javascriptRuntimeDir()));
+    const child = spawn(TEST_NODE, [join(runtime, 'judge.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
     let stdout = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
     child.on('error', reject);
