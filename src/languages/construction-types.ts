@@ -149,6 +149,12 @@ export interface Recording {
   sources: Record<string, { tried: number; kept: number }>;
   /** Why inputs were dropped (non-deterministic, unserialisable, timeout, ...), counted. */
   rejected: Record<string, number>;
+  /**
+   * Set when the cases call another unit that reaches this one (`Unit.via`), because calling it
+   * directly did not pin its body down (record-candidates.ts, the entry pass): its cases are the
+   * entry's, its mutants this unit's own.
+   */
+  via?: UnitEntry;
 }
 
 /** An extra input for a candidate (an `InputProposer`'s), in the language's tagged value form. */

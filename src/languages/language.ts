@@ -180,6 +180,12 @@ export interface RecordHarness {
   config(candidates: readonly Candidate[], workspace: string): Record<string, unknown>;
   /** One candidate as the harness takes it. `classes`: the repository's class units by id. */
   target(candidate: Candidate, classes: ReadonlyMap<string, Unit>, proposals: readonly InputProposal[]): Record<string, unknown>;
+  /**
+   * True when its mutate run takes `mutantOf: { module, qualname }` on a target: the target's cases
+   * are run with the mutants of that other unit's body (a helper they reach), for the entry pass of
+   * record-candidates.ts. A harness without it never gets such a target.
+   */
+  readonly mutatesThroughEntries?: boolean;
 }
 
 /** The write stage's language-specific part: how a task's cases read to the agent and to people. */

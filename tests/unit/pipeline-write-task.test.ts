@@ -194,3 +194,29 @@ describe('renderPrompt for a function that returns a function', () => {
     expect(prompt).not.toContain('for _ in');
   });
 });
+
+describe('renderPrompt for a unit recorded through an entry (Unit.via)', () => {
+  it('names the entry the hidden tests call, shows its signature and docstring, and examples of calls to it', async () => {
+    const { renderPrompt } = await import('../../src/languages/python/render-prompt.js');
+    const helper: Unit = {
+      ...unit,
+      id: 'geo.shapes:Box._grow',
+      qualname: 'Box._grow',
+      signature: 'def _grow(self, factor):',
+      docstring: null,
+      via: { id: 'geo.shapes:Box.scale', kind: 'method', qualname: 'Box.scale', signature: unit.signature, params: [], returnAnnotation: null, docstring: unit.docstring, decorators: [], isAsync: false, callSites: [] },
+    };
+    const scaleCase: RecordedCase = {
+      id: 'c1', module: 'geo.shapes', target: 'Box.scale', init: { args: [t('int', '2')], kwargs: {} }, args: [t('list', [t('int', '3')])], kwargs: {},
+      expect: { returns: t('int', '6') }, argsAfter: null, source: 'repo-test',
+    };
+    const prompt = renderPrompt({ unit: helper, cases: [scaleCase], libraryName: 'geo' });
+    expect(prompt).toContain('# Implement `Box._grow` in `geo/shapes.py`');
+    expect(prompt).toContain('the hidden tests call `Box.scale`, not `Box._grow` itself');
+    expect(prompt).toContain('imported as `from geo.shapes import Box`');
+    expect(prompt).toContain('## The entry the hidden tests call\n\n```python\ndef scale(self, factors, clamp=None):\n```');
+    expect(prompt).toContain('Scales the box by each factor in turn.');
+    expect(prompt).toContain('>>> Box(2).scale([3])\n6');
+    expect(prompt).not.toContain('._grow(');
+  });
+});

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { projectRoot } from '../../project-root.js';
 import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
 import type { RecordedCase, Unit } from '../construction-types.js';
+import { calledUnit } from '../called-unit.js';
 import type { TaskWriter } from '../language.js';
 import {
   type ClassRef, classNamesIn, hasUnshowableValue, holdsFunction, inspectTagged, javascriptString, type RecordedCall, type RecordedFunction, recordedFunctions,
@@ -107,15 +108,6 @@ function callExpression(unit: Unit, c: RecordedCase, args: readonly string[]): s
   return awaits(unit) ? `await ${call}` : call;
 }
 
-/**
- * The unit a task's cases call: the unit itself, or for a module-internal function (`Unit.via`) the
- * exported unit of its module that reaches it (the examples and tests call that one).
- */
-export function calledUnit(unit: Unit): Unit {
-  if (unit.via === undefined) return unit;
-  const { via, ...own } = unit;
-  return { ...own, ...via };
-}
 
 /** The example call of a case as the prompt shows it (arguments as evaluable expressions). */
 export function exampleCall(unit: Unit, c: RecordedCase): string {

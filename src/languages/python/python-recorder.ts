@@ -70,5 +70,6 @@ export function createPythonRecorder(root?: string): RecordHarness {
     command: (script: 'record' | 'mutate') => ['python3', '-I', '-B', `${PYTHON_HARNESS_DIR_IN_SANDBOX}/${script}.py`],
     config: (candidates: readonly Candidate[], workspace: string) => ({ sysPath: importRoots(candidates, workspace) }),
     target: pythonTarget,
+    mutatesThroughEntries: true,
   });
 }

@@ -1,3 +1,4 @@
+import { calledUnit } from '../called-unit.js';
 import type { RecordedCase, Unit } from '../construction-types.js';
 import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
 import { importRootOf } from './parse-module-names.js';
@@ -53,7 +54,9 @@ function judgedForm(c: RecordedCase): JudgedForm | null {
   return null;
 }
 
-function exampleCall(unit: Unit, c: RecordedCase): string {
+function exampleCall(target: Unit, c: RecordedCase): string {
+  // a unit recorded through an entry (Unit.via): its cases call the entry
+  const unit = calledUnit(target);
   const judged = judgedForm(c);
   if (judged !== null) return judged.call;
   // A generator's case calls builtins.list on `itertools.islice(<module>.<gen>(...), N)`: show that call.
@@ -145,16 +148,29 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
   // A module below the workspace root (`src/pkg/mod.py`) is imported from its folder, as scoring does.
   const importRoot = importRootOf(unit);
   const out: string[] = [];
+  const entry = unit.via === undefined ? null : calledUnit(unit);
+  const where = `module \`${unit.module}\`${owner ? `, class \`${owner}\`` : ''}`;
   out.push(`# Implement \`${unit.qualname}\` in \`${unit.file}\``, '');
-  out.push(
-    `The workspace holds ${input.libraryName}. The ${what} in \`${unit.file}\` (module \`${unit.module}\`${
-      owner ? `, class \`${owner}\`` : ''
-    }, imported as \`${importLine}\`${importRoot === '' ? '' : ` with \`${importRoot}/\` on the import path`}) has lost its body: it now raises \`NotImplementedError\`. Implement it so that it behaves as described below. Keep its signature and leave the rest of the code as it is.`,
-    '',
-  );
+  if (entry === null) {
+    out.push(
+      `The workspace holds ${input.libraryName}. The ${what} in \`${unit.file}\` (${where}, imported as \`${importLine}\`${importRoot === '' ? '' : ` with \`${importRoot}/\` on the import path`}) has lost its body: it now raises \`NotImplementedError\`. Implement it so that it behaves as described below. Keep its signature and leave the rest of the code as it is.`,
+      '',
+    );
+  } else {
+    const entryParts = entry.qualname.split('.');
+    const entryImport = `from ${unit.module} import ${entryParts[0] ?? entry.qualname}`;
+    out.push(
+      `The workspace holds ${input.libraryName}. The ${what} in \`${unit.file}\` (${where}) has lost its body: it now raises \`NotImplementedError\`. \`${entry.qualname}\` in the same module (imported as \`${entryImport}\`${importRoot === '' ? '' : ` with \`${importRoot}/\` on the import path`}) reaches it through its calls, and the hidden tests call \`${entry.qualname}\`, not \`${unit.qualname}\` itself: implement \`${unit.qualname}\` so that \`${entry.qualname}\` behaves as described below again. Read how the module's code calls it and uses what it returns. Keep its signature and leave the rest of the code as it is.`,
+      '',
+    );
+  }
   out.push('## Signature', '', '```python', unit.signature.trim(), '```', '');
   if (unit.docstring && unit.docstring.trim()) {
     out.push('## Behaviour', '', dedentDocstring(unit.docstring), '');
+  }
+  if (entry !== null) {
+    out.push('## The entry the hidden tests call', '', '```python', entry.signature.trim(), '```', '');
+    if (entry.docstring && entry.docstring.trim()) out.push(dedentDocstring(entry.docstring), '');
   }
   const examples = pickExamples(input.cases);
   if (examples.length) {

@@ -56,7 +56,9 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   const { options } = run;
   const { language } = options;
   const { snapshot, files, units } = explored;
-  const unit = recorded.unitsById.get(recording.unitId) as Unit;
+  const own = recorded.unitsById.get(recording.unitId) as Unit;
+  // recorded through an entry that reaches it (record-candidates.ts, the entry pass): its cases call the entry
+  const unit: Unit = recording.via ? { ...own, via: recording.via } : own;
   const name = recorded.names.get(unit.id) ?? unit.id;
   const suite = options.suite;
   const drop = (stage: DropStage, code: string, reason: string): TaskOutcome => ({ unit, name, accepted: null, drop: { unitId: unit.id, stage, code, reason }, written: stage === 'gate' });
@@ -135,6 +137,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
     schemaVersion: 1,
     task: `${suite}/${name}`,
     unit: unit.id,
+    ...(unit.via ? { via: unit.via.id } : {}),
     cases: { total: written.cases.length, sources: recording.sources, rejected: recording.rejected, ...(written.reviewDropped > 0 ? { droppedByReview: written.reviewDropped } : {}) },
     gates: { ...gates, leakAudit: leak },
     mask: {

@@ -6,10 +6,12 @@ import { CodeMidasError } from '../../errors.js';
 import type { LanguagePlugin, RecordHarness } from '../../languages/language.js';
 import { hasDependencies, MISSING_DEPENDENCIES_FILE, type RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
 import type { FileEntry, Sandbox, SandboxProvider } from '../../sandbox/types.js';
+import { DEFAULT_GATE_OPTIONS } from '../gate/run-gates.js';
 import type { RecordTimings } from '../report/funnel-report.js';
-import type { Candidate, Drop, MutationResult, RecordedCase, Recording, RepoSnapshot, Unit } from '../types.js';
+import type { Candidate, Drop, RecordedCase, Recording, RepoSnapshot, Unit } from '../types.js';
 import type { InputProposal } from '../write/spec-writer.js';
-import { mutateResultSchema, recordResultSchema, type MutateResult } from './harness-result-schema.js';
+import { entryAttempts, unitEntry } from './entry-attempts.js';
+import { mutateResultSchema, recordResultSchema, type MutateResult, type RecordResult } from './harness-result-schema.js';
 
 /** The mutate run is split into at most this many runs (progress between them), of at least MIN_MUTATE_CHUNK candidates each. */
 const MUTATE_PROGRESS_STEPS = 10;
@@ -43,6 +45,12 @@ export interface RecordOptions {
   mutateChunk?: number;
   /** Targets the harness works on at once, each with its own workers (never more than the host's cores). Default 2. */
   parallel?: number;
+  /**
+   * A candidate whose cases kill fewer of its mutants than this (or that kept no case) is tried
+   * again through the recorded candidates that reach it (the entry pass), where its harness can.
+   * Default: the mutation gate's threshold (0.8).
+   */
+  entryPassBelow: number;
 }
 
 const DEFAULT_RECORD_PARALLEL = 2;
@@ -57,6 +65,7 @@ export const DEFAULT_RECORD_OPTIONS: Readonly<RecordOptions> = Object.freeze({
   search: true,
   maxNewCases: 20,
   maxMutants: 150,
+  entryPassBelow: DEFAULT_GATE_OPTIONS.minKillRate,
 });
 
 /** Progress of the record stage: `done` of `total` candidates finished, with a line for people. */
@@ -170,6 +179,72 @@ const WORK_DIR_ENTRIES: readonly FileEntry[] = [
   { path: WORK_DIR_IN_SANDBOX.slice(1), type: 'directory', mode: 0o755 },
 ];
 
+/** Record-stage drops the entry pass retries: the unit's own calls gave no case, or one value only. */
+const ENTRY_PASS_DROPS: ReadonlySet<string> = new Set(['no-cases', 'constant-result']);
+
+/** A recording from a record run's target and its mutate result (`unitId`: whose recording it is). */
+function recordingOf(unitId: string, t: RecordResult['targets'][number], m: MutateResult['targets'][number], search: boolean): Recording {
+  const sources = { ...t.sources };
+  if (search) sources['mutant-search'] = { tried: m.search.tried, kept: m.newCases.length };
+  // generators, `lazy` cases (a returned iterator), `probe` cases (a returned function),
+  // constructor, `state` and `attribute` cases: the mutate run gives the recorded cases back in the
+  // form the task judges them; the recorder's marks and `probe` never reach a task
+  const cases = [...(m.cases ?? t.cases), ...m.newCases].map(({ lazy: _lazy, probe: _probe, construct: _construct, state: _state, attribute: _attribute, warm: _warm, ...c }) => c) as RecordedCase[];
+  const rejected: Record<string, number> = { ...t.rejected };
+  if (m.baselineMismatches) rejected['state-dependent'] = m.baselineMismatches;
+  for (const [reason, n] of Object.entries(m.rejected ?? {})) rejected[reason] = (rejected[reason] ?? 0) + n;
+  return { unitId, cases, mutation: m.mutation, mutationBeforeSearch: m.before, sources, rejected };
+}
+
+/**
+ * The entry pass (DESIGN.md, Construction): each candidate kept below `threshold` (or dropped with
+ * `ENTRY_PASS_DROPS`) is mutation tested again through the passing candidates whose calls may reach
+ * it (entry-attempts.ts): the entry's cases, the mutants of its own body (the harness's `mutantOf`).
+ * The best try at or above `threshold` replaces its recording (or its drop), with `via` the entry.
+ * `recordings` and `drops` are changed in place; returns the milliseconds spent per candidate.
+ */
+async function throughEntries(input: {
+  recordings: Recording[];
+  drops: Drop[];
+  units: readonly Unit[];
+  kept: ReadonlyMap<string, RecordResult['targets'][number]>;
+  threshold: number;
+  search: boolean;
+  /** The harness's target of a candidate, by unit id. */
+  target(unitId: string): Record<string, unknown>;
+  mutate(targets: Record<string, unknown>[]): Promise<MutateResult['targets']>;
+  logger: Logger;
+}): Promise<Map<string, number>> {
+  const { recordings, drops, threshold } = input;
+  const ms = new Map<string, number>();
+  const byId = new Map(input.units.map((u) => [u.id, u] as const));
+  const passing = new Set(recordings.filter((r) => r.mutation.score >= threshold).map((r) => r.unitId));
+  const weak = [...recordings.filter((r) => r.mutation.score < threshold).map((r) => r.unitId), ...drops.filter((d) => ENTRY_PASS_DROPS.has(d.code)).map((d) => d.unitId)]
+    .map((id) => byId.get(id))
+    .filter((u): u is Unit => u !== undefined);
+  const attempts = entryAttempts(weak, passing, input.units).filter(({ entry }) => input.kept.has(entry.id));
+  if (attempts.length === 0) return ms;
+  const results = await input.mutate(
+    attempts.map(({ helper, entry }) => ({ ...input.target(entry.id), unitId: helper.id, mutantOf: { module: helper.module, qualname: helper.qualname }, cases: input.kept.get(entry.id)!.cases })),
+  );
+  const best = new Map<string, Recording>();
+  results.forEach((m, k) => {
+    const { helper, entry } = attempts[k]!;
+    ms.set(helper.id, (ms.get(helper.id) ?? 0) + (m.ms ?? 0));
+    if (m.error || m.mutation.score < threshold) return;
+    const held = best.get(helper.id);
+    if (!held || m.mutation.score > held.mutation.score) best.set(helper.id, { ...recordingOf(helper.id, input.kept.get(entry.id)!, m, input.search), via: unitEntry(entry) });
+  });
+  for (const [id, recording] of best) {
+    const at = recordings.findIndex((r) => r.unitId === id);
+    if (at >= 0) recordings[at] = recording;
+    else recordings.push(recording);
+  }
+  for (let i = drops.length - 1; i >= 0; i -= 1) if (best.has(drops[i]!.unitId)) drops.splice(i, 1);
+  input.logger.info({ tried: attempts.length, kept: best.size }, 'entry pass done');
+  return ms;
+}
+
 function byId<T extends { unitId: string }>(a: T, b: T): number {
   return a.unitId < b.unitId ? -1 : a.unitId > b.unitId ? 1 : 0;
 }
@@ -249,19 +324,27 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
     };
     // in chunks, so the build shows progress through the longest part of a build (each target's
     // mutation testing is independent of the others: the same results as one run)
-    const mutatedTargets: MutateResult['targets'] = [];
-    const chunkSize = options.mutateChunk ?? Math.max(MIN_MUTATE_CHUNK, Math.ceil(kept.length / MUTATE_PROGRESS_STEPS));
     const mutateDeadline = performance.now() + options.mutateTimeoutMs;
-    for (let i = 0; i < kept.length; i += chunkSize) {
-      const chunk = kept.slice(i, i + chunkSize);
-      const left = Math.round(mutateDeadline - performance.now());
-      if (left <= 0) throw new RecordHarnessError('the mutate harness', -1, '', `the mutate harness ran past ${options.mutateTimeoutMs} ms; raise recordTimeoutMs/mutateTimeoutMs or record fewer candidates`);
-      const config = { ...mutateConfig, targets: chunk.map((t) => ({ ...harness.target(byUnit.get(t.unitId)!, classes, []), cases: t.cases })) };
-      mutatedTargets.push(...mutateResultSchema.parse(await runScript(sandbox, harness, 'mutate', config, left, signal)).targets);
-      const done = i + chunk.length;
-      if (done < kept.length) progress('mutate', total - kept.length + done, `mutation tested ${done} of ${kept.length} recorded candidates`);
-    }
+    const mutateInChunks = async (targets: Record<string, unknown>[], onChunk: (done: number) => void): Promise<MutateResult['targets']> => {
+      const results: MutateResult['targets'] = [];
+      const chunkSize = options.mutateChunk ?? Math.max(MIN_MUTATE_CHUNK, Math.ceil(targets.length / MUTATE_PROGRESS_STEPS));
+      for (let i = 0; i < targets.length; i += chunkSize) {
+        const left = Math.round(mutateDeadline - performance.now());
+        if (left <= 0) throw new RecordHarnessError('the mutate harness', -1, '', `the mutate harness ran past ${options.mutateTimeoutMs} ms; raise recordTimeoutMs/mutateTimeoutMs or record fewer candidates`);
+        const config = { ...mutateConfig, targets: targets.slice(i, i + chunkSize) };
+        results.push(...mutateResultSchema.parse(await runScript(sandbox, harness, 'mutate', config, left, signal)).targets);
+        onChunk(Math.min(targets.length, i + chunkSize));
+      }
+      return results;
+    };
+    const mutatedTargets = await mutateInChunks(
+      kept.map((t) => ({ ...harness.target(byUnit.get(t.unitId)!, classes, []), cases: t.cases })),
+      (done) => {
+        if (done < kept.length) progress('mutate', total - kept.length + done, `mutation tested ${done} of ${kept.length} recorded candidates`);
+      },
+    );
     const mutationByUnit = new Map(mutatedTargets.map((m) => [m.unitId, m] as const));
+    const keptById = new Map(kept.map((t) => [t.unitId, t] as const));
 
     const recordings: Recording[] = [];
     for (const t of kept) {
@@ -270,25 +353,26 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
         drops.push({ unitId: t.unitId, stage: 'record', code: m?.error?.code ?? 'mutation-error', reason: m?.error?.reason ?? 'the mutate harness gave no result' });
         continue;
       }
-      const sources = { ...t.sources };
-      if (options.search) sources['mutant-search'] = { tried: m.search.tried, kept: m.newCases.length };
-      // generators, `lazy` cases (a returned iterator), `probe` cases (a returned function),
-      // constructor, `state` and `attribute` cases: the mutate run gives the recorded cases back in the
-      // form the task judges them; the recorder's marks and `probe` never reach a task
-      const cases = [...(m.cases ?? t.cases), ...m.newCases].map(({ lazy: _lazy, probe: _probe, construct: _construct, state: _state, attribute: _attribute, warm: _warm, ...c }) => c) as RecordedCase[];
-      const rejected: Record<string, number> = { ...t.rejected };
-      if (m.baselineMismatches) rejected['state-dependent'] = m.baselineMismatches;
-      for (const [reason, n] of Object.entries(m.rejected ?? {})) rejected[reason] = (rejected[reason] ?? 0) + n;
-      const mutation: MutationResult = m.mutation;
-      recordings.push({
-        unitId: t.unitId,
-        cases,
-        mutation,
-        mutationBeforeSearch: m.before,
-        sources,
-        rejected,
-      });
+      recordings.push(recordingOf(t.unitId, t, m, options.search));
     }
+
+    // the entry pass: a candidate whose own cases do not pin its body down, tried through one that reaches it
+    const entryMs = harness.mutatesThroughEntries && input.units
+      ? await throughEntries({
+          recordings,
+          drops,
+          units: input.units,
+          kept: keptById,
+          threshold: options.entryPassBelow,
+          search: options.search,
+          target: (unitId) => harness.target(byUnit.get(unitId)!, classes, []),
+          mutate: (targets) => {
+            progress('mutate', total, `mutation testing ${targets.length} weak candidates again through the entries that reach them`);
+            return mutateInChunks(targets, () => undefined);
+          },
+          logger,
+        })
+      : new Map<string, number>();
     recordings.sort(byId);
     drops.sort(byId);
     const traceMs: Record<string, number> = {};
@@ -299,7 +383,7 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
       candidates: recorded.targets
         .map((t) => {
           const m = mutationByUnit.get(t.unitId);
-          return { unitId: t.unitId, recordMs: t.ms ?? 0, mutateMs: m?.ms ?? 0, searchMs: m?.searchMs ?? 0 };
+          return { unitId: t.unitId, recordMs: t.ms ?? 0, mutateMs: (m?.ms ?? 0) + (entryMs.get(t.unitId) ?? 0), searchMs: m?.searchMs ?? 0 };
         })
         .sort(byId),
     };

@@ -114,7 +114,9 @@ def start_worker(config, target, hash_seed=HASH_SEED):
         answer = worker.call({"op": "setup", "sysPath": config["sysPath"], "module": target["module"],
                               "qualname": target["qualname"], "kind": target["kind"],
                               "importTimeoutMs": config.get("importTimeoutMs", 20000),
-                              "memoryBytes": config.get("memoryBytes", 2 << 30)}, config.get("importTimeoutMs", 20000) / 1000.0 + 10)
+                              "memoryBytes": config.get("memoryBytes", 2 << 30),
+                              # mutants of a helper the target reaches (Unit.via), not of the target itself
+                              "mutantOf": target.get("mutantOf")}, config.get("importTimeoutMs", 20000) / 1000.0 + 10)
     except WorkerDied as exc:
         worker.close()
         return None, {"code": "import-error", "reason": "the worker died while importing %s: %s" % (target["module"], exc)}

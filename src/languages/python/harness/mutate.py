@@ -19,6 +19,11 @@ comprehension or lambda (where reaching the line does not mean the mutated part 
 count. Mutants in a branch this interpreter never takes (an `if` whose test reads only module-level
 names, `if PY2:`; worker._dead_branch_lines) are not run and not counted either (prefix DEAD_PREFIX).
 
+A target with `mutantOf: {module, qualname}` (record-candidates.ts, the entry pass) is run as always,
+but the mutants are those of that other function's body (a helper its calls reach, Unit.via) and the
+line coverage is of that function's frames; when no case runs a line of it, the target ends at once
+with the error `entry-unreached`.
+
 Generators, and calls that return an iterator (`lazy` cases, judged per case): cases run on the
 collected first items (worker.GENERATOR_ITEMS), and every replay runs a case in the form the task
 judges it (worker.run_case `lazy`); calls that return a function (`probe` cases) run with the
@@ -178,6 +183,11 @@ def mutate_target(config, target):
         lines = [lines[k] for k in good]
         if not inputs:
             result["error"] = {"code": "no-cases", "reason": "no recorded case reproduces in one process"}
+            return result
+        if target.get("mutantOf") and not any(lines):
+            # mutants of a helper none of the entry's cases runs: none can be told apart, and the
+            # search would only look for a way in (record-candidates.ts, the entry pass)
+            result["error"] = {"code": "entry-unreached", "reason": "no case of the entry runs a line of it"}
             return result
 
         status = {}

@@ -196,10 +196,45 @@ def op_setup(req):
     STATE.update(module=module, owner=owner, name=parts[-1], qualname=qualname, raw=raw, klass=klass,
                  filename=filename, first=first, last=last, method=kind == "method" and klass is not None and not construct,
                  generator=generator, construct=construct, property=is_property)
+    subject = req.get("mutantOf")
+    if subject is None:
+        STATE["subject"] = {"module": module, "qualname": qualname, "raw": raw, "filename": filename, "first": first, "last": last}
+    else:
+        # mutants of another function (a helper the target's calls reach, Unit.via): its body is mutated
+        # and its lines traced, the target is what the cases call
+        found = _subject(subject["module"], subject["qualname"])
+        if isinstance(found, str):
+            return {"ok": False, "code": "not-found", "error": found}
+        STATE["subject"] = found
     _module_tree()  # parsed once here, before the forks: describe and every mutant read it
+    _module_tree(STATE["subject"]["filename"])
     return {"ok": True, "file": filename, "firstLine": first, "lastLine": last, "needsInstance": STATE["method"],
             "freevars": list(raw.__code__.co_freevars), "generator": generator, "construct": construct, "property": is_property,
             "bound": kind == "method" and klass is None and isinstance(attr, classmethod), "shadowed": _module_shadowed(module_name)}
+
+
+def _subject(module_name, qualname):
+    """The function whose body mutants change and whose lines are traced when it is not the target
+    (op_setup `mutantOf`): its module, qualname, raw function and source lines; a reason (str) when
+    it cannot be found."""
+    import importlib
+
+    try:
+        module = importlib.import_module(module_name)
+        owner = module
+        for part in qualname.split(".")[:-1]:
+            owner = getattr(owner, part)
+        raw = _raw_function(inspect.getattr_static(owner, qualname.split(".")[-1]))
+    except BaseException as exc:  # noqa: BLE001 - an import or lookup that fails: no subject
+        return "cannot find %s.%s: %s" % (module_name, qualname, _short_error(exc))
+    if raw is None:
+        return "%s.%s is not a Python function" % (module_name, qualname)
+    try:
+        filename = inspect.getsourcefile(raw) or raw.__code__.co_filename
+        lines, first = inspect.getsourcelines(raw)
+    except (OSError, TypeError):
+        return "no source for %s.%s" % (module_name, qualname)
+    return {"module": module, "qualname": qualname, "raw": raw, "filename": filename, "first": first, "last": first + len(lines) - 1}
 
 
 def _module_shadowed(module_name):
@@ -271,10 +306,11 @@ def _literals(fn_source_node):
 _TREE = {}
 
 
-def _module_tree():
-    """The parsed source of the target's file (cached: the file does not change while the worker
-    lives), or None when it cannot be read or parsed. Callers never mutate it (mutants deep-copy)."""
-    filename = STATE["filename"]
+def _module_tree(filename=None):
+    """The parsed source of the target's file, or of `filename` (cached: the file does not change
+    while the worker lives), or None when it cannot be read or parsed. Callers never mutate it
+    (mutants deep-copy)."""
+    filename = filename or STATE["filename"]
     if filename not in _TREE:
         try:
             with open(filename, encoding="utf-8") as handle:
@@ -954,7 +990,9 @@ def _resolve_callable(init):
 
 
 def _line_tracer(lines):
-    filename, first, last = STATE["filename"], STATE["first"], STATE["last"]
+    """The lines run in the mutation subject's frames (the target, or op_setup's `mutantOf`)."""
+    subject = STATE["subject"]
+    filename, first, last = subject["filename"], subject["first"], subject["last"]
 
     def local(frame, event, arg):
         if event == "line":
@@ -1166,14 +1204,22 @@ def _probes_for(fn):
 
 
 def _apply_mutant(index):
-    fn = _def_node(STATE["raw"], STATE["qualname"])
+    subject = STATE["subject"]
+    fn = _subject_node()
     clone = mutants_mod.apply_mutant(fn, index)
-    module = mutants_mod.wrap_for_compile(clone, STATE["qualname"])
-    code = compile(module, STATE["filename"], "exec", dont_inherit=True)
-    found = mutants_mod.find_code(code, STATE["raw"].__code__.co_qualname)
+    module = mutants_mod.wrap_for_compile(clone, subject["qualname"])
+    code = compile(module, subject["filename"], "exec", dont_inherit=True)
+    found = mutants_mod.find_code(code, subject["raw"].__code__.co_qualname)
     if found is None:
         raise RuntimeError("mutated code object not found")
-    STATE["raw"].__code__ = found  # ValueError when free variables differ
+    subject["raw"].__code__ = found  # ValueError when free variables differ
+
+
+def _subject_node():
+    """The def node of the mutation subject (the target, or op_setup's `mutantOf`), or None."""
+    subject = STATE["subject"]
+    tree = _module_tree(subject["filename"])
+    return mutants_mod.find_function(tree, subject["qualname"]) if tree is not None else None
 
 
 def _in_child(work, timeout_ms):
@@ -1324,7 +1370,7 @@ def op_batch(req):
 
 
 def op_mutants(req):
-    fn = _def_node(STATE["raw"], STATE["qualname"])
+    fn = _subject_node()
     if fn is None:
         return {"mutants": [], "error": "source of the function not found"}
     listing = mutants_mod.enumerate_mutants(fn)
@@ -1355,7 +1401,7 @@ def _dead_branch_lines(fn):
     out of the score): junit-xml's `decode` is mostly a Python 2 branch."""
     local = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)}
     local.update(n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)))
-    namespace = vars(STATE["module"])
+    namespace = vars(STATE["subject"]["module"])
     dead = set()
     for node in ast.walk(fn):
         if not isinstance(node, ast.If) or not all(isinstance(n, _STATIC_TEST_NODES) for n in ast.walk(node.test)):
