@@ -117,6 +117,8 @@ for (const line of readFileSync(runsFile, 'utf8').trim().split('\n')) {
   const f = report.funnel;
   const substantive = await substantiveUnits(run.tree);
   const accepted = report.tasks.filter((t: any) => substantive.has(t.unitId)).length;
+  // of them, recorded through an entry that reaches them (the entry pass, Unit.via)
+  const throughEntry = report.tasks.filter((t: any) => substantive.has(t.unitId) && t.via).length;
   const scores = report.tasks.map((t: any) => t.mutationScore);
   // the cases of every accepted task by source (report.json `cases.sources`)
   let fromTests = 0, allCases = 0;
@@ -135,12 +137,12 @@ for (const line of readFileSync(runsFile, 'utf8').trim().split('\n')) {
   const sum = (k: string) => rec.candidates.reduce((n: number, c: any) => n + (c[k] ?? 0), 0) / 1000;
   const tracing = Object.values(rec.traceMs as Record<string, number>).reduce((n, ms) => n + ms, 0) / 1000;
   const row = { package: run.package, version: run.version, units: f.units, substantive: substantive.size, candidates: f.candidates, recorded: f.recorded, gated: f.gated,
-    substantiveAccepted: accepted, yield: substantive.size ? accepted / substantive.size : 0, killMedian: median(scores), killMin: scores.length ? Math.min(...scores) : NaN,
+    substantiveAccepted: accepted, throughEntry, yield: substantive.size ? accepted / substantive.size : 0, killMedian: median(scores), killMin: scores.length ? Math.min(...scores) : NaN,
     casesFromTests: allCases ? fromTests / allCases : 0, buildSeconds: run.seconds, buildMs: t.totalMs ?? null, tracingSeconds: tracing,
     recordingSeconds: sum('recordMs'), mutationSeconds: sum('mutateMs'), searchSeconds: sum('searchMs'),
     tasksPerCoreMinute: t.tasksPerCoreMinute ?? null, cores: t.cores ?? null, dropCounts: report.dropCounts, rc: run.rc };
   rows.push(row);
-  lines.push(`| ${run.package} ${run.version} | ${f.units} | ${substantive.size} | ${f.candidates} | ${f.recorded} | ${f.gated} | ${accepted} (${(100 * row.yield).toFixed(0)}%) | ${fmt(row.killMedian)} / ${fmt(row.killMin)} | ${(100 * row.casesFromTests).toFixed(0)}% | ${run.seconds} s | ${fmt(tracing, 0)} / ${fmt(row.recordingSeconds, 0)} / ${fmt(row.mutationSeconds, 0)} (${fmt(row.searchSeconds, 0)}) s | ${fmt(row.tasksPerCoreMinute ?? NaN)} |`);
+  lines.push(`| ${run.package} ${run.version} | ${f.units} | ${substantive.size} | ${f.candidates} | ${f.recorded} | ${f.gated} | ${accepted} (${(100 * row.yield).toFixed(0)}%${throughEntry ? `; ${throughEntry} through an entry` : ''}) | ${fmt(row.killMedian)} / ${fmt(row.killMin)} | ${(100 * row.casesFromTests).toFixed(0)}% | ${run.seconds} s | ${fmt(tracing, 0)} / ${fmt(row.recordingSeconds, 0)} / ${fmt(row.mutationSeconds, 0)} (${fmt(row.searchSeconds, 0)}) s | ${fmt(row.tasksPerCoreMinute ?? NaN)} |`);
   detail.push(`${run.package}: drops: ${Object.entries(report.dropCounts as Record<string, number>).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
 }
 const all = rows.reduce((a: any, r: any) => ({ n: a.n + r.substantive, k: a.k + r.substantiveAccepted, g: a.g + r.gated, s: a.s + r.buildSeconds }), { n: 0, k: 0, g: 0, s: 0 });

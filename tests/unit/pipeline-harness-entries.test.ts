@@ -53,3 +53,18 @@ describe('mutate.py through an entry (mutantOf)', () => {
     expect(missing.error?.reason).toContain('_nowhere');
   }, 120_000);
 });
+
+describe('mutate.py: a try that cannot pass ends early (stopBelow), without the search (search: false)', () => {
+  it('stops once more mutants survive than the score allows, and runs no search', () => {
+    // two cases that both go through add below 100: the clamp's mutants survive
+    const weakCases = [evaluateCase('2 3 add', 1, 5), evaluateCase('4 4 add', 1, 8)];
+    const t = { ...target('Calculator.evaluate', MODULE, { unitId: `${MODULE}:Calculator._op_add`, cases: weakCases, mutantOf: { module: MODULE, qualname: 'Calculator._op_add' } }) };
+    const [full] = runHarness('mutate.py', { search: false, targets: [t] }).targets;
+    expect(full.error).toBeNull();
+    expect(full.mutation.score).toBeLessThan(0.8);
+    const [stopped] = runHarness('mutate.py', { targets: [{ ...t, search: false, stopBelow: 0.8 }] }).targets;
+    expect(stopped.error?.code).toBe('below-threshold');
+    expect(stopped.search).toEqual({ tried: 0, found: 0 });
+    expect(stopped.newCases).toEqual([]);
+  }, 120_000);
+});

@@ -148,7 +148,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
       ...(masked.coMasked.length > 0 ? { coMasked: masked.coMasked } : {}),
     },
   });
-  return { unit, name, written: true, drop: null, accepted: { name, unitId: unit.id, cases: written.cases.length, mutationScore: recording.mutation.score } };
+  return { unit, name, written: true, drop: null, accepted: { name, unitId: unit.id, cases: written.cases.length, mutationScore: recording.mutation.score, ...(unit.via ? { via: unit.via.id } : {}) } };
 }
 
 function gatesSummary(written: WrittenTask, gates: GateReport, leak: LeakAuditResult): GatesSummary {

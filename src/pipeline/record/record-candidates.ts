@@ -199,7 +199,8 @@ function recordingOf(unitId: string, t: RecordResult['targets'][number], m: Muta
 /**
  * The entry pass (DESIGN.md, Construction): each candidate kept below `threshold` (or dropped with
  * `ENTRY_PASS_DROPS`) is mutation tested again through the passing candidates whose calls may reach
- * it (entry-attempts.ts): the entry's cases, the mutants of its own body (the harness's `mutantOf`).
+ * it (entry-attempts.ts): the entry's cases, the mutants of its own body (the harness's `mutantOf`),
+ * no search, and an end as soon as too many mutants survive (`stopBelow`).
  * The best try at or above `threshold` replaces its recording (or its drop), with `via` the entry.
  * `recordings` and `drops` are changed in place; returns the milliseconds spent per candidate.
  */
@@ -225,7 +226,15 @@ async function throughEntries(input: {
   const attempts = entryAttempts(weak, passing, input.units).filter(({ entry }) => input.kept.has(entry.id));
   if (attempts.length === 0) return ms;
   const results = await input.mutate(
-    attempts.map(({ helper, entry }) => ({ ...input.target(entry.id), unitId: helper.id, mutantOf: { module: helper.module, qualname: helper.qualname }, cases: input.kept.get(entry.id)!.cases })),
+    // no search, and an end as soon as the try cannot pass: most tries fail, each on an entry's many cases
+    attempts.map(({ helper, entry }) => ({
+      ...input.target(entry.id),
+      unitId: helper.id,
+      mutantOf: { module: helper.module, qualname: helper.qualname },
+      search: false,
+      stopBelow: threshold,
+      cases: input.kept.get(entry.id)!.cases,
+    })),
   );
   const best = new Map<string, Recording>();
   results.forEach((m, k) => {

@@ -10,6 +10,8 @@ export interface AcceptedTask {
   unitId: string;
   cases: number;
   mutationScore: number;
+  /** The unit whose calls the cases make, when it is not the task's own (`Unit.via`). */
+  via?: string;
 }
 
 /**

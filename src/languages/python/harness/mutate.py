@@ -22,7 +22,9 @@ names, `if PY2:`; worker._dead_branch_lines) are not run and not counted either 
 A target with `mutantOf: {module, qualname}` (record-candidates.ts, the entry pass) is run as always,
 but the mutants are those of that other function's body (a helper its calls reach, Unit.via) and the
 line coverage is of that function's frames; when no case runs a line of it, the target ends at once
-with the error `entry-unreached`.
+with the error `entry-unreached`. A target's `search: false` runs no search for it, and its
+`stopBelow` ends it (error `below-threshold`) as soon as more of its mutants survive than a score of
+stopBelow allows.
 
 Generators, and calls that return an iterator (`lazy` cases, judged per case): cases run on the
 collected first items (worker.GENERATOR_ITEMS), and every replay runs a case in the form the task
@@ -191,6 +193,9 @@ def mutate_target(config, target):
             return result
 
         status = {}
+        # a try through an entry ends once too many mutants survive for its score to reach stopBelow
+        stop_below = target.get("stopBelow")
+        survivors = 0
         for m in listing:
             # only the cases that run the mutated statement (the rest behave as on the original); with
             # none, an empty batch still tells whether the mutant applies
@@ -199,10 +204,14 @@ def mutate_target(config, target):
             answer = t.batch(sub(runs), mutant=m["index"], limits=sub(limits), expected=sub(expected), with_aa=sub(with_aa))
             killed, how = _kills(answer, sub(expected), sub(with_aa))
             status[m["index"]] = (killed, how)
+            survivors += killed is False
+            if stop_below is not None and survivors > (1 - stop_below) * len(listing):
+                result["error"] = {"code": "below-threshold", "reason": "%d of %d mutants survive: below %s" % (survivors, len(listing), stop_below)}
+                return result
         valid = [m for m in listing if status[m["index"]][0] is not None]
         result["before"] = _score(valid, status, dead)
 
-        if config.get("search", True):
+        if config.get("search", True) and target.get("search", True):
             searching = time.monotonic()
             search(config, t, target, rng, valid, status, inputs, lines, result, expected)
             result["searchMs"] = int((time.monotonic() - searching) * 1000)
