@@ -97,7 +97,7 @@ export interface CandidateTiming {
   unitId: string;
   /** Collecting inputs and running each twice on the original. */
   recordMs: number;
-  /** Mutation testing, the search included. */
+  /** Mutation testing, the search and the entry pass's tries (record-candidates.ts) included. */
   mutateMs: number;
   /** Of `mutateMs`, the mutant-guided search for new inputs. */
   searchMs: number;
