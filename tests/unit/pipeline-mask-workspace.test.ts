@@ -155,6 +155,28 @@ describe('scrubReason', () => {
 });
 
 describe('maskWorkspace', () => {
+  it('removes the tests of the entry too for a unit recorded through one (Unit.via): the hidden cases call the entry', () => {
+    const tests = [
+      'from pkg.mod import Box, clamp',
+      '',
+      'def test_area():',
+      '    assert Box().area() == 6',
+      '',
+      'def test_clamp():',
+      '    assert clamp(5, 0, 3) == 3',
+      '',
+    ].join('\n');
+    const files = new Map<string, Buffer>([['pkg/mod.py', Buffer.from(MODULE)], ['tests/test_mod.py', Buffer.from(tests)]]);
+    const area = unitOf({ qualname: 'Box.area', startLine: 17, endLine: 20, bodyStartLine: 19, bodyEndLine: 20 });
+    const clamp = unitOf({ qualname: 'clamp', startLine: 4, endLine: 13, bodyStartLine: 10, bodyEndLine: 13 });
+    const plain = maskWorkspace({ unit: area, files, maskBody: maskPythonBody, repoTests: python.repoTests });
+    expect(plain.removedTests).toEqual([{ file: 'tests/test_mod.py', tests: ['test_area'], fileDeleted: false }]);
+    const { id, kind, qualname, signature, params, returnAnnotation, docstring, decorators, isAsync, callSites } = clamp;
+    const through = maskWorkspace({ unit: { ...area, via: { id, kind, qualname, signature, params, returnAnnotation, docstring, decorators, isAsync, callSites } }, files, maskBody: maskPythonBody, repoTests: python.repoTests });
+    expect(through.removedTests).toEqual([{ file: 'tests/test_mod.py', tests: ['test_area', 'test_clamp'], fileDeleted: true }]);
+    expect(through.workspace.has('tests/test_mod.py')).toBe(false);
+  });
+
   it('masks the target, removes its tests, scrubs, drops copies of the file, and keeps the original as the solution', () => {
     const files = new Map<string, Buffer>([
       ['pkg/mod.py', Buffer.from(MODULE)],

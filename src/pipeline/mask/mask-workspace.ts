@@ -1,5 +1,6 @@
 import type { MaskBody } from '../../languages/language-adapter.js';
 import type { RepoTests, WorkspaceRules } from '../../languages/language.js';
+import { calledUnit } from '../../languages/called-unit.js';
 import type { Unit } from '../types.js';
 import { compareStrings } from '../write/stable-json.js';
 import { scrubReason } from './scrub-paths.js';
@@ -108,7 +109,7 @@ export function maskWorkspace(options: MaskOptions): MaskedWorkspace {
       continue;
     }
     if (repoTests.isTestFile(path)) {
-      const removal = repoTests.removeTestsOf(content.toString('utf8'), unit);
+      const removal = removeTestsOfTarget(repoTests, content.toString('utf8'), unit);
       if (removal.removed.length) {
         removedTests.push({ file: path, tests: removal.removed, fileDeleted: removal.source === null });
         if (removal.source === null) continue;
@@ -139,4 +140,16 @@ function maskBodies(text: string, units: readonly Unit[], maskBody: MaskBody): s
     if (above && above.bodyEndLine >= u.bodyStartLine) throw new Error(`${u.id}: its body overlaps the body of ${above.id}, masked too`);
   });
   return bottomUp.reduce((masked, u) => maskBody(masked, u), text);
+}
+
+/**
+ * The test file without the repository's tests of `unit`, and for a unit recorded through an entry
+ * (`Unit.via`) without those of the entry too: the hidden cases call the entry, so its tests would
+ * give their expected values back.
+ */
+function removeTestsOfTarget(repoTests: RepoTests, source: string, unit: Unit): { source: string | null; removed: string[] } {
+  const own = repoTests.removeTestsOf(source, unit);
+  if (unit.via === undefined || own.source === null) return own;
+  const entry = repoTests.removeTestsOf(own.source, calledUnit(unit));
+  return { source: entry.source, removed: [...own.removed, ...entry.removed] };
 }
