@@ -220,3 +220,28 @@ describe('renderPrompt for a unit recorded through an entry (Unit.via)', () => {
     expect(prompt).not.toContain('._grow(');
   });
 });
+
+describe('renderPrompt for a method called on a receiver rebuilt from its attributes (restored)', () => {
+  it('shows the call on the rebuilt receiver, whether its attributes are set by vars().update or one by one (__slots__)', async () => {
+    const { renderPrompt } = await import('../../src/languages/python/render-prompt.js');
+    const restoredCase = (id: string, receiver: string): RecordedCase => ({
+      id,
+      module: 'builtins',
+      target: 'list',
+      init: null,
+      args: [{ t: 'repr', v: `(_o.scale(3) for _ in (0,) for _o in (${receiver},))`, imports: ['geo.shapes'] } as unknown],
+      kwargs: {},
+      expect: { returns: t('list', [t('int', '6')]) },
+      argsAfter: null,
+      source: 'repo-test',
+    });
+    const plain = "(lambda _o: vars(_o).update({'w': 2}) or _o)(object.__new__(geo.shapes.Box))";
+    const slotted = "(lambda _o: any(object.__setattr__(_o, k, v) for k, v in {'w': 2}.items()) or _o)(object.__new__(geo.shapes.Box))";
+    for (const receiver of [plain, slotted]) {
+      const prompt = renderPrompt({ unit, cases: [restoredCase('r', receiver)], libraryName: 'geo' });
+      expect(prompt).toContain(`>>> ${receiver}.scale(3)\n# called on an instance built from the attributes shown`);
+      expect(prompt).toContain('it returns:\n6');
+      expect(prompt).not.toContain('for _ in');
+    }
+  });
+});

@@ -22,7 +22,8 @@ function isListOfExpression(c: RecordedCase): boolean {
  * an instance: `(_o.<name> for _ in (0,) for _o in (<instance>,))`, expecting `[value]`) and
  * `restored` (a method called on an instance rebuilt from the attributes it had when the
  * repository's own code called it: `(_o.<name>(<args>) for _ in (0,) for _o in ((lambda _o:
- * vars(_o).update({...}) or _o)(object.__new__(<Class>)),))`, expecting `[value]`) and
+ * vars(_o).update({...}) or _o)(object.__new__(<Class>)),))`, or with the attributes set one by one
+ * by `object.__setattr__` for a class with `__slots__`, expecting `[value]`) and
  * `constructed` (a `__init__`
  * target judged by the state it leaves: `(<state of _o> for _ in (0,) for _o in (<call>,))`,
  * expecting `[state]`). The prompt shows the call and the value.
@@ -34,7 +35,8 @@ const JUDGED_FORMS = [
   { form: 'attribute', pattern: /^\(_o\.(\w+) for _ in \(0,\) for _o in \((.*),\)\)$/s, call: (m: RegExpExecArray) => `${m[2] ?? ''}.${m[1] ?? ''}` },
   {
     form: 'restored',
-    pattern: /^\(_o\.(\w+)\((.*)\) for _ in \(0,\) for _o in \((\(lambda _o: vars\(_o\)\.update\(.*\) or _o\)\(object\.__new__\([\w.]+\)\)),\)\)$/s,
+    // the attributes set by vars().update, or one by one with object.__setattr__ (a class with __slots__, values.restore_source)
+    pattern: /^\(_o\.(\w+)\((.*)\) for _ in \(0,\) for _o in \((\(lambda _o: (?:vars\(_o\)\.update\(.*\)|any\(object\.__setattr__\(_o, k, v\) for k, v in .*\.items\(\)\)) or _o\)\([\w.]+\.__new__\([\w.]+\)\)),\)\)$/s,
     call: (m: RegExpExecArray) => `${m[3] ?? ''}.${m[1] ?? ''}(${m[2] ?? ''})`,
   },
   { form: 'constructed', pattern: / for _ in \(0,\) for _o in \((.*),\)\)$/s, call: (m: RegExpExecArray) => m[1] ?? '' },
@@ -116,7 +118,7 @@ export function exampleBlock(unit: Unit, c: RecordedCase): string {
   if (form === 'constructed') lines.splice(1, 0, '# the new instance holds these attributes (vars(), or its __slots__):');
   if (form === 'stated') lines.splice(1, 0, "# the call's result, then the instance's attributes after it (vars(), or its __slots__; iterators and functions left out):");
   if (form === 'nested') lines.push('# each iterator in the result is shown as the list of its items');
-  if (form === 'restored') lines.splice(1, 0, '# called on an instance built from the attributes shown, __init__ not called (object.__new__, then vars().update); it returns:');
+  if (form === 'restored') lines.splice(1, 0, '# called on an instance built from the attributes shown, __init__ not called (its __new__, then each attribute set); it returns:');
   if (c.argsAfter) lines.push(`# afterwards the arguments are: ${c.argsAfter.map(taggedToPython).join(', ')}`);
   return lines.join('\n');
 }
