@@ -30,6 +30,11 @@ const unit: Unit = makeUnit({
 
 const t = (tag: string, v: unknown): { t: string; v: unknown } => ({ t: tag, v });
 
+/** A case judged as builtins.list over one `repr` expression (the probed, restored, … forms). */
+function listOfExpression(id: string, expr: string, module: string, expect: RecordedCase['expect']): RecordedCase {
+  return { id, module: 'builtins', target: 'list', init: null, args: [{ t: 'repr', v: expr, imports: [module] }], kwargs: {}, expect, argsAfter: null, source: 'type-hint' };
+}
+
 function caseOf(id: string, n: number, expect: RecordedCase['expect'], source = 'type-hint', argsAfter: unknown[] | null = null): RecordedCase {
   return {
     id,
@@ -173,17 +178,7 @@ describe('renderPrompt for a function that returns a function', () => {
   it('shows the returned function called on its probe and the value, not the list the task collects', async () => {
     const { renderPrompt } = await import('../../src/languages/python/render-prompt.js');
     const maker: Unit = { ...unit, id: 'geo.fn:scaler', kind: 'function', module: 'geo.fn', qualname: 'scaler' };
-    const probed = (id: string, expr: string, expect: RecordedCase['expect']): RecordedCase => ({
-      id,
-      module: 'builtins',
-      target: 'list',
-      init: null,
-      args: [{ t: 'repr', v: `(${expr} for _ in (0,))`, imports: ['geo.fn'] } as unknown],
-      kwargs: {},
-      expect,
-      argsAfter: null,
-      source: 'type-hint',
-    });
+    const probed = (id: string, expr: string, expect: RecordedCase['expect']): RecordedCase => listOfExpression(id, `(${expr} for _ in (0,))`, 'geo.fn', expect);
     const prompt = renderPrompt({
       unit: maker,
       cases: [probed('s-1', 'geo.fn.scaler(2)(3)', { returns: t('list', [t('int', '6')]) }), probed('s-2', "geo.fn.scaler(2)('a', 'b')", { raises: 'builtins.TypeError' })],
@@ -224,17 +219,8 @@ describe('renderPrompt for a unit recorded through an entry (Unit.via)', () => {
 describe('renderPrompt for a method called on a receiver rebuilt from its attributes (restored)', () => {
   it('shows the call on the rebuilt receiver, whether its attributes are set by vars().update or one by one (__slots__)', async () => {
     const { renderPrompt } = await import('../../src/languages/python/render-prompt.js');
-    const restoredCase = (id: string, receiver: string): RecordedCase => ({
-      id,
-      module: 'builtins',
-      target: 'list',
-      init: null,
-      args: [{ t: 'repr', v: `(_o.scale(3) for _ in (0,) for _o in (${receiver},))`, imports: ['geo.shapes'] } as unknown],
-      kwargs: {},
-      expect: { returns: t('list', [t('int', '6')]) },
-      argsAfter: null,
-      source: 'repo-test',
-    });
+    const restoredCase = (id: string, receiver: string): RecordedCase =>
+      listOfExpression(id, `(_o.scale(3) for _ in (0,) for _o in (${receiver},))`, 'geo.shapes', { returns: t('list', [t('int', '6')]) });
     const plain = "(lambda _o: vars(_o).update({'w': 2}) or _o)(object.__new__(geo.shapes.Box))";
     const slotted = "(lambda _o: any(object.__setattr__(_o, k, v) for k, v in {'w': 2}.items()) or _o)(object.__new__(geo.shapes.Box))";
     for (const receiver of [plain, slotted]) {
