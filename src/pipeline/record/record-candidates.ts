@@ -218,10 +218,10 @@ async function throughEntries(input: {
 }): Promise<Map<string, number>> {
   const { recordings, drops, threshold } = input;
   const ms = new Map<string, number>();
-  const byId = new Map(input.units.map((u) => [u.id, u] as const));
+  const unitsById = new Map(input.units.map((u) => [u.id, u] as const));
   const passing = new Set(recordings.filter((r) => r.mutation.score >= threshold).map((r) => r.unitId));
   const weak = [...recordings.filter((r) => r.mutation.score < threshold).map((r) => r.unitId), ...drops.filter((d) => ENTRY_PASS_DROPS.has(d.code)).map((d) => d.unitId)]
-    .map((id) => byId.get(id))
+    .map((id) => unitsById.get(id))
     .filter((u): u is Unit => u !== undefined);
   const attempts = entryAttempts(weak, passing, input.units).filter(({ entry }) => input.kept.has(entry.id));
   if (attempts.length === 0) return ms;

@@ -206,7 +206,8 @@ def op_setup(req):
         if isinstance(found, str):
             return {"ok": False, "code": "not-found", "error": found}
         STATE["subject"] = found
-    _module_tree()  # parsed once here, before the forks: describe and every mutant read it
+    # parsed once here, before the forks: describe reads the target's file, every mutant the subject's
+    _module_tree()
     _module_tree(STATE["subject"]["filename"])
     return {"ok": True, "file": filename, "firstLine": first, "lastLine": last, "needsInstance": STATE["method"],
             "freevars": list(raw.__code__.co_freevars), "generator": generator, "construct": construct, "property": is_property,
