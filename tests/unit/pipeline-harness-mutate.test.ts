@@ -216,4 +216,35 @@ describe('mutate.py', () => {
     expect(out).toContain('red');
     expect(out).not.toContain('1');
   });
+
+  it('applies every mutant of every function of the fixture library as a fresh search of the copy would (the cached points)', () => {
+    // the reference: the points found again on a deep copy, the mutant applied to the copy's own node
+    const out = runWithHarnessModule('mutants', [
+      'import copy, glob, os',
+      'def fresh(fn, index):',
+      '    clone = copy.deepcopy(fn)',
+      '    node, _d, kind, apply = mutants._points(clone)[index]',
+      '    if kind == "drop":',
+      '        for parent in ast.walk(clone):',
+      '            for field in mutants.STATEMENT_LISTS:',
+      '                stmts = getattr(parent, field, None)',
+      '                if isinstance(stmts, list):',
+      '                    stmts[:] = [ast.copy_location(ast.Pass(), s) if s is node else s for s in stmts]',
+      '    else:',
+      '        apply(node)',
+      '    clone.decorator_list = []',
+      '    return ast.dump(ast.fix_missing_locations(clone))',
+      'checked, differ = 0, []',
+      `for path in sorted(glob.glob(os.path.join(${JSON.stringify(FIXTURE)}, "recfix", "*.py"))):`,
+      '    tree = ast.parse(open(path).read())',
+      '    for fn in [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]:',
+      '        for index in range(len(mutants.enumerate_mutants(fn))):',
+      '            checked += 1',
+      '            if ast.dump(mutants.apply_mutant(fn, index)) != fresh(fn, index):',
+      '                differ.append("%s:%s #%d" % (os.path.basename(path), fn.name, index))',
+      'print(json.dumps({"checked": checked, "differ": differ}))',
+    ], '');
+    expect(out.differ).toEqual([]);
+    expect(out.checked).toBeGreaterThan(500);
+  });
 });

@@ -7,6 +7,7 @@ trees around: `enumerate_mutants(fn)` lists them, `apply_mutant(fn, i)` returns 
 """
 import ast
 import copy
+import itertools
 
 BINOP = {
     ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Add, ast.Div: ast.Mult, ast.FloorDiv: ast.Div,
@@ -232,7 +233,7 @@ def enumerate_mutants(fn):
     may have no line event of its own, but the statement holding it always has one when it runs.)"""
     out = []
     owner = _innermost_statements(fn)
-    for index, (node, description, kind, _apply) in enumerate(_points(fn)):
+    for index, (node, description, kind, _apply) in enumerate(cached_points(fn)[0]):
         line = getattr(node, "lineno", fn.lineno)
         stmt = owner.get(id(node), fn)
         reach = [getattr(stmt, "lineno", fn.lineno), getattr(stmt, "end_lineno", None) or getattr(fn, "end_lineno", None) or line]
@@ -241,11 +242,28 @@ def enumerate_mutants(fn):
     return out
 
 
+_POINTS = {}
+
+
+def cached_points(fn):
+    """(_points(fn), each point's node as its position in ast.walk(fn)), computed once per def node
+    (finding the points is ~20 times a deep copy's cost on a long function). Callers never mutate `fn`."""
+    hit = _POINTS.get(id(fn))
+    if hit is None or hit[0] is not fn:
+        points = _points(fn)
+        position = {id(n): k for k, n in enumerate(ast.walk(fn))}
+        hit = (fn, points, [position[id(p[0])] for p in points])
+        _POINTS[id(fn)] = hit
+    return hit[1], hit[2]
+
+
 def apply_mutant(fn, index):
-    """A mutated deep copy of `fn`, with its nodes at the original line numbers."""
+    """A mutated deep copy of `fn`, with its nodes at the original line numbers. The copy walks in
+    the same order as `fn`, so a point's node is found at its position (cached_points)."""
+    points, positions = cached_points(fn)
     clone = copy.deepcopy(fn)
-    points = _points(clone)
-    node, _description, kind, apply = points[index]
+    _node, _description, kind, apply = points[index]
+    node = next(itertools.islice(ast.walk(clone), positions[index], None))
     if kind == "drop":
         replacement = ast.copy_location(ast.Pass(), node)
         for parent in ast.walk(clone):

@@ -1216,6 +1216,16 @@ def _apply_mutant(index):
     subject["raw"].__code__ = found  # ValueError when free variables differ
 
 
+def _points_before_fork(mutant):
+    """The subject's mutation points found here, in the worker, where the cache outlives the fork:
+    each mutant's child then only copies and compiles (mutants.cached_points)."""
+    if mutant is None:
+        return
+    fn = _subject_node()
+    if fn is not None:
+        mutants_mod.cached_points(fn)
+
+
 def _subject_node():
     """The def node of the mutation subject (the target, or op_setup's `mutantOf`), or None."""
     subject = STATE["subject"]
@@ -1307,6 +1317,7 @@ def op_run(req):
             _apply_mutant(mutant)
         return _run_limited(case, trace, None)
 
+    _points_before_fork(mutant)
     return _in_child(work, req.get("timeoutMs", 2000))
 
 
@@ -1366,8 +1377,8 @@ def op_batch(req):
                 break  # interrupted mid-call: what the child holds now is not what a fresh call would find
         return {"kind": "batch", "outcomes": outcomes}
 
-    answer = _in_child(work, req.get("timeoutMs", 10000))
-    return answer
+    _points_before_fork(mutant)
+    return _in_child(work, req.get("timeoutMs", 10000))
 
 
 def op_mutants(req):
