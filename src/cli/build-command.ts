@@ -59,7 +59,7 @@ export function createBuildCommand(): Command {
     .option('--package <dir>', "one package of a monorepo, relative to the repository root (e.g. packages/core): only its functions become tasks, its manifest's dependencies are installed with the root's, and the workspace stays the whole repository")
     .option('--language <id>', 'the language plugin to build with (python, javascript, typescript); default: the one whose source files the repository holds most of (python for a git URL)')
     .option('--seed <n>', 'seed of every random choice (same seed, same suite)', positiveInt('--seed'), 0)
-    .option('--concurrency <n>', 'tasks gated at once (each starts 6 scoring sandboxes)', positiveInt('--concurrency'), 2)
+    .option('--concurrency <n>', 'tasks gated at once (each scores its 6 runs in one fresh sandbox)', positiveInt('--concurrency'), 2)
     .addOption(new Option('--sandbox <kind>', 'sandbox adapter').choices(['auto', 'docker', 'local']).default('auto'))
     .option('--llm-base-url <url>', 'OpenAI-compatible endpoint (…/v1) for the LLM hooks: spec rewrite, input proposals, assertion review; off without it. Key from CODEMIDAS_LLM_API_KEY or OPENAI_API_KEY')
     .option('--llm-model <name>', 'model the LLM hooks ask (required with --llm-base-url)')

@@ -16,6 +16,22 @@ const AGENT_UID = 1000;
 const AGENT_GID = 1000;
 const RESULT_PREFIX = 'CODEMIDAS-JUDGE ';
 
+/** Where a series of scoring runs keeps its trees (root-only), one folder per distinct read-out. */
+const SERIES_DIR_IN_SANDBOX = '/var/lib/codemidas/series';
+
+/**
+ * Before each run of a series: the workdir emptied and filled from its tree's copy (owners and
+ * modes kept), /tmp emptied, then the judge. `$1` the workdir, `$2` the copy, the judge's argv after.
+ */
+const FRESH_RUN_SCRIPT = [
+  'set -e',
+  'w=$1; copy=$2; shift 2',
+  'find "$w" -mindepth 1 -delete',
+  'cp -a "$copy"/. "$w"/',
+  'find /tmp -mindepth 1 -delete 2>/dev/null || true',
+  'exec "$@"',
+].join('\n');
+
 /**
  * A language's judge as the scorer runs it: as root in the fresh scoring sandbox, a JSON config on
  * stdin, one result line on stdout (`CODEMIDAS-JUDGE <nonce> <json>`: tests, tampered,
@@ -78,6 +94,18 @@ interface JudgeOutput {
   timings?: Record<string, number>;
 }
 
+/** What a scoring run needs besides its sandbox. */
+interface Prepared {
+  task: LoadedTask;
+  log: Logger;
+  /** The tree scored (the read-out filtered and laid over the original workspace). */
+  workspaceTree: FileEntry[];
+  hiddenTree: FileEntry[];
+  judgeConfig: Record<string, unknown>;
+  droppedNote: string;
+  timeoutMs: number;
+}
+
 /** The judge's result could not be used: an infra error, never the agent's fault. */
 class JudgeOutputError extends Error {}
 
@@ -120,19 +148,14 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
     return tree;
   };
 
-  async function score(request: ScoreRequest): Promise<ScoreResult> {
-    const started = performance.now();
+  /** The request's trees and the judge's task fields, or why they cannot be had (an INFRA_ERROR). */
+  async function prepare(request: ScoreRequest): Promise<Prepared | { infra: string }> {
     const { task } = request;
     const log = logger.child({ taskId: task.id });
-    const elapsed = (): number => Math.round(performance.now() - started);
-    const infra = (detail: string): ScoreResult => ({ reward: 0, outcome: 'INFRA_ERROR', passed: 0, total: 0, tests: [], detail, durationMs: elapsed() });
-
     const filtered = filterReadout(request.workspace, {
       protectedPaths: task.file.protectedPaths,
       ...(limits.readout ? { limits: limits.readout } : {}),
     });
-    const droppedNote = summariseDropped(filtered.dropped);
-
     let workspaceTree: FileEntry[];
     let hiddenTree: FileEntry[];
     try {
@@ -146,17 +169,114 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
       }));
     } catch (err) {
       log.error({ err }, 'cannot read the task package');
-      return infra(`cannot read the task package: ${messageOf(err)}`);
+      return { infra: `cannot read the task package: ${messageOf(err)}` };
     }
-
-    let judgeConfig: Record<string, unknown>;
     try {
-      judgeConfig = judge.config(task);
+      const judgeConfig = judge.config(task);
+      return { task, log, workspaceTree, hiddenTree, judgeConfig, droppedNote: summariseDropped(filtered.dropped), timeoutMs: task.file.tests.timeoutMs };
     } catch (err) {
       log.error({ err }, "task.json tests is not for this language's judge");
-      return infra(messageOf(err));
+      return { infra: messageOf(err) };
     }
-    const timeoutMs = task.file.tests.timeoutMs;
+  }
+
+  const infraResult = (detail: string, started: number): ScoreResult => ({
+    reward: 0,
+    outcome: 'INFRA_ERROR',
+    passed: 0,
+    total: 0,
+    tests: [],
+    detail,
+    durationMs: Math.round(performance.now() - started),
+  });
+
+  /** A fresh scoring sandbox of the task's image, for `runs` judge runs. */
+  const createScoringSandbox = (prepared: Prepared, runs: number, signalOption: { signal?: AbortSignal }): Promise<Sandbox> =>
+    provider.create(
+      {
+        image: provider.imageFor(prepared.task.file.runtime.image),
+        role: 'scoring',
+        workdir: prepared.task.file.workdir,
+        resources: limits.resources,
+        labels: { 'codemidas.task': prepared.task.id, 'codemidas.purpose': 'scoring' },
+        expiresAt: new Date(Date.now() + runs * (prepared.timeoutMs + limits.judgeGraceMs) + limits.sandboxExpiryMarginMs),
+        ...runtimeSpecFields(prepared.task.file.runtime),
+      },
+      signalOption,
+    );
+
+  /** Removed after the answer, not before it (a container removal is ~0.2 s of the engine's time); the provider's close still waits for removals in flight. */
+  const destroyLater = (sandbox: Sandbox, log: Logger): void => {
+    void sandbox.destroy().catch((err: unknown) => log.error({ err, sandboxId: sandbox.id }, 'could not destroy the scoring sandbox'));
+  };
+
+  /**
+   * One judge run in `sandbox`, whose workdir holds the tree to score by the time `argv` starts the
+   * judge: SCORED or TIMEOUT, or throws when the run is unusable (no judge output, sandbox errors).
+   */
+  async function judgeIn(
+    sandbox: Sandbox,
+    prepared: Prepared,
+    run: { argv: readonly string[]; budgetMs: number; started: number; phasesMs: Record<string, number> },
+    signalOption: { signal?: AbortSignal },
+  ): Promise<ScoreResult> {
+    const { log, timeoutMs, droppedNote } = prepared;
+    const elapsed = (): number => Math.round(performance.now() - run.started);
+    const nonce = randomBytes(12).toString('hex');
+    const config = {
+      ...prepared.judgeConfig,
+      workspace: prepared.task.file.workdir,
+      hiddenDir: HIDDEN_DIR_IN_SANDBOX,
+      budgetMs: run.budgetMs,
+      uid: AGENT_UID,
+      gid: AGENT_GID,
+      dropPrivileges: true,
+      nonce,
+    };
+    const done = await sandbox.exec(
+      { argv: [...run.argv] },
+      {
+        timeoutMs: timeoutMs + limits.judgeGraceMs,
+        maxOutputBytes: limits.maxJudgeOutputBytes,
+        stdin: Buffer.from(JSON.stringify(config)),
+        cwd: '/',
+        ...signalOption,
+      },
+    );
+    run.phasesMs['exec'] = elapsed();
+    if (done.timedOut) {
+      // The judge enforces the task's limit itself; running past it and the grace is the agent's
+      // code outlasting every kill, so it is a timeout, never retried into a better score.
+      log.warn({ durationMs: elapsed() }, 'scoring run timed out');
+      return { reward: 0, outcome: 'TIMEOUT', passed: 0, total: 0, tests: [], detail: `scoring ran past ${timeoutMs} ms; ${droppedNote}`, durationMs: elapsed() };
+    }
+    let judged: JudgeOutput;
+    try {
+      judged = parseJudgeOutput(done.stdout, nonce, done.exitCode, done.stderr);
+    } catch (err) {
+      throw new ScoringRunError('judge output unusable', messageOf(err), sandbox.id, { cause: err });
+    }
+    const passed = judged.tests.filter((t) => t.status === 'passed').length;
+    const total = judged.tests.length;
+    const detail = [judged.detail, judged.tampered ? 'tampering detected' : '', droppedNote].filter((s) => s !== '').join('; ');
+    if (judged.budgetExhausted) {
+      log.info({ passed, total }, 'scoring budget exhausted');
+      return { reward: 0, outcome: 'TIMEOUT', passed, total, tests: judged.tests, detail: `scoring ran past ${timeoutMs} ms; ${detail}`, durationMs: elapsed() };
+    }
+    const reward = computeReward(prepared.task, passed, total);
+    log.debug({ passed, total, reward, timings: { ...judged.timings, ...run.phasesMs } }, 'scored');
+    return { reward, outcome: 'SCORED', passed, total, tests: judged.tests, detail, durationMs: elapsed() };
+  }
+
+  /** A run that threw, as a ScoringRunError naming the part that failed. */
+  const asRunError = (err: unknown, sandbox: Sandbox | undefined): ScoringRunError =>
+    err instanceof ScoringRunError ? err : new ScoringRunError('scoring sandbox failed', messageOf(err), sandbox?.id, { cause: err });
+
+  async function score(request: ScoreRequest): Promise<ScoreResult> {
+    const started = performance.now();
+    const prepared = await prepare(request);
+    if ('infra' in prepared) return infraResult(prepared.infra, started);
+    const { log, droppedNote } = prepared;
     const signalOption = request.signal ? { signal: request.signal } : {};
 
     /** One scoring run in a fresh sandbox: SCORED or TIMEOUT, or throws when the run is unusable. */
@@ -166,72 +286,19 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
       const phasesMs: Record<string, number> = {};
       let sandbox: Sandbox | undefined;
       try {
-        sandbox = await provider.create(
-          {
-            image: provider.imageFor(task.file.runtime.image),
-            role: 'scoring',
-            workdir: task.file.workdir,
-            resources: limits.resources,
-            labels: { 'codemidas.task': task.id, 'codemidas.purpose': 'scoring' },
-            expiresAt: new Date(Date.now() + timeoutMs + limits.judgeGraceMs + limits.sandboxExpiryMarginMs),
-            ...runtimeSpecFields(task.file.runtime),
-          },
-          signalOption,
-        );
+        sandbox = await createScoringSandbox(prepared, 1, signalOption);
         phasesMs['create'] = sinceAttempt();
         // One archive for both trees: each put is an engine round trip (~60 ms here), and a put into
         // a folder the image lacks costs a failed try, a mkdir and a second try.
-        await sandbox.putFiles('/', scoringTree(task.file.workdir, workspaceTree, hiddenTree), signalOption);
+        await sandbox.putFiles('/', scoringTree(prepared.task.file.workdir, prepared.workspaceTree, prepared.hiddenTree), signalOption);
         phasesMs['put'] = sinceAttempt();
-
-        const nonce = randomBytes(12).toString('hex');
-        const config = {
-          ...judgeConfig,
-          workspace: task.file.workdir,
-          hiddenDir: HIDDEN_DIR_IN_SANDBOX,
-          budgetMs: Math.max(1000, timeoutMs - sinceAttempt()),
-          uid: AGENT_UID,
-          gid: AGENT_GID,
-          dropPrivileges: true,
-          nonce,
-        };
-        const run = await sandbox.exec(
-          { argv: [...judge.argv] },
-          {
-            timeoutMs: timeoutMs + limits.judgeGraceMs,
-            maxOutputBytes: limits.maxJudgeOutputBytes,
-            stdin: Buffer.from(JSON.stringify(config)),
-            cwd: '/',
-            ...signalOption,
-          },
-        );
-        phasesMs['exec'] = sinceAttempt();
-        if (run.timedOut) {
-          // The judge enforces the task's limit itself; running past it and the grace is the agent's
-          // code outlasting every kill, so it is a timeout, never retried into a better score.
-          log.warn({ durationMs: elapsed() }, 'scoring run timed out');
-          return { reward: 0, outcome: 'TIMEOUT', passed: 0, total: 0, tests: [], detail: `scoring ran past ${timeoutMs} ms; ${droppedNote}`, durationMs: elapsed() };
-        }
-        const judged = parseJudgeOutput(run.stdout, nonce, run.exitCode, run.stderr);
-        const passed = judged.tests.filter((t) => t.status === 'passed').length;
-        const total = judged.tests.length;
-        const detail = [judged.detail, judged.tampered ? 'tampering detected' : '', droppedNote].filter((s) => s !== '').join('; ');
-        if (judged.budgetExhausted) {
-          log.info({ passed, total }, 'scoring budget exhausted');
-          return { reward: 0, outcome: 'TIMEOUT', passed, total, tests: judged.tests, detail: `scoring ran past ${timeoutMs} ms; ${detail}`, durationMs: elapsed() };
-        }
-        const reward = computeReward(task, passed, total);
-        log.debug({ passed, total, reward, timings: { ...judged.timings, ...phasesMs }, dropped: filtered.dropped.length }, 'scored');
-        return { reward, outcome: 'SCORED', passed, total, tests: judged.tests, detail, durationMs: elapsed() };
+        const budgetMs = Math.max(1000, prepared.timeoutMs - sinceAttempt());
+        const result = await judgeIn(sandbox, prepared, { argv: judge.argv, budgetMs, started: attemptStarted, phasesMs }, signalOption);
+        return { ...result, durationMs: Math.round(performance.now() - started) };
       } catch (err) {
-        throw new ScoringRunError(err instanceof JudgeOutputError ? 'judge output unusable' : 'scoring sandbox failed', messageOf(err), sandbox?.id, { cause: err });
+        throw asRunError(err, sandbox);
       } finally {
-        if (sandbox) {
-          // Removed after the answer, not before it (a container removal is ~0.2 s of the engine's
-          // time); the provider's close still waits for removals in flight.
-          const done = sandbox;
-          void done.destroy().catch((err: unknown) => log.error({ err, sandboxId: done.id }, 'could not destroy the scoring sandbox'));
-        }
+        if (sandbox) destroyLater(sandbox, log);
       }
     };
 
@@ -247,17 +314,75 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
         log.info({ outcome: result.outcome, failures: failures.length }, 'scored in a new sandbox after a failed run');
         return { ...result, detail: `${result.detail}; scored in a new sandbox after: ${failures.map(describeRunError).join('; ')}` };
       } catch (err) {
-        const failure = err instanceof ScoringRunError ? err : new ScoringRunError('scoring sandbox failed', messageOf(err), undefined);
+        const failure = asRunError(err, undefined);
         failures.push(failure);
         log.error({ err: failure.cause ?? failure, sandboxId: failure.sandboxId, attempt: failures.length }, 'scoring run failed');
         if (request.signal?.aborted) break;
       }
     }
     const tries = failures.length > 1 ? ` (${failures.length} runs, each in a new sandbox)` : '';
-    return infra(`${failures.map(describeRunError).join('; then ')}${tries}; ${droppedNote}`);
+    return infraResult(`${failures.map(describeRunError).join('; then ')}${tries}; ${droppedNote}`, started);
   }
 
-  return { score };
+  /**
+   * Scores several read-outs of one task one after another in one fresh sandbox (the build's gates:
+   * the reference four times, the masked workspace twice), for a sixth of the engine's work: each
+   * distinct tree is put once into a root-only folder, and each run starts from a fresh copy of its
+   * tree in the workdir and an empty /tmp, with a new judge and nonce (the judge kills every process
+   * of the agent user between its phases). A run the sandbox fails, and every run after it, is
+   * scored the ordinary way (`score`: a new sandbox each, tried again on failure).
+   */
+  async function scoreSeries(requests: readonly ScoreRequest[], options: { signal?: AbortSignal } = {}): Promise<ScoreResult[]> {
+    const first = requests[0];
+    if (first === undefined) return [];
+    if (requests.some((r) => r.task.dir !== first.task.dir)) throw new Error('scoreSeries scores read-outs of one task; these name several');
+    const signalOption = options.signal ? { signal: options.signal } : {};
+    const each = (from: number): Promise<ScoreResult[]> => Promise.all(requests.slice(from).map((r) => score({ ...r, ...signalOption })));
+    const preparedAll = await Promise.all(requests.map((r) => prepare(r)));
+    const prepared: Prepared[] = [];
+    for (const p of preparedAll) {
+      if ('infra' in p) return each(0);
+      prepared.push(p);
+    }
+    const head = prepared[0] as Prepared;
+    // One copy per distinct read-out (the gates pass the same array for each run of a tree).
+    const copyOf = new Map<FileEntry[], number>();
+    for (const r of requests) if (!copyOf.has(r.workspace)) copyOf.set(r.workspace, copyOf.size);
+    const copies: FileEntry[] = [{ path: SERIES_DIR_IN_SANDBOX.slice(1), type: 'directory', mode: 0o700, uid: 0, gid: 0 }];
+    requests.forEach((r, i) => {
+      const k = copyOf.get(r.workspace) as number;
+      if (requests.findIndex((q) => q.workspace === r.workspace) !== i) return;
+      const root = `${SERIES_DIR_IN_SANDBOX.slice(1)}/${k}`;
+      copies.push({ path: root, type: 'directory', mode: 0o755, uid: AGENT_UID, gid: AGENT_GID });
+      for (const e of (prepared[i] as Prepared).workspaceTree) copies.push({ ...e, path: `${root}/${e.path}` });
+    });
+
+    const results: ScoreResult[] = [];
+    let sandbox: Sandbox | undefined;
+    try {
+      const started = performance.now();
+      sandbox = await createScoringSandbox(head, requests.length, signalOption);
+      await sandbox.putFiles('/', [...scoringTree(head.task.file.workdir, [], head.hiddenTree), ...copies], signalOption);
+      const setupMs = Math.round(performance.now() - started);
+      for (const [i, r] of requests.entries()) {
+        const runStarted = performance.now();
+        const copy = `${SERIES_DIR_IN_SANDBOX}/${copyOf.get(r.workspace) as number}`;
+        const argv = ['sh', '-c', FRESH_RUN_SCRIPT, 'fresh-run', posix.normalize(head.task.file.workdir), copy, ...judge.argv];
+        const phasesMs: Record<string, number> = { series: i, setup: setupMs };
+        results.push(await judgeIn(sandbox, prepared[i] as Prepared, { argv, budgetMs: head.timeoutMs, started: runStarted, phasesMs }, signalOption));
+      }
+      return results;
+    } catch (err) {
+      const failure = asRunError(err, sandbox);
+      head.log.error({ err: failure.cause ?? failure, sandboxId: failure.sandboxId, run: results.length }, 'a series run failed; the rest are scored one sandbox each');
+      if (options.signal?.aborted) return [...results, ...requests.slice(results.length).map(() => infraResult(describeRunError(failure), performance.now()))];
+      return [...results, ...(await each(results.length))];
+    } finally {
+      if (sandbox) destroyLater(sandbox, head.log);
+    }
+  }
+
+  return { score, scoreSeries };
 }
 
 function computeReward(task: LoadedTask, passed: number, total: number): number {

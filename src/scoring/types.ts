@@ -36,6 +36,12 @@ export interface ScoreRequest {
 
 export interface Scorer {
   score(request: ScoreRequest): Promise<ScoreResult>;
+  /**
+   * Several read-outs of one task scored one after another in one fresh sandbox, each run on a
+   * fresh copy of its tree (the build's gates; never an episode's Reward, which gets its own
+   * sandbox). Results in the order asked. Scorers without it are asked `score` once per read-out.
+   */
+  scoreSeries?(requests: readonly ScoreRequest[], options?: { signal?: AbortSignal }): Promise<ScoreResult[]>;
 }
 
 export interface ScorerDeps {

@@ -9,7 +9,7 @@ import { ensureImages } from '../../src/images/image-builder.js';
 import { createDockerImageResolver } from '../../src/images/docker-image-resolver.js';
 import { createSilentLogger } from '../../src/logging.js';
 import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
-import type { SandboxProvider } from '../../src/sandbox/types.js';
+import type { FileEntry, SandboxProvider } from '../../src/sandbox/types.js';
 import { createPythonScorer } from '../../src/languages/python/python-scorer.js';
 import type { LoadedTask } from '../../src/tasks/types.js';
 import { loadFixtureTask, maskedReadout, overlay, solvedReadout } from '../fixtures/scoring-fixtures.js';
@@ -56,6 +56,24 @@ describe('python scorer outcomes', () => {
     const result = await createPythonScorer({ provider, logger }).score({ task, workspace: readout });
     expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'TIMEOUT', reward: 0 });
     expect(Date.now() - started).toBeLessThan(30_000);
+    await expect.poll(leftoverScoringContainers, REMOVAL_POLL).toBe(0);
+  });
+
+  it('scores a series in one sandbox, each run on a fresh workspace and an empty /tmp', async () => {
+    const task = loadFixtureTask();
+    const solved = await solvedReadout(task);
+    const solution = solved.find((e) => e.path === 'rangekit/merge.py')!.content!.toString();
+    const withPrologue = (lines: string[]): FileEntry[] =>
+      overlay(masked, [{ path: 'rangekit/merge.py', type: 'file', mode: 0o644, content: Buffer.from([...lines, solution].join('\n')) }]);
+    const masked = await maskedReadout(task);
+    const marks = ['import os as _os', "_marks = ['/tmp/codemidas-series-mark', _os.path.join(_os.path.dirname(__file__), 'mark')]"];
+    // the solution that leaves a mark in the workspace and in /tmp, and the one that fails where it finds one
+    const marking = withPrologue([...marks, 'for _m in _marks:', "    open(_m, 'w').close()"]);
+    const checking = withPrologue([...marks, 'if any(_os.path.exists(_m) for _m in _marks):', "    raise RuntimeError('a mark left by an earlier run')"]);
+    const scorer = createPythonScorer({ provider, logger });
+    const results = await scorer.scoreSeries!([marking, checking, masked, marking, checking].map((workspace) => ({ task, workspace })));
+    expect(results.map((r) => r.outcome)).toEqual(Array(5).fill('SCORED'));
+    expect(results.map((r) => r.reward), JSON.stringify(results.map((r) => r.detail))).toEqual([1, 1, 0, 1, 1]);
     await expect.poll(leftoverScoringContainers, REMOVAL_POLL).toBe(0);
   });
 

@@ -2,7 +2,7 @@ import type { Logger } from '../../logging.js';
 import type { FileEntry } from '../../sandbox/types.js';
 import { listWorkspaceFiles } from '../../tasks/list-workspace-files.js';
 import type { LoadedTask } from '../../tasks/types.js';
-import type { Scorer, ScoreResult } from '../../scoring/types.js';
+import type { Scorer, ScoreRequest, ScoreResult } from '../../scoring/types.js';
 import type { MutationResult } from '../types.js';
 
 /** Thresholds and run counts of the gates (DESIGN.md, Construction). */
@@ -13,9 +13,14 @@ export interface GateOptions {
   maskedRuns: number;
   /** Minimum mutation kill rate of the recorded cases. Default 0.8. */
   minKillRate: number;
+  /**
+   * Each scoring run in a sandbox of its own. Default false: a task's runs share one fresh sandbox,
+   * each on a fresh copy of its workspace (`Scorer.scoreSeries`), for a sixth of the engine's work.
+   */
+  sandboxPerRun: boolean;
 }
 
-export const DEFAULT_GATE_OPTIONS: Readonly<GateOptions> = Object.freeze({ referenceRuns: 4, maskedRuns: 2, minKillRate: 0.8 });
+export const DEFAULT_GATE_OPTIONS: Readonly<GateOptions> = Object.freeze({ referenceRuns: 4, maskedRuns: 2, minKillRate: 0.8, sandboxPerRun: false });
 
 /** One scoring run as kept in report.json: no timings and no messages, so the file is reproducible. */
 export interface GateRun {
@@ -46,16 +51,21 @@ function toRun(result: ScoreResult): GateRun {
   };
 }
 
-/** Runs `fn` for 0..n-1 at once (the scorer starts a fresh sandbox per run). */
-async function times<T>(n: number, fn: (i: number) => Promise<T>): Promise<T[]> {
-  return Promise.all(Array.from({ length: n }, (_, i) => fn(i)));
+/**
+ * Every read-out scored: one after another in one fresh sandbox where the scorer can
+ * (`scoreSeries`), else at once, a fresh sandbox each.
+ */
+async function scoreAll(scorer: Scorer, requests: ScoreRequest[], sandboxPerRun: boolean, signal: { signal?: AbortSignal }): Promise<ScoreResult[]> {
+  if (!sandboxPerRun && scorer.scoreSeries) return scorer.scoreSeries(requests, signal);
+  return Promise.all(requests.map((r) => scorer.score(r)));
 }
 
 /**
  * The gates of one staged task, cheapest first, stopping at the first failure: the mutation kill
- * rate (from the recording), then the reference scored in `referenceRuns` fresh sandboxes (reward
- * 1.0 each), then the untouched masked workspace in `maskedRuns` fresh sandboxes (reward < 1 each).
- * The leak audit runs before, at the audit stage. Infra errors fail the gate with `gate-infra`.
+ * rate (from the recording), then `referenceRuns` fresh runs of the reference (reward 1.0 each),
+ * then `maskedRuns` fresh runs of the untouched masked workspace (reward < 1 each); the runs are
+ * scored together (`scoreAll`), the masked ones reported only when the reference passed. The leak
+ * audit runs before, at the audit stage. Infra errors fail the gate with `gate-infra`.
  */
 export async function runGates(input: {
   task: LoadedTask;
@@ -89,7 +99,12 @@ export async function runGates(input: {
     e.type === 'file' && input.solution.has(e.path) ? { ...e, content: input.solution.get(e.path) ?? Buffer.alloc(0) } : e,
   );
 
-  const referenceResults = await times(options.referenceRuns, () => input.scorer.score({ task: input.task, workspace: solved, ...signal }));
+  const requests: ScoreRequest[] = [
+    ...Array.from({ length: options.referenceRuns }, () => ({ task: input.task, workspace: solved, ...signal })),
+    ...Array.from({ length: options.maskedRuns }, () => ({ task: input.task, workspace: masked, ...signal })),
+  ];
+  const results = await scoreAll(input.scorer, requests, options.sandboxPerRun, signal);
+  const referenceResults = results.slice(0, options.referenceRuns);
   const referenceRuns = referenceResults.map(toRun);
   const referencePassed = referenceResults.every((r) => r.outcome === 'SCORED' && r.reward === 1);
   report.reference = { runs: referenceRuns, required: `${options.referenceRuns}/${options.referenceRuns} runs score 1.0`, passed: referencePassed };
@@ -107,7 +122,7 @@ export async function runGates(input: {
     return report;
   }
 
-  const maskedResults = await times(options.maskedRuns, () => input.scorer.score({ task: input.task, workspace: masked, ...signal }));
+  const maskedResults = results.slice(options.referenceRuns);
   const maskedPassed = maskedResults.every((r) => r.outcome !== 'INFRA_ERROR' && r.reward < 1);
   report.masked = { runs: maskedResults.map(toRun), required: `${options.maskedRuns}/${options.maskedRuns} runs score below 1.0`, passed: maskedPassed };
   if (!maskedPassed) {
