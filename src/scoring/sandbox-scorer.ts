@@ -338,23 +338,20 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
     if (requests.some((r) => r.task.dir !== first.task.dir)) throw new Error('scoreSeries scores read-outs of one task; these name several');
     const signalOption = options.signal ? { signal: options.signal } : {};
     const each = (from: number): Promise<ScoreResult[]> => Promise.all(requests.slice(from).map((r) => score({ ...r, ...signalOption })));
-    const preparedAll = await Promise.all(requests.map((r) => prepare(r)));
+    // One copy per distinct read-out (the gates pass the same array for each run of a tree), each prepared once.
+    const trees = [...new Set(requests.map((r) => r.workspace))];
     const prepared: Prepared[] = [];
-    for (const p of preparedAll) {
+    for (const tree of trees) {
+      const p = await prepare({ task: first.task, workspace: tree });
       if ('infra' in p) return each(0);
       prepared.push(p);
     }
     const head = prepared[0] as Prepared;
-    // One copy per distinct read-out (the gates pass the same array for each run of a tree).
-    const copyOf = new Map<FileEntry[], number>();
-    for (const r of requests) if (!copyOf.has(r.workspace)) copyOf.set(r.workspace, copyOf.size);
     const copies: FileEntry[] = [{ path: SERIES_DIR_IN_SANDBOX.slice(1), type: 'directory', mode: 0o700, uid: 0, gid: 0 }];
-    requests.forEach((r, i) => {
-      const k = copyOf.get(r.workspace) as number;
-      if (requests.findIndex((q) => q.workspace === r.workspace) !== i) return;
+    prepared.forEach((p, k) => {
       const root = `${SERIES_DIR_IN_SANDBOX.slice(1)}/${k}`;
       copies.push({ path: root, type: 'directory', mode: 0o755, uid: AGENT_UID, gid: AGENT_GID });
-      for (const e of (prepared[i] as Prepared).workspaceTree) copies.push({ ...e, path: `${root}/${e.path}` });
+      for (const e of p.workspaceTree) copies.push({ ...e, path: `${root}/${e.path}` });
     });
 
     const results: ScoreResult[] = [];
@@ -366,10 +363,10 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
       const setupMs = Math.round(performance.now() - started);
       for (const [i, r] of requests.entries()) {
         const runStarted = performance.now();
-        const copy = `${SERIES_DIR_IN_SANDBOX}/${copyOf.get(r.workspace) as number}`;
-        const argv = ['sh', '-c', FRESH_RUN_SCRIPT, 'fresh-run', posix.normalize(head.task.file.workdir), copy, ...judge.argv];
+        const k = trees.indexOf(r.workspace);
+        const argv = ['sh', '-c', FRESH_RUN_SCRIPT, 'fresh-run', posix.normalize(head.task.file.workdir), `${SERIES_DIR_IN_SANDBOX}/${k}`, ...judge.argv];
         const phasesMs: Record<string, number> = { series: i, setup: setupMs };
-        results.push(await judgeIn(sandbox, prepared[i] as Prepared, { argv, budgetMs: head.timeoutMs, started: runStarted, phasesMs }, signalOption));
+        results.push(await judgeIn(sandbox, prepared[k] as Prepared, { argv, budgetMs: head.timeoutMs, started: runStarted, phasesMs }, signalOption));
       }
       return results;
     } catch (err) {
