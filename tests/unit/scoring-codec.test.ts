@@ -177,3 +177,29 @@ print(json.dumps({
     expect(out).toMatchObject({ roundTrip: true, decimalScale: false, dateVsDatetime: false, ownTzinfo: 'object', ownTzinfoDiffers: false });
   });
 });
+
+describe('codec: NotImplemented and Ellipsis', () => {
+  it('encodes each by its name, decodes it to the very singleton, and tells it apart from None', () => {
+    const out = python(`
+import codec, json
+class URL:
+    def __eq__(self, other):
+        if not isinstance(other, URL):
+            return NotImplemented
+        return True
+e = codec.encode
+print(json.dumps({
+  "eqOther": e(URL().__eq__(1)),
+  "ellipsis": e(...),
+  "roundTrip": [codec.decode(e(NotImplemented)) is NotImplemented, codec.decode(e(...)) is Ellipsis],
+  "vsNone": codec.same(e(NotImplemented), e(None)),
+  "vsEllipsis": codec.same(e(NotImplemented), e(...)),
+}))
+`) as Record<string, unknown>;
+    expect(out['eqOther']).toEqual({ t: 'repr', v: 'NotImplemented', imports: [] });
+    expect(out['ellipsis']).toEqual({ t: 'repr', v: 'Ellipsis', imports: [] });
+    expect(out['roundTrip']).toEqual([true, true]);
+    expect(out['vsNone']).toBe(false);
+    expect(out['vsEllipsis']).toBe(false);
+  });
+});
