@@ -330,7 +330,8 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
    * distinct tree is put once into a root-only folder, and each run starts from a fresh copy of its
    * tree in the workdir and an empty /tmp, with a new judge and nonce (the judge kills every process
    * of the agent user between its phases). A run the sandbox fails, and every run after it, is
-   * scored the ordinary way (`score`: a new sandbox each, tried again on failure).
+   * scored the ordinary way (`score`: a new sandbox each, tried again on failure); so is every run
+   * after one that timed out (its processes may outlive it).
    */
   async function scoreSeries(requests: readonly ScoreRequest[], options: { signal?: AbortSignal } = {}): Promise<ScoreResult[]> {
     const first = requests[0];
@@ -366,7 +367,10 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
         const k = trees.indexOf(r.workspace);
         const argv = ['sh', '-c', FRESH_RUN_SCRIPT, 'fresh-run', posix.normalize(head.task.file.workdir), `${SERIES_DIR_IN_SANDBOX}/${k}`, ...judge.argv];
         const phasesMs: Record<string, number> = { series: i, setup: setupMs };
-        results.push(await judgeIn(sandbox, prepared[k] as Prepared, { argv, budgetMs: head.timeoutMs, started: runStarted, phasesMs }, signalOption));
+        const result = await judgeIn(sandbox, prepared[k] as Prepared, { argv, budgetMs: head.timeoutMs, started: runStarted, phasesMs }, signalOption);
+        results.push(result);
+        // a run cut at its limit may leave its processes running: the runs after it get sandboxes of their own
+        if (result.outcome === 'TIMEOUT' && i + 1 < requests.length) return [...results, ...(await each(i + 1))];
       }
       return results;
     } catch (err) {

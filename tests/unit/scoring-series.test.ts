@@ -86,6 +86,26 @@ describe('scoreSeries', () => {
     expect(provider.sandboxes.slice(1).every((s) => s.commands.every((c) => argvOf(c)[0] === 'python3'))).toBe(true);
   });
 
+  it('scores the runs after one that timed out in sandboxes of their own (its processes may outlive it)', async () => {
+    let execs = 0;
+    const answer = judgeByCopy([]);
+    const provider = createMemorySandboxProvider({
+      execHandler: (sandbox, command, options) => {
+        execs++;
+        if (execs === 2) return { exitCode: 137, timedOut: true };
+        if (argvOf(command)[0] !== 'sh') return answer(sandbox, { argv: ['sh', '-c', '', '', '', '/0'] }, options);
+        return answer(sandbox, command, options);
+      },
+    });
+    const scorer = createPythonScorer({ provider, logger });
+    const solved = await solvedReadout(task);
+    const results = await scorer.scoreSeries!([solved, solved, solved, solved].map((workspace) => ({ task, workspace })));
+
+    expect(results.map((r) => r.outcome)).toEqual(['SCORED', 'TIMEOUT', 'SCORED', 'SCORED']);
+    expect(provider.created).toBe(3);
+    expect(provider.sandboxes[0]!.commands).toHaveLength(2);
+  });
+
   it('refuses read-outs of several tasks', async () => {
     const provider = createMemorySandboxProvider();
     const scorer = createPythonScorer({ provider, logger });
