@@ -149,11 +149,44 @@ def repr_input(value):
         raise NotAnInput("repr failed: %s" % type(exc).__name__)
     if len(text) > MAX_REPR_CHARS:
         raise NotAnInput("repr too long")
+    module = type(value).__module__
+    qualified = _QUALIFIED.get((module, text))
+    if qualified is None:
+        if len(_QUALIFIED) >= MAX_QUALIFIED:
+            _QUALIFIED.clear()
+        try:
+            tree = ast.parse(text, mode="eval")
+        except SyntaxError:
+            raise NotAnInput("repr is not an expression")  # `<Leaf object at 0x...>`: not kept
+        try:
+            qualified = _qualified(tree, module)
+        except NotAnInput as exc:
+            qualified = exc
+        _QUALIFIED[(module, text)] = qualified
+    if isinstance(qualified, NotAnInput):
+        raise NotAnInput(str(qualified))
+    tagged = {"t": "repr", "v": qualified[0], "imports": list(qualified[1])}
     try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError:
-        raise NotAnInput("repr is not an expression")
-    home = sys.modules.get(type(value).__module__)
+        rebuilt = codec.decode(tagged)
+    except Exception as exc:  # noqa: BLE001
+        raise NotAnInput("repr does not evaluate: %s" % type(exc).__name__)
+    if not equal(value, rebuilt):
+        raise NotAnInput("repr does not evaluate to an equal value")
+    return tagged
+
+
+# repr_input's qualified texts, by (the value's module, its repr): the tracer converts the same
+# arguments at call after call (an expression tree passed down a recursive simplifier), and parsing
+# and rewriting the names of a repr cost 50 µs of each conversion's 65. The rebuilt value is still
+# checked against each value converted.
+_QUALIFIED = {}
+MAX_QUALIFIED = 50000
+
+
+def _qualified(tree, module_name):
+    """(the expression `tree` with every name rewritten to the fully qualified path it has in
+    `module_name`'s namespace, as source; the modules those paths import); raises NotAnInput."""
+    home = sys.modules.get(module_name)
     namespace = vars(home) if home is not None else {}
     imports = set()
 
@@ -176,14 +209,7 @@ def repr_input(value):
             return ast.copy_location(ast.parse(dotted, mode="eval").body, node)
 
     tree = ast.fix_missing_locations(Qualify().visit(tree))
-    tagged = {"t": "repr", "v": ast.unparse(tree), "imports": sorted(imports)}
-    try:
-        rebuilt = codec.decode(tagged)
-    except Exception as exc:  # noqa: BLE001
-        raise NotAnInput("repr does not evaluate: %s" % type(exc).__name__)
-    if not equal(value, rebuilt):
-        raise NotAnInput("repr does not evaluate to an equal value")
-    return tagged
+    return ast.unparse(tree), tuple(sorted(imports))
 
 
 def equal(a, b):
@@ -327,14 +353,31 @@ def restorable_class(klass, container=None):
 def restorable_state(value, _depth=0, container=None):
     """(`module.Class`, {attribute: tagged input}) of an object restored_input can rebuild; raises
     NotAnInput."""
-    import collections.abc
-
     type_path = restorable_class(type(value), container)
     if type_path is None:
         raise NotAnInput("not a plain class of the library")
+    if id(value) in _RESTORING:
+        raise NotAnInput("holds itself")
     state = attributes_of(value)
     if len(state) > MAX_RESTORED_ATTRS:
         raise NotAnInput("no plain attributes")
+    _RESTORING.add(id(value))
+    try:
+        return type_path, _restored_attrs(value, state, _depth)
+    finally:
+        _RESTORING.discard(id(value))
+
+
+# ids of the objects whose attributes restorable_state is converting. An object met again inside its
+# own attributes (boolean.py's TRUE whose `dual` is FALSE, whose `dual` is TRUE) fails at once: its
+# nested conversion would repeat the same steps until "nested too deeply", 32 levels down, which
+# cost a receiver holding such a cycle 4 ms per traced call.
+_RESTORING = set()
+
+
+def _restored_attrs(value, state, _depth):
+    import collections.abc
+
     attrs = {}
     for name, attr in state.items():
         if type(name) is not str or not name.isidentifier():
@@ -352,7 +395,7 @@ def restorable_state(value, _depth=0, container=None):
             if "cache" not in name.lower() or type(attr) not in (dict, list, set):
                 raise
             attrs[name] = {"t": type(attr).__name__, "v": []}
-    return type_path, attrs
+    return attrs
 
 
 def default_input(klass, value):
