@@ -1,16 +1,17 @@
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJavaScriptRecorder, JAVASCRIPT_HARNESS_DIR_IN_SANDBOX, TYPESCRIPT_IN_SANDBOX } from '../../src/languages/javascript/javascript-recorder.js';
 import { parseJavaScriptUnits } from '../../src/languages/javascript/parse-javascript-units.js';
 import { javascriptRuntimeDir } from '../../src/languages/javascript/record-javascript-cases.js';
 import type { Candidate, InputProposal, RecordedCase } from '../../src/languages/construction-types.js';
 import { type MutateResult, mutateResultSchema, type RecordResult, recordResultSchema } from '../../src/pipeline/record/harness-result-schema.js';
-import { fixtureSnapshot, makeTempDir, runJavaScriptDriver } from './languages-javascript-fixtures.js';
+import { fixtureSnapshot, makeTempDir, removeTempDirs, runJavaScriptDriver } from './languages-javascript-fixtures.js';
 
 const HOST_TYPESCRIPT = dirname(dirname(createRequire(import.meta.url).resolve('typescript')));
 const recorder = createJavaScriptRecorder({ typescriptPath: HOST_TYPESCRIPT });
+afterAll(removeTempDirs);
 
 interface Fixture {
   dir: string;
