@@ -33,8 +33,6 @@ describe.skipIf(!bwrapAvailable())('the JavaScript record harness in a local san
       logger: createSilentLogger(),
       units,
       onProgress: (e) => messages.push(e.message),
-      // one candidate per mutate run: progress between them
-      options: { mutateChunk: 1 },
     });
     expect(drops).toEqual([]);
     expect(messages).toContain('mutation tested 1 of 2 recorded candidates');

@@ -6,16 +6,13 @@ import { CodeMidasError } from '../../errors.js';
 import type { LanguagePlugin, RecordHarness } from '../../languages/language.js';
 import { hasDependencies, MISSING_DEPENDENCIES_FILE, type RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
 import type { FileEntry, Sandbox, SandboxProvider } from '../../sandbox/types.js';
+import { mapSettledWithConcurrency } from '../../shared/map-with-concurrency.js';
 import { DEFAULT_GATE_OPTIONS } from '../gate/run-gates.js';
 import type { RecordTimings } from '../report/funnel-report.js';
 import type { Candidate, Drop, RecordedCase, Recording, RepoSnapshot, Unit } from '../types.js';
 import type { InputProposal } from '../write/spec-writer.js';
 import { entryAttempts, unitEntry } from './entry-attempts.js';
 import { mutateResultSchema, recordResultSchema, type MutateResult, type RecordResult } from './harness-result-schema.js';
-
-/** The mutate run is split into at most this many runs (progress between them), of at least MIN_MUTATE_CHUNK candidates each. */
-const MUTATE_PROGRESS_STEPS = 10;
-const MIN_MUTATE_CHUNK = 3;
 
 /** The harness's scratch folder inside the sandbox (never /tmp: the scrubbed images mount it). */
 export const WORK_DIR_IN_SANDBOX = '/var/lib/codemidas/work';
@@ -41,8 +38,6 @@ export interface RecordOptions {
   maxNewCases: number;
   /** Mutants per target, at most (a seeded sample beyond). Default 150. */
   maxMutants: number;
-  /** Candidates per mutate run (progress is shown between runs). Default: a tenth of them, at least 3. */
-  mutateChunk?: number;
   /** Targets the harness works on at once, each with its own workers (never more than the host's cores). Default 2. */
   parallel?: number;
   /**
@@ -126,6 +121,16 @@ async function snapshotEntries(snapshot: RepoSnapshot): Promise<FileEntry[]> {
   const entries: FileEntry[] = [];
   for (const file of snapshot.files) entries.push({ path: file, type: 'file', mode: 0o644, content: await readFile(join(snapshot.dir, file)) });
   return entries;
+}
+
+/**
+ * What a target's mutation testing is likely to cost, to start the costliest first: its cases times
+ * its unit's lines (mutants come from the body, and each runs the cases).
+ */
+function mutateCost(target: Record<string, unknown>, byUnit: ReadonlyMap<string, Candidate>): number {
+  const unit = byUnit.get(String(target.unitId))?.unit;
+  const lines = unit ? unit.endLine - unit.startLine + 1 : 1;
+  return (Array.isArray(target.cases) ? target.cases.length : 1) * lines;
 }
 
 async function runScript(sandbox: Sandbox, harness: RecordHarness, run: 'record' | 'mutate', config: unknown, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
@@ -331,22 +336,35 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
       maxNewCases: options.maxNewCases,
       maxMutants: options.maxMutants,
     };
-    // in chunks, so the build shows progress through the longest part of a build (each target's
-    // mutation testing is independent of the others: the same results as one run)
+    // one harness run per target, `parallel` of them at a time, the costliest first (cases times
+    // body lines): a run of several targets waits for its slowest, and so did every run after it
+    // (vdf's binary_load, 7.6 s, held a core idle beside it). Each target's mutation testing is its
+    // own (its own workers, its own seeded random): the results are those of one run of them all.
     const mutateDeadline = performance.now() + options.mutateTimeoutMs;
-    const mutateInChunks = async (targets: Record<string, unknown>[], onChunk: (done: number) => void): Promise<MutateResult['targets']> => {
-      const results: MutateResult['targets'] = [];
-      const chunkSize = options.mutateChunk ?? Math.max(MIN_MUTATE_CHUNK, Math.ceil(targets.length / MUTATE_PROGRESS_STEPS));
-      for (let i = 0; i < targets.length; i += chunkSize) {
+    const mutateEach = async (targets: Record<string, unknown>[], onDone: (done: number) => void): Promise<MutateResult['targets']> => {
+      const order = targets.map((_, i) => i).sort((a, b) => mutateCost(targets[b]!, byUnit) - mutateCost(targets[a]!, byUnit) || a - b);
+      let done = 0;
+      let failure: unknown = null; // the first run's error: the runs not yet started are not started
+      const settled = await mapSettledWithConcurrency(order, parallel, async (index) => {
         const left = Math.round(mutateDeadline - performance.now());
-        if (left <= 0) throw new RecordHarnessError('the mutate harness', -1, '', `the mutate harness ran past ${options.mutateTimeoutMs} ms; raise recordTimeoutMs/mutateTimeoutMs or record fewer candidates`);
-        const config = { ...mutateConfig, targets: targets.slice(i, i + chunkSize) };
-        results.push(...mutateResultSchema.parse(await runScript(sandbox, harness, 'mutate', config, left, signal)).targets);
-        onChunk(Math.min(targets.length, i + chunkSize));
-      }
-      return results;
+        if (failure !== null) return [];
+        try {
+          if (left <= 0) throw new RecordHarnessError('the mutate harness', -1, '', `the mutate harness ran past ${options.mutateTimeoutMs} ms; raise recordTimeoutMs/mutateTimeoutMs or record fewer candidates`);
+          const config = { ...mutateConfig, targets: [targets[index]] };
+          const result = mutateResultSchema.parse(await runScript(sandbox, harness, 'mutate', config, left, signal)).targets;
+          onDone(++done);
+          return result;
+        } catch (error) {
+          failure ??= error;
+          throw error;
+        }
+      });
+      if (failure !== null) throw failure;
+      const results: MutateResult['targets'][] = new Array(targets.length);
+      for (const [k, outcome] of settled.entries()) if (outcome.status === 'fulfilled') results[order[k]!] = outcome.value;
+      return results.flat();
     };
-    const mutatedTargets = await mutateInChunks(
+    const mutatedTargets = await mutateEach(
       kept.map((t) => ({ ...harness.target(byUnit.get(t.unitId)!, classes, []), cases: t.cases })),
       (done) => {
         if (done < kept.length) progress('mutate', total - kept.length + done, `mutation tested ${done} of ${kept.length} recorded candidates`);
@@ -377,7 +395,7 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
           target: (unitId) => harness.target(byUnit.get(unitId)!, classes, []),
           mutate: (targets) => {
             progress('mutate', total, `mutation testing ${targets.length} weak candidates again through the entries that reach them`);
-            return mutateInChunks(targets, () => undefined);
+            return mutateEach(targets, () => undefined);
           },
           logger,
         })
