@@ -133,6 +133,33 @@ function mutateCost(target: Record<string, unknown>, byUnit: ReadonlyMap<string,
   return (Array.isArray(target.cases) ? target.cases.length : 1) * lines;
 }
 
+/**
+ * `run` on each item, `parallel` at a time, the costliest first; the results in the items' order,
+ * `onDone` after each. The first failure is thrown once the runs in flight end, and no later run
+ * starts.
+ */
+async function costliestFirst<T, R>(items: readonly T[], cost: (item: T) => number, parallel: number, onDone: (done: number) => void, run: (item: T) => Promise<R[]>): Promise<R[]> {
+  const costs = items.map(cost);
+  const order = items.map((_, i) => i).sort((a, b) => costs[b]! - costs[a]! || a - b);
+  let done = 0;
+  let failure: unknown = null;
+  const settled = await mapSettledWithConcurrency(order, parallel, async (index) => {
+    if (failure !== null) return [];
+    try {
+      const result = await run(items[index]!);
+      onDone(++done);
+      return result;
+    } catch (error) {
+      failure ??= error;
+      throw error;
+    }
+  });
+  if (failure !== null) throw failure;
+  const results: R[][] = new Array(items.length);
+  for (const [k, outcome] of settled.entries()) if (outcome.status === 'fulfilled') results[order[k]!] = outcome.value;
+  return results.flat();
+}
+
 async function runScript(sandbox: Sandbox, harness: RecordHarness, run: 'record' | 'mutate', config: unknown, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
   const script = `the ${run} harness`;
   const result = await sandbox.exec(
@@ -336,34 +363,17 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
       maxNewCases: options.maxNewCases,
       maxMutants: options.maxMutants,
     };
-    // one harness run per target, `parallel` of them at a time, the costliest first (cases times
-    // body lines): a run of several targets waits for its slowest, and so did every run after it
-    // (vdf's binary_load, 7.6 s, held a core idle beside it). Each target's mutation testing is its
-    // own (its own workers, its own seeded random): the results are those of one run of them all.
+    // one harness run per target, `parallel` of them at a time, the costliest first: a run of
+    // several targets waits for its slowest, and so did every run after it (vdf's binary_load,
+    // 7.6 s, held a core idle beside it). Each target's mutation testing is its own (its own
+    // workers, its own seeded random): the results are those of one run of them all.
     const mutateDeadline = performance.now() + options.mutateTimeoutMs;
-    const mutateEach = async (targets: Record<string, unknown>[], onDone: (done: number) => void): Promise<MutateResult['targets']> => {
-      const order = targets.map((_, i) => i).sort((a, b) => mutateCost(targets[b]!, byUnit) - mutateCost(targets[a]!, byUnit) || a - b);
-      let done = 0;
-      let failure: unknown = null; // the first run's error: the runs not yet started are not started
-      const settled = await mapSettledWithConcurrency(order, parallel, async (index) => {
+    const mutateEach = (targets: Record<string, unknown>[], onDone: (done: number) => void): Promise<MutateResult['targets']> =>
+      costliestFirst(targets, (t) => mutateCost(t, byUnit), parallel, onDone, async (target) => {
         const left = Math.round(mutateDeadline - performance.now());
-        if (failure !== null) return [];
-        try {
-          if (left <= 0) throw new RecordHarnessError('the mutate harness', -1, '', `the mutate harness ran past ${options.mutateTimeoutMs} ms; raise recordTimeoutMs/mutateTimeoutMs or record fewer candidates`);
-          const config = { ...mutateConfig, targets: [targets[index]] };
-          const result = mutateResultSchema.parse(await runScript(sandbox, harness, 'mutate', config, left, signal)).targets;
-          onDone(++done);
-          return result;
-        } catch (error) {
-          failure ??= error;
-          throw error;
-        }
+        if (left <= 0) throw new RecordHarnessError('the mutate harness', -1, '', `the mutate harness ran past ${options.mutateTimeoutMs} ms; raise recordTimeoutMs/mutateTimeoutMs or record fewer candidates`);
+        return mutateResultSchema.parse(await runScript(sandbox, harness, 'mutate', { ...mutateConfig, targets: [target] }, left, signal)).targets;
       });
-      if (failure !== null) throw failure;
-      const results: MutateResult['targets'][] = new Array(targets.length);
-      for (const [k, outcome] of settled.entries()) if (outcome.status === 'fulfilled') results[order[k]!] = outcome.value;
-      return results.flat();
-    };
     const mutatedTargets = await mutateEach(
       kept.map((t) => ({ ...harness.target(byUnit.get(t.unitId)!, classes, []), cases: t.cases })),
       (done) => {

@@ -1,5 +1,5 @@
 """The tracer: runs the repository's own doctests or pytest tests (and the unittest suites pytest does
-not collect: the load_tests protocol) with a profile hook on every target,
+not collect: the load_tests protocol) with a trace function looking at every target,
 and writes each real call's arguments (tagged as inputs, taken at call time, before the body runs) as
 JSON lines. Results are not kept here: every traced input is re-run and recorded by the worker.
 
@@ -359,7 +359,7 @@ class TestTimeLimit(BaseException):
 def _test_time_limit(pytest, seconds, tracer):
     """A pytest plugin running each test's call under a SIGALRM timer of `seconds` and counting the
     calls (`ran`). The tracer's hook is set again after each test: the alarm may fire inside the
-    hook, and Python unsets a profile function that raises."""
+    hook, and Python unsets a trace function that raises."""
 
     class Plugin:
         ran = 0
