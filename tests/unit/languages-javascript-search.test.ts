@@ -211,3 +211,38 @@ describe('which mutants may not run when their block does (mutants.mjs `guarded`
     expect(guards.get('line 4: - -> +')).toBe(false);
   });
 });
+
+describe('mutants whose statement no case began are not run (mutants.mjs `runsAt`, mutate-driver.mjs `anyReaches`)', () => {
+  const { mutantsOf: withRunsAt } = mutantsModule as unknown as {
+    mutantsOf(t: typeof ts, sf: ts.SourceFile, fn: ts.FunctionLikeDeclaration): { description: string; runsAt: number | null }[];
+  };
+
+  it('places a mutant at its innermost statement, and nowhere past a function between them', () => {
+    const code = "function f(a, b) {\n  if ('object' !== a && 'string' !== a) b = 1;\n  const g = (x = a + 1) => x * 2;\n  return g(b);\n}\n";
+    const sf = ts.createSourceFile('f.js', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+    const at = new Map(withRunsAt(ts, sf, findFunction(ts, sf, 1, 5)!).map((m) => [m.description, m.runsAt] as const));
+    expect(at.get('line 2: && -> ||')).toBe(code.indexOf('if ('));
+    expect(at.get('line 3: + -> -')).toBeNull();
+    expect(at.get('line 3: * -> /')).toBeNull();
+    expect(at.get('line 4: return g(b) -> return undefined')).toBe(code.indexOf('return g(b)'));
+  });
+
+  it('kills an operator whose right operand never ran, and counts a mutant no case reached as a survivor', async () => {
+    const dir = makeTempDir('cm-jsreach-');
+    const source = "function kind(value, fallback) {\n  var type = typeof value;\n  if ('object' !== type && 'string' !== type) {\n    return fallback;\n  }\n  return type + ':' + fallback;\n}\nmodule.exports = { kind };\n";
+    writeFileSync(join(dir, 'index.js'), source);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'kinds', version: '1.0.0', main: 'index.js' }));
+    // objects only: `'string' !== type` (the right operand) and `return fallback` never run
+    const cases = [[{ t: 'object', v: [] }, 'x'], [{ t: 'array', v: [] }, 'z']].map(([value, fallback], i) => ({
+      id: `kind-${i}`, module: 'index', target: 'kind', init: null, args: [value, { t: 'str', v: fallback }], kwargs: {}, expect: { returns: { t: 'str', v: `object:${String(fallback)}` } }, argsAfter: null, source: 'type-hint',
+    }));
+    const target = { unitId: 'index:kind', module: 'index', file: 'index.js', target: 'kind', params: [], docstring: null, callSites: [], initCallSites: [], startLine: 1, endLine: 7, cases };
+    const config = { repoRoot: dir, seed: 1, workDir: makeTempDir('cm-jsreach-'), callTimeoutMs: 2000, typescriptPath: HOST_TYPESCRIPT, search: true, maxNewCases: 20, maxMutants: 150, targets: [target] };
+    const result = mutateResultSchema.parse(await runJavaScriptDriver('mutate', config)).targets[0]!;
+    expect(result.error).toBeNull();
+    expect(result.before.survivors).not.toContain('line 3: && -> ||');
+    expect(result.before.survivors).toContain('line 4: return fallback -> return undefined');
+    const sf = ts.createSourceFile('index.js', source, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+    expect(result.before.total).toBe(withRunsAt(ts, sf, findFunction(ts, sf, 1, 7)!).length);
+  }, 90_000);
+});

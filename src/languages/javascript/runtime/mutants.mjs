@@ -63,7 +63,21 @@ function guarded(ts, node, fn) {
   return false;
 }
 
-/** Every mutant of the function's body, in source order; `guarded` as guarded() says. */
+/**
+ * Where block coverage of the original says whether a mutant's code ran at all: the start of the
+ * innermost statement holding it, in the same function (a statement that never began ran nothing
+ * inside it). null when a function lies between the two (a nested function's parameter default, an
+ * arrow's expression body, `fn`'s own): that code may run where its statement did not.
+ */
+function runsAt(ts, sourceFile, node, fn) {
+  for (let p = node.parent; p !== undefined && p !== fn; p = p.parent) {
+    if (functionLike(ts, p)) return null;
+    if (p.kind >= ts.SyntaxKind.FirstStatement && p.kind <= ts.SyntaxKind.LastStatement) return p.getStart(sourceFile);
+  }
+  return null;
+}
+
+/** Every mutant of the function's body, in source order; `guarded` as guarded() says, `runsAt` as runsAt() does. */
 export function mutantsOf(ts, sourceFile, fn) {
   const text = sourceFile.text;
   const out = [];
@@ -71,7 +85,7 @@ export function mutantsOf(ts, sourceFile, fn) {
   const edit = (node, replacement, what) => {
     const start = node.getStart(sourceFile);
     const end = node.getEnd();
-    out.push({ start, end, text: replacement, guarded: guarded(ts, node, fn), description: `line ${lineOf(start)}: ${what ?? `${short(text.slice(start, end))} -> ${short(replacement)}`}` });
+    out.push({ start, end, text: replacement, guarded: guarded(ts, node, fn), runsAt: runsAt(ts, sourceFile, node, fn), description: `line ${lineOf(start)}: ${what ?? `${short(text.slice(start, end))} -> ${short(replacement)}`}` });
   };
   const visit = (node) => {
     if (ts.isTypeNode(node) || ts.isDecorator(node) || ts.isImportDeclaration(node)) return;

@@ -10,7 +10,8 @@
 // reproduce there is a baseline mismatch, left out of the comparison and of the `cases` given back
 // when there is any); mutants of the function's
 // body (mutants.mjs; at most maxMutants, a seeded sample beyond) each run the cases in a fresh
-// process with the mutated source in place of the module's file (mutant.mjs), two at a time;
+// process with the mutated source in place of the module's file (mutant.mjs), two at a time (not a
+// mutant whose statement no case began, by the original's block coverage: it survives unrun);
 // a mutant is killed when any case's outcome differs or the process fails or hangs. With `search`,
 // variations of the recorded inputs are recorded twice on the original, and for each survivor the
 // first one that tells the mutant apart becomes a `mutant-search` case (at most maxNewCases). The
@@ -68,6 +69,17 @@ function score(total, killedSet, mutants, equivalent = new Set()) {
   const survivors = mutants.flatMap((m, i) => (killedSet.has(i) || equivalent.has(i) ? [] : [m.description]));
   survivors.push(...[...equivalent].sort((a, b) => a - b).map((i) => EQUIVALENT_PREFIX + mutants[i].description));
   return { total: counted, killed: killedSet.size, score: counted ? killedSet.size / counted : 1, survivors };
+}
+
+/**
+ * Whether any of `outcomes` (runs on the original, with the function's block coverage) began the
+ * statement holding `mutant` (mutants.mjs `runsAt`); true when one has no coverage (a TypeScript
+ * file, a run that failed) or the mutant has no such statement. A mutant whose statement none of
+ * them began gives every one of them the original's outcome, run together in one process as they
+ * were: its process is not started.
+ */
+function anyReaches(outcomes, mutant) {
+  return mutant.runsAt === null || outcomes.some((o) => o?.coverage === undefined || countAt(o.coverage, mutant.runsAt) > 0);
 }
 
 /** The times a position ran: the count of the smallest covered range holding it (0 when none does). */
@@ -266,7 +278,9 @@ async function mutateTarget(config, ts, target, random) {
 
   const expected = cases.map(expectedOutcome);
   const killed = new Set();
+  const replayed = cases.map((c) => baseline[target.cases.indexOf(c)]);
   await pool(mutants, PARALLEL, async (_, i) => {
+    if (!anyReaches(replayed, mutants[i])) return;
     const outcomes = await run(i, inputsOf(cases));
     if (differs(outcomes, expected).some(Boolean)) killed.add(i);
   });
@@ -370,7 +384,7 @@ async function mutateTarget(config, ts, target, random) {
   const chosen = [];
   const maxNewCases = config.maxNewCases ?? 20;
   const searchKilled = new Set(killed);
-  const seen = cases.map((c) => baseline[target.cases.indexOf(c)]);
+  const seen = [...replayed];
   let survivors = mutants.map((_, i) => i).filter((i) => !killed.has(i));
   let tried = 0;
   for (let round = 0; round < SEARCH_ROUNDS && survivors.length > 0 && candidates.length > 0; round++) {
@@ -382,8 +396,9 @@ async function mutateTarget(config, ts, target, random) {
     const replay = await recordOnce(covered, found.map((x) => x.input), callTimeoutMs);
     const usable = found.flatMap((x, i) => (sameOutcome(replay[i], x.outcome) ? [{ ...x, seen: replay[i] }] : []));
     seen.push(...usable.map((x) => x.seen));
-    const verdictsBySurvivor = await pool(survivors, PARALLEL, (i) => run(i, usable.map((x) => x.input)));
-    for (const [k, i] of survivors.entries()) {
+    const reached = survivors.filter((i) => anyReaches(usable.map((x) => x.seen), mutants[i]));
+    const verdictsBySurvivor = await pool(reached, PARALLEL, (i) => run(i, usable.map((x) => x.input)));
+    for (const [k, i] of reached.entries()) {
       const outcomes = verdictsBySurvivor[k];
       // inputs after a hang were not run (marked timeout): only outcomes the mutant gave count
       const killers = differs(outcomes, usable.map((x) => x.outcome)).flatMap((d, j) => (d && !('timeout' in outcomes[j]) ? [usable[j]] : []));
