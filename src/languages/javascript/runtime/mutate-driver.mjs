@@ -395,13 +395,16 @@ async function mutateTarget(config, ts, target, random) {
     // the pool replayed together on the original, as on each mutant: only what reproduces that way counts
     const replay = await recordOnce(covered, found.map((x) => x.input), callTimeoutMs);
     const usable = found.flatMap((x, i) => (sameOutcome(replay[i], x.outcome) ? [{ ...x, seen: replay[i] }] : []));
-    seen.push(...usable.map((x) => x.seen));
-    const reached = survivors.filter((i) => anyReaches(usable.map((x) => x.seen), mutants[i]));
-    const verdictsBySurvivor = await pool(reached, PARALLEL, (i) => run(i, usable.map((x) => x.input)));
+    const roundSeen = usable.map((x) => x.seen);
+    seen.push(...roundSeen);
+    const roundInputs = usable.map((x) => x.input);
+    const roundOutcomes = usable.map((x) => x.outcome);
+    const reached = survivors.filter((i) => anyReaches(roundSeen, mutants[i]));
+    const verdictsBySurvivor = await pool(reached, PARALLEL, (i) => run(i, roundInputs));
     for (const [k, i] of reached.entries()) {
       const outcomes = verdictsBySurvivor[k];
       // inputs after a hang were not run (marked timeout): only outcomes the mutant gave count
-      const killers = differs(outcomes, usable.map((x) => x.outcome)).flatMap((d, j) => (d && !('timeout' in outcomes[j]) ? [usable[j]] : []));
+      const killers = differs(outcomes, roundOutcomes).flatMap((d, j) => (d && !('timeout' in outcomes[j]) ? [usable[j]] : []));
       if (killers.length === 0) continue;
       if (killers.some((x) => chosen.includes(x))) {
         searchKilled.add(i);
