@@ -20,16 +20,24 @@ const RESULT_PREFIX = 'CODEMIDAS-JUDGE ';
 const SERIES_DIR_IN_SANDBOX = '/var/lib/codemidas/series';
 
 /**
- * Before each run of a series: the workdir emptied and filled from its tree's copy (owners and
- * modes kept), /tmp emptied, then the judge. `$1` the workdir, `$2` the copy, the judge's argv after.
+ * A whole series in one engine exec (each exec is ~35 ms of the engine's time and CPU): before each
+ * run, the workdir emptied and filled from its tree's copy (owners and modes kept) and /tmp emptied,
+ * then the judge with that run's config (a root-only file) on stdin. `$1` the workdir, `$2` the
+ * series folder, `$3` the runs' tree numbers (`0 0 0 0 1 1`: run i judges copy `$2/<k>` with config
+ * `$2/run-<i>.json`), the judge's argv after. A judge that fails goes on to the next run (its missing
+ * result says so); a copy that cannot be made ends the series.
  */
-const FRESH_RUN_SCRIPT = [
-  'set -e',
-  'w=$1; copy=$2; shift 2',
-  'find "$w" -mindepth 1 -delete',
-  'cp -a "$copy"/. "$w"/',
-  'find /tmp -mindepth 1 -delete 2>/dev/null || true',
-  'exec "$@"',
+const SERIES_SCRIPT = [
+  'set -eu',
+  'w=$1; series=$2; trees=$3; shift 3',
+  'i=0',
+  'for k in $trees; do',
+  '  find "$w" -mindepth 1 -delete',
+  '  cp -a "$series/$k"/. "$w"/',
+  '  find /tmp -mindepth 1 -delete 2>/dev/null || true',
+  '  "$@" < "$series/run-$i.json" || true',
+  '  i=$((i + 1))',
+  'done',
 ].join('\n');
 
 /**
@@ -210,33 +218,59 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
     void sandbox.destroy().catch((err: unknown) => log.error({ err, sandboxId: sandbox.id }, 'could not destroy the scoring sandbox'));
   };
 
-  /**
-   * One judge run in `sandbox`, whose workdir holds the tree to score by the time `argv` starts the
-   * judge: SCORED or TIMEOUT, or throws when the run is unusable (no judge output, sandbox errors).
-   */
-  async function judgeIn(
-    sandbox: Sandbox,
-    prepared: Prepared,
-    run: { argv: readonly string[]; budgetMs: number; started: number; phasesMs: Record<string, number> },
-    signalOption: { signal?: AbortSignal },
-  ): Promise<ScoreResult> {
-    const { log, timeoutMs, droppedNote } = prepared;
-    const elapsed = (): number => Math.round(performance.now() - run.started);
+  /** A judge run's config: the task's fields, the generic ones, and a fresh nonce its result line must carry. */
+  const judgeRun = (prepared: Prepared, budgetMs: number): { config: Record<string, unknown>; nonce: string } => {
     const nonce = randomBytes(12).toString('hex');
     const config = {
       ...prepared.judgeConfig,
       workspace: prepared.task.file.workdir,
       hiddenDir: HIDDEN_DIR_IN_SANDBOX,
-      budgetMs: run.budgetMs,
+      budgetMs,
       uid: AGENT_UID,
       gid: AGENT_GID,
       dropPrivileges: true,
       nonce,
     };
+    return { config, nonce };
+  };
+
+  /** What a judge printed, as SCORED or TIMEOUT (its budget exhausted). */
+  function resultOf(prepared: Prepared, judged: JudgeOutput, durationMs: number, phasesMs: Record<string, number>): ScoreResult {
+    const { log, timeoutMs, droppedNote } = prepared;
+    const passed = judged.tests.filter((t) => t.status === 'passed').length;
+    const total = judged.tests.length;
+    const detail = [judged.detail, judged.tampered ? 'tampering detected' : '', droppedNote].filter((s) => s !== '').join('; ');
+    if (judged.budgetExhausted) {
+      log.info({ passed, total }, 'scoring budget exhausted');
+      return { reward: 0, outcome: 'TIMEOUT', passed, total, tests: judged.tests, detail: `scoring ran past ${timeoutMs} ms; ${detail}`, durationMs };
+    }
+    const reward = computeReward(prepared.task, passed, total);
+    log.debug({ passed, total, reward, timings: { ...judged.timings, ...phasesMs } }, 'scored');
+    return { reward, outcome: 'SCORED', passed, total, tests: judged.tests, detail, durationMs };
+  }
+
+  /** A run that outlasted the judge's own limit and the grace: the agent's code outlasting every kill. */
+  const timedOutResult = (prepared: Prepared, durationMs: number): ScoreResult => {
+    prepared.log.warn({ durationMs }, 'scoring run timed out');
+    return { reward: 0, outcome: 'TIMEOUT', passed: 0, total: 0, tests: [], detail: `scoring ran past ${prepared.timeoutMs} ms; ${prepared.droppedNote}`, durationMs };
+  };
+
+  /**
+   * One judge run in `sandbox`, whose workdir holds the tree to score: SCORED or TIMEOUT, or throws
+   * when the run is unusable (no judge output, sandbox errors).
+   */
+  async function judgeIn(
+    sandbox: Sandbox,
+    prepared: Prepared,
+    run: { budgetMs: number; started: number; phasesMs: Record<string, number> },
+    signalOption: { signal?: AbortSignal },
+  ): Promise<ScoreResult> {
+    const elapsed = (): number => Math.round(performance.now() - run.started);
+    const { config, nonce } = judgeRun(prepared, run.budgetMs);
     const done = await sandbox.exec(
-      { argv: [...run.argv] },
+      { argv: [...judge.argv] },
       {
-        timeoutMs: timeoutMs + limits.judgeGraceMs,
+        timeoutMs: prepared.timeoutMs + limits.judgeGraceMs,
         maxOutputBytes: limits.maxJudgeOutputBytes,
         stdin: Buffer.from(JSON.stringify(config)),
         cwd: '/',
@@ -244,28 +278,16 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
       },
     );
     run.phasesMs['exec'] = elapsed();
-    if (done.timedOut) {
-      // The judge enforces the task's limit itself; running past it and the grace is the agent's
-      // code outlasting every kill, so it is a timeout, never retried into a better score.
-      log.warn({ durationMs: elapsed() }, 'scoring run timed out');
-      return { reward: 0, outcome: 'TIMEOUT', passed: 0, total: 0, tests: [], detail: `scoring ran past ${timeoutMs} ms; ${droppedNote}`, durationMs: elapsed() };
-    }
+    // The judge enforces the task's limit itself; running past it and the grace is the agent's
+    // code outlasting every kill, so it is a timeout, never retried into a better score.
+    if (done.timedOut) return timedOutResult(prepared, elapsed());
     let judged: JudgeOutput;
     try {
       judged = parseJudgeOutput(done.stdout, nonce, done.exitCode, done.stderr);
     } catch (err) {
       throw new ScoringRunError('judge output unusable', messageOf(err), sandbox.id, { cause: err });
     }
-    const passed = judged.tests.filter((t) => t.status === 'passed').length;
-    const total = judged.tests.length;
-    const detail = [judged.detail, judged.tampered ? 'tampering detected' : '', droppedNote].filter((s) => s !== '').join('; ');
-    if (judged.budgetExhausted) {
-      log.info({ passed, total }, 'scoring budget exhausted');
-      return { reward: 0, outcome: 'TIMEOUT', passed, total, tests: judged.tests, detail: `scoring ran past ${timeoutMs} ms; ${detail}`, durationMs: elapsed() };
-    }
-    const reward = computeReward(prepared.task, passed, total);
-    log.debug({ passed, total, reward, timings: { ...judged.timings, ...run.phasesMs } }, 'scored');
-    return { reward, outcome: 'SCORED', passed, total, tests: judged.tests, detail, durationMs: elapsed() };
+    return resultOf(prepared, judged, elapsed(), run.phasesMs);
   }
 
   /** A run that threw, as a ScoringRunError naming the part that failed. */
@@ -293,7 +315,7 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
         await sandbox.putFiles('/', scoringTree(prepared.task.file.workdir, prepared.workspaceTree, prepared.hiddenTree), signalOption);
         phasesMs['put'] = sinceAttempt();
         const budgetMs = Math.max(1000, prepared.timeoutMs - sinceAttempt());
-        const result = await judgeIn(sandbox, prepared, { argv: judge.argv, budgetMs, started: attemptStarted, phasesMs }, signalOption);
+        const result = await judgeIn(sandbox, prepared, { budgetMs, started: attemptStarted, phasesMs }, signalOption);
         return { ...result, durationMs: Math.round(performance.now() - started) };
       } catch (err) {
         throw asRunError(err, sandbox);
@@ -326,12 +348,14 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
 
   /**
    * Scores several read-outs of one task one after another in one fresh sandbox (the build's gates:
-   * the reference four times, the masked workspace twice), for a sixth of the engine's work: each
-   * distinct tree is put once into a root-only folder, and each run starts from a fresh copy of its
-   * tree in the workdir and an empty /tmp, with a new judge and nonce (the judge kills every process
-   * of the agent user between its phases). A run the sandbox fails, and every run after it, is
-   * scored the ordinary way (`score`: a new sandbox each, tried again on failure); so is every run
-   * after one that timed out (its processes may outlive it).
+   * the reference four times, the masked workspace twice), for a sixth of the engine's work, in one
+   * exec (`SERIES_SCRIPT`): each distinct tree is put once into a root-only folder with each run's
+   * config, and each run starts from a fresh copy of its tree in the workdir and an empty /tmp, with
+   * a new judge and nonce (the judge kills every process of the agent user between its phases). The
+   * runs up to the first without a usable result are kept; that run and every run after it are
+   * scored the ordinary way (`score`: a new sandbox each, tried again on failure). A run that timed
+   * out is kept (as TIMEOUT) and the runs after it are scored that way too (its processes may have
+   * outlived it); so, when the whole exec outlasted its limit, is the first run without a result.
    */
   async function scoreSeries(requests: readonly ScoreRequest[], options: { signal?: AbortSignal } = {}): Promise<ScoreResult[]> {
     const first = requests[0];
@@ -348,11 +372,17 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
       prepared.push(p);
     }
     const head = prepared[0] as Prepared;
-    const copies: FileEntry[] = [{ path: SERIES_DIR_IN_SANDBOX.slice(1), type: 'directory', mode: 0o700, uid: 0, gid: 0 }];
+    const series = SERIES_DIR_IN_SANDBOX.slice(1);
+    const copies: FileEntry[] = [{ path: series, type: 'directory', mode: 0o700, uid: 0, gid: 0 }];
     prepared.forEach((p, k) => {
-      const root = `${SERIES_DIR_IN_SANDBOX.slice(1)}/${k}`;
-      copies.push({ path: root, type: 'directory', mode: 0o755, uid: AGENT_UID, gid: AGENT_GID });
-      for (const e of p.workspaceTree) copies.push({ ...e, path: `${root}/${e.path}` });
+      copies.push({ path: `${series}/${k}`, type: 'directory', mode: 0o755, uid: AGENT_UID, gid: AGENT_GID });
+      for (const e of p.workspaceTree) copies.push({ ...e, path: `${series}/${k}/${e.path}` });
+    });
+    const runs = requests.map((r, i) => {
+      const k = trees.indexOf(r.workspace);
+      const { config, nonce } = judgeRun(prepared[k] as Prepared, head.timeoutMs);
+      copies.push({ path: `${series}/run-${i}.json`, type: 'file', mode: 0o600, uid: 0, gid: 0, content: Buffer.from(JSON.stringify(config)) });
+      return { k, nonce };
     });
 
     const results: ScoreResult[] = [];
@@ -362,17 +392,32 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
       sandbox = await createScoringSandbox(head, requests.length, signalOption);
       await sandbox.putFiles('/', [...scoringTree(head.task.file.workdir, [], head.hiddenTree), ...copies], signalOption);
       const setupMs = Math.round(performance.now() - started);
-      for (const [i, r] of requests.entries()) {
-        const runStarted = performance.now();
-        const k = trees.indexOf(r.workspace);
-        const argv = ['sh', '-c', FRESH_RUN_SCRIPT, 'fresh-run', posix.normalize(head.task.file.workdir), `${SERIES_DIR_IN_SANDBOX}/${k}`, ...judge.argv];
-        const phasesMs: Record<string, number> = { series: i, setup: setupMs };
-        const result = await judgeIn(sandbox, prepared[k] as Prepared, { argv, budgetMs: head.timeoutMs, started: runStarted, phasesMs }, signalOption);
+      const argv = ['sh', '-c', SERIES_SCRIPT, 'series', posix.normalize(head.task.file.workdir), SERIES_DIR_IN_SANDBOX, runs.map((r) => r.k).join(' '), ...judge.argv];
+      const done = await sandbox.exec(
+        { argv },
+        { timeoutMs: requests.length * (head.timeoutMs + limits.judgeGraceMs), maxOutputBytes: requests.length * limits.maxJudgeOutputBytes, cwd: '/', ...signalOption },
+      );
+      const execMs = Math.round(performance.now() - started) - setupMs;
+      // each run's share of the exec (the judges time themselves; the engine's part is shared)
+      const durationMs = Math.round(execMs / requests.length);
+      for (const [i, { k, nonce }] of runs.entries()) {
+        const p = prepared[k] as Prepared;
+        let judged: JudgeOutput;
+        try {
+          judged = parseJudgeOutput(done.stdout, nonce, done.exitCode, done.stderr);
+        } catch (err) {
+          if (done.timedOut) {
+            results.push(timedOutResult(p, durationMs));
+            break;
+          }
+          throw new ScoringRunError('judge output unusable', `${messageOf(err)} (run ${i + 1} of a series of ${requests.length})`, sandbox.id, { cause: err });
+        }
+        const result = resultOf(p, judged, durationMs, { series: i, setup: setupMs, exec: execMs });
         results.push(result);
-        // a run cut at its limit may leave its processes running: the runs after it get sandboxes of their own
-        if (result.outcome === 'TIMEOUT' && i + 1 < requests.length) return [...results, ...(await each(i + 1))];
+        if (result.outcome === 'TIMEOUT') break;
       }
-      return results;
+      // a run cut at its limit may leave its processes running: the runs after it get sandboxes of their own
+      return results.length < requests.length ? [...results, ...(await each(results.length))] : results;
     } catch (err) {
       const failure = asRunError(err, sandbox);
       head.log.error({ err: failure.cause ?? failure, sandboxId: failure.sandboxId, run: results.length }, 'a series run failed; the rest are scored one sandbox each');

@@ -77,6 +77,29 @@ describe('python scorer outcomes', () => {
     await expect.poll(leftoverScoringContainers, REMOVAL_POLL).toBe(0);
   });
 
+  it('keeps a series run that times out as TIMEOUT and scores the runs after it in sandboxes of their own', async () => {
+    const base = loadFixtureTask();
+    const task: LoadedTask = { ...base, file: { ...base.file, tests: { ...base.file.tests, timeoutMs: 4000, caseTimeoutMs: 1500 } } };
+    const solved = await solvedReadout(task);
+    const solution = solved.find((e) => e.path === 'rangekit/merge.py')!.content!.toString();
+    const slow = overlay(await maskedReadout(task), [
+      { path: 'rangekit/merge.py', type: 'file', mode: 0o644, content: Buffer.from(solution.replace('def merge_ranges(ranges):', 'def merge_ranges(ranges):\n    if not ranges:\n        import time\n        time.sleep(600)')) },
+    ]);
+    let created = 0;
+    const counting: SandboxProvider = Object.assign(Object.create(provider) as SandboxProvider, {
+      create: (...args: Parameters<SandboxProvider['create']>) => {
+        created += 1;
+        return provider.create(...args);
+      },
+    });
+    const results = await createPythonScorer({ provider: counting, logger }).scoreSeries!([solved, slow, solved, solved].map((workspace) => ({ task, workspace })));
+    expect(results.map((r) => r.outcome), JSON.stringify(results.map((r) => r.detail))).toEqual(['SCORED', 'TIMEOUT', 'SCORED', 'SCORED']);
+    expect(results.map((r) => r.reward)).toEqual([1, 0, 1, 1]);
+    // the series' sandbox, then one for each run after the timeout
+    expect(created).toBe(3);
+    await expect.poll(leftoverScoringContainers, REMOVAL_POLL).toBe(0);
+  });
+
   it('reports an engine failure as INFRA_ERROR, not as a zero score', async () => {
     const task = loadFixtureTask();
     const broken: SandboxProvider = Object.assign(Object.create(provider) as SandboxProvider, {
