@@ -3,7 +3,7 @@ import { analyzeRepository } from './analyze/analyze-repository.js';
 import { createBuildRun } from './build/build-run.js';
 import type { BuildSuiteOptions, BuildSuiteResult, PipelineStages } from './build/build-types.js';
 import { exploreRepository } from './build/explore-repository.js';
-import { gateAndPackage } from './build/gate-and-package.js';
+import { createTaskStages } from './build/gate-and-package.js';
 import { recordBehaviour } from './build/record-behaviour.js';
 import { DEFAULT_GATE_OPTIONS } from './gate/run-gates.js';
 import { ingestRepository } from './ingest/ingest-repository.js';
@@ -14,7 +14,8 @@ export type { BuildProgress, BuildSuiteOptions, BuildSuiteResult, PipelineStages
 
 /**
  * `codemidas build`: repository → suite of gated task packages, as DESIGN.md's data flow:
- * explore (ingest → analyze → select) → record → per task write → mask → audit → gate → package.
+ * explore (ingest → analyze → select) → record → per task write → mask → audit → gate → package,
+ * a task's stages starting as soon as its recording is final (while the others are recorded).
  * Every unit that does not make it is a drop with a stage, code and reason; bad input as a whole
  * (not a folder, no source of the language) throws `InvalidArgumentError`, and a build left with
  * nothing (no unit, no candidate, nothing recorded, nothing gated) stops there with a
@@ -27,8 +28,14 @@ export async function buildSuite(options: BuildSuiteOptions): Promise<BuildSuite
   const run = await createBuildRun(options);
   try {
     const explored = await exploreRepository(run);
-    const recorded = await recordBehaviour(run, explored);
-    return await gateAndPackage(run, explored, recorded);
+    // recordings final before the record stage ends are gated while the rest are recorded
+    const tasks = createTaskStages(run, explored);
+    try {
+      const recorded = await recordBehaviour(run, explored, tasks);
+      return await tasks.finish(recorded);
+    } finally {
+      await tasks.close();
+    }
   } finally {
     await run.dispose();
   }

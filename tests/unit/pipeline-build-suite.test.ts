@@ -209,6 +209,51 @@ describe('buildSuite with fake stages and scorer', () => {
     expect((await readdir(out)).filter((n) => n.startsWith('.'))).toEqual([]);
   });
 
+  /**
+   * The fake record stage that, before it returns, reports `recordDrops` as its record run's drops and
+   * hands every recording on as final, then waits up to 2 s for the scorer's first run: whether a
+   * task was gated while it was still recording.
+   */
+  function handingOn(recordDrops: Parameters<NonNullable<Parameters<PipelineStages['record']>[0]['onRecordDrops']>>[0]) {
+    let firstScore!: () => void;
+    const scoredOnce = new Promise<boolean>((resolve) => (firstScore = () => resolve(true)));
+    const scorer: Scorer = {
+      score: async (request) => {
+        firstScore();
+        return fakeScorer.score(request);
+      },
+    };
+    const stages = fakeStages(repo);
+    const record = stages.record;
+    const seen = { gatedWhileRecording: false };
+    stages.record = async (o) => {
+      const result = await record(o);
+      o.onRecordDrops?.(recordDrops);
+      for (const r of result.recordings) o.onFinal?.(r);
+      seen.gatedWhileRecording = await Promise.race([scoredOnce, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000))]);
+      return result;
+    };
+    return { stages, scorer, seen };
+  }
+
+  it('gates the recordings the record stage hands on while it still runs, into the same suite as when it gates after it', async () => {
+    const { stages, scorer, seen } = handingOn([]);
+    await build(stages, { scorer });
+    expect(seen.gatedWhileRecording).toBe(true);
+    const early = await treeOf(join(out, 'mini'));
+    await rm(out, { recursive: true });
+    await build(fakeStages(repo));
+    expect(early).toEqual(await treeOf(join(out, 'mini')));
+    expect(early.size).toBeGreaterThan(3);
+  });
+
+  it('gates nothing while recording when the record run found an undeclared import (the tasks\' image may change)', async () => {
+    const { stages, scorer, seen } = handingOn([{ unitId: 'mini.core:weak', stage: 'record', code: 'import-error', reason: "ModuleNotFoundError: No module named 'six'" }]);
+    const result = await build(stages, { scorer });
+    expect(seen.gatedWhileRecording).toBe(false);
+    expect(result.report.funnel.gated).toBe(1);
+  });
+
   it('records an input proposer\'s inputs in the record stage and counts every LLM fallback in the funnel', async () => {
     const seen: { proposals?: ReadonlyMap<string, readonly unknown[]> } = {};
     const stages = fakeStages(repo);

@@ -29,7 +29,10 @@ const recorded = (unitId: string) => ({
 });
 const mutation = { total: 10, killed: 9, score: 0.9, survivors: [] };
 
-async function run(failing: string | null = null) {
+/** Events of the stage's early hooks, in order: `drops:<n>` (the record run's drops), `final:<unit>` (a recording handed on). */
+type Events = string[];
+
+async function run(failing: string | null = null, early: { events: Events; weak?: string; units?: boolean } | null = null) {
   const started: string[][] = [];
   const messages: string[] = [];
   let inFlight = 0;
@@ -37,14 +40,19 @@ async function run(failing: string | null = null) {
   const provider = createMemorySandboxProvider({
     execHandler: async (_sandbox, command, options) => {
       const config = JSON.parse(options.stdin?.toString() ?? 'null');
-      if (command.argv.at(-1)?.endsWith('record.py')) return { exitCode: 0, stdout: JSON.stringify({ targets: UNITS.map((u) => recorded(u.id)), traces: [] }) };
+      if (command.argv.at(-1)?.endsWith('record.py')) {
+        const dropped = { ...recorded('m:e'), cases: [], drop: { code: 'import-error', reason: "No module named 'six'" } };
+        return { exitCode: 0, stdout: JSON.stringify({ targets: [...UNITS.map((u) => recorded(u.id)), ...(early ? [dropped] : [])], traces: [] }) };
+      }
+      if (early) early.events.push(`mutate:${config.targets[0].unitId}`);
       const ids = config.targets.map((t: any) => t.unitId as string);
       started.push(ids);
       mostInFlight = Math.max(mostInFlight, ++inFlight);
       await new Promise((resolve) => setTimeout(resolve, DELAY[ids[0]]));
       inFlight--;
       if (ids[0] === failing) return { exitCode: 1, stderr: `mutate.py crashed on ${failing}` };
-      const results = ids.map((unitId: string) => ({ unitId, mutation, before: mutation, newCases: [], search: { tried: 0, found: 0 }, baselineMismatches: 0, error: null, ms: DELAY[unitId] }));
+      const scored = (unitId: string) => (unitId === early?.weak ? { ...mutation, killed: 5, score: 0.5 } : mutation);
+      const results = ids.map((unitId: string) => ({ unitId, mutation: scored(unitId), before: mutation, newCases: [], search: { tried: 0, found: 0 }, baselineMismatches: 0, error: null, ms: DELAY[unitId] }));
       return { exitCode: 0, stdout: JSON.stringify({ targets: results }) };
     },
   });
@@ -57,6 +65,13 @@ async function run(failing: string | null = null) {
     seed: 0,
     logger: createSilentLogger(),
     onProgress: (e) => messages.push(e.message),
+    ...(early
+      ? {
+          onRecordDrops: (drops: readonly { unitId: string }[]) => early.events.push(`drops:${drops.map((d) => d.unitId).join(',')}`),
+          onFinal: (r: { unitId: string }) => early.events.push(`final:${r.unitId}`),
+          ...(early.units ? { units: UNITS } : {}),
+        }
+      : {}),
   });
   return { result, started, messages, mostInFlight: () => mostInFlight };
 }
@@ -71,6 +86,22 @@ describe('recordCandidates, the mutate runs', () => {
     expect(recordings.map((r) => r.unitId)).toEqual(['m:a', 'm:b', 'm:c', 'm:d']);
     expect(timings.candidates.map((c) => [c.unitId, c.mutateMs])).toEqual([['m:a', 5], ['m:b', 60], ['m:c', 10], ['m:d', 5]]);
     expect(messages.filter((m) => m.startsWith('mutation tested'))).toEqual(['mutation tested 1 of 4 recorded candidates', 'mutation tested 2 of 4 recorded candidates', 'mutation tested 3 of 4 recorded candidates']);
+  });
+
+  it('reports the record run\'s drops before any mutate run, and hands each recording on as its run ends', async () => {
+    const events: Events = [];
+    const { result } = await run(null, { events });
+    const { recordings } = await result;
+    expect(events).toEqual(['drops:m:e', 'mutate:m:c', 'mutate:m:b', 'final:m:c', 'mutate:m:a', 'final:m:a', 'mutate:m:d', 'final:m:d', 'final:m:b']);
+    expect(recordings.map((r) => r.unitId)).toEqual(['m:a', 'm:b', 'm:c', 'm:d']);
+  });
+
+  it('holds back a recording below the entry pass\'s threshold, which the pass may replace', async () => {
+    const events: Events = [];
+    const { result } = await run(null, { events, weak: 'm:a', units: true });
+    const { recordings } = await result;
+    expect(events.filter((e) => e.startsWith('final:')).sort()).toEqual(['final:m:b', 'final:m:c', 'final:m:d']);
+    expect(recordings.find((r) => r.unitId === 'm:a')?.mutation.score).toBe(0.5);
   });
 
   it('fails the stage with the failed run\'s own error, and starts no run after it', async () => {

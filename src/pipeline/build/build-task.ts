@@ -16,14 +16,13 @@ import { renderTaskFile, type GatesSummary } from '../write/render-task-file.js'
 import { noopAssertionReviewer, noopSpecWriter } from '../write/spec-writer.js';
 import { WriteError, writeTask, type WrittenTask } from '../write/write-task.js';
 import type { BuildRun } from './build-run.js';
-import type { Explored, Recorded } from './build-types.js';
+import type { Explored } from './build-types.js';
 import { referenceOf } from './record-behaviour.js';
 
 /** What every task of a build shares once the runtime image is ready. */
 export interface TaskStageContext {
   run: BuildRun;
   explored: Explored;
-  recorded: Recorded;
   /** The staging folder of the suite (tasks are written under it). */
   stagingDir: string;
   scorer: Scorer;
@@ -52,14 +51,14 @@ export interface TaskOutcome {
  * removed again when a gate fails). Never throws for the unit's own faults: they are its drop.
  */
 export async function buildTask(ctx: TaskStageContext, recording: Recording): Promise<TaskOutcome> {
-  const { run, explored, recorded } = ctx;
+  const { run, explored } = ctx;
   const { options } = run;
   const { language } = options;
   const { snapshot, files, units } = explored;
-  const own = recorded.unitsById.get(recording.unitId) as Unit;
+  const own = explored.unitsById.get(recording.unitId) as Unit;
   // recorded through an entry that reaches it (record-candidates.ts, the entry pass): its cases call the entry
   const unit: Unit = recording.via ? { ...own, via: recording.via } : own;
-  const name = recorded.names.get(unit.id) ?? unit.id;
+  const name = explored.names.get(unit.id) ?? unit.id;
   const suite = options.suite;
   const drop = (stage: DropStage, code: string, reason: string): TaskOutcome => ({ unit, name, accepted: null, drop: { unitId: unit.id, stage, code, reason }, written: stage === 'gate' });
   const unbuildable = language.unbuildable(unit);

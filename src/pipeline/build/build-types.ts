@@ -55,6 +55,10 @@ export interface PipelineStages {
     proposals?: ReadonlyMap<string, readonly InputProposal[]>;
     /** The repository's dependencies, installed on the record image. */
     dependencies?: RuntimeDependencies;
+    /** The record run's drops, before mutation testing starts (recordCandidates' `onRecordDrops`). */
+    onRecordDrops?: (drops: readonly Drop[]) => void;
+    /** Each recording once final, before the stage ends (recordCandidates' `onFinal`); a stage may call it for none. */
+    onFinal?: (recording: Recording) => void;
   }): Promise<{ recordings: Recording[]; drops: Drop[]; missingDependencies?: string[]; timings?: RecordTimings }>;
 }
 
@@ -128,19 +132,22 @@ export interface Explored {
   files: ReadonlyMap<string, Buffer>;
   /** Every unit found, sorted by id (a method's class, siblings the leak audit may co-mask). */
   units: Unit[];
+  unitsById: ReadonlyMap<string, Unit>;
   /** Every candidate, sorted by unit id. */
   candidates: Candidate[];
   /** The candidates recorded: all of them, or the first `maxTasks * 2 + 2`. */
   toRecord: Candidate[];
+  /**
+   * The task folder name of each candidate recorded, whether or not it is recorded (so a task can be
+   * written as soon as its recording is final, before the others are).
+   */
+  names: ReadonlyMap<string, string>;
 }
 
 /** What recording hands on to the task stages. */
 export interface Recorded {
   /** One per recorded candidate whose unit is known, sorted by unit id. */
   recordings: Recording[];
-  unitsById: ReadonlyMap<string, Unit>;
-  /** The task folder name of each recorded unit. */
-  names: ReadonlyMap<string, string>;
   /** The repository's declared dependencies, what the tasks' image installs of them, and what it lacks. */
   dependencies: Dependencies & { missing: MissingDependency[] };
 }

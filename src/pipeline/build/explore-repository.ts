@@ -1,3 +1,4 @@
+import { assignTaskNames } from '../write/write-task.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Drop, RepoSnapshot, Unit } from '../types.js';
@@ -61,7 +62,15 @@ export async function exploreRepository(run: BuildRun): Promise<Explored> {
   }
   const toRecord = candidates.slice(0, recordCap);
   run.progress({ stage: 'select', done: toRecord.length, total: units.length, message: `${candidates.length} candidates` });
-  return { snapshot, files: await readSnapshotFiles(snapshot), units, candidates, toRecord };
+  return {
+    snapshot,
+    files: await readSnapshotFiles(snapshot),
+    units,
+    unitsById: new Map(units.map((u) => [u.id, u])),
+    candidates,
+    toRecord,
+    names: assignTaskNames(toRecord.map((c) => c.unit)),
+  };
 }
 
 /**

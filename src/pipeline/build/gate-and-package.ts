@@ -4,84 +4,143 @@ import { createLeakAuditor } from '../audit/audit-leaks.js';
 import { storeSuiteOnce } from '../package/store-suite-once.js';
 import { createSuiteStaging, writeFileAtomic, writeFileTree } from '../package/suite-staging.js';
 import type { FunnelDependencies } from '../report/funnel-report.js';
+import type { RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
+import { createLimiter } from '../../shared/limiter.js';
+import type { SuiteStaging } from '../package/suite-staging.js';
 import type { Recording, Unit } from '../types.js';
 import { stableJson } from '../write/stable-json.js';
 import type { BuildRun } from './build-run.js';
 import { BuildFailedError, type BuildSuiteResult, type Explored, type Recorded } from './build-types.js';
 import { buildTask, type TaskOutcome, type TaskStageContext } from './build-task.js';
+import type { EarlyRecordings } from './record-behaviour.js';
+
+/** The task stages of a build: gating recordings as they become final, then the rest and the package. */
+export interface TaskStages extends EarlyRecordings {
+  /**
+   * The task stages for every recording not gated yet, then the package: the suite is written to a
+   * staging folder beside its target and renamed into place only when at least one task was
+   * accepted (else `BuildFailedError`, the existing suite untouched); the funnel goes inside the
+   * suite and, with timings, beside it.
+   */
+  finish(recorded: Recorded): Promise<BuildSuiteResult>;
+  /** Waits for the task stages in flight and removes the staging folder (a no-op after a commit). */
+  close(): Promise<void>;
+}
 
 /**
- * The task stages for every recording, `concurrency` at a time (write → mask → audit → gate each,
- * `buildTask`), then the package: the suite is written to a staging folder beside its target and
- * renamed into place only when at least one task was accepted (else `BuildFailedError`, the
- * existing suite untouched); the funnel goes inside the suite and, with timings, beside it.
+ * The task stages (write → mask → audit → gate each, `buildTask`), `concurrency` at a time across
+ * the recordings gated early (`final`, while the record stage goes on; not with `maxTasks`, whose
+ * cap is applied in unit order) and those gated in `finish`. The runtime image and the leak
+ * auditor are prepared once, for the first task.
  */
-export async function gateAndPackage(run: BuildRun, explored: Explored, recorded: Recorded): Promise<BuildSuiteResult> {
-  const { options, logger } = run;
-  const { language, provider, suite } = options;
-  const { recordings } = recorded;
-  const staging = await createSuiteStaging(options.outDir, suite);
-  try {
-    const auditor = createLeakAuditor({ reader: options.imageReader, logger, language: language.leaks, selector: language.language });
-    const dependencies = recorded.dependencies.runtime;
-    const languageImage = provider.imageFor(language.image);
-    // The image with the repository's dependencies (the record stage built it), which the audit reads whole.
-    const installed = await run.timed('audit', () => provider.prepareImage(languageImage, [], { ...run.signalOption, dependencies }));
-    // Copies of this library in that image (a distro package, a dependency bundling it) are scrubbed
-    // from the tasks' image (and their hits then do not count); anything else the audit finds still fails the task.
-    const scrub = await run.timed('audit', async () =>
-      language.leaks.findLibraryCopies(await auditor.imagePaths(installed, options.signal), { units: explored.units, files: new Set(explored.files.keys()) }),
-    );
-    const image = scrub.length === 0 ? installed : await run.timed('audit', () => provider.prepareImage(languageImage, scrub, { ...run.signalOption, dependencies }));
-    if (scrub.length > 0) {
-      logger.info({ languageImage, image, scrub }, 'the language image carries copies of the library; its tasks run without them');
-      run.progress({ stage: 'audit', done: 0, total: recordings.length, message: `the runtime image carries copies of the library (${scrub.join(', ')}): the tasks run on ${image}, without them` });
-    }
-    const ctx: TaskStageContext = {
-      run,
-      explored,
-      recorded,
-      stagingDir: staging.dir,
-      scorer: options.scorer ?? language.createScorer({ provider, logger }),
-      auditor,
-      image,
-      scrub,
-      dependencies,
-      libraryName: language.describeLibrary(explored.units),
-    };
+export function createTaskStages(run: BuildRun, explored: Explored): TaskStages {
+  const { options } = run;
+  const limiter = createLimiter(options.concurrency ?? 2);
+  let staging: Promise<SuiteStaging> | null = null;
+  let context: Promise<TaskStageContext> | null = null;
+  const stagingOnce = (): Promise<SuiteStaging> => (staging ??= createSuiteStaging(options.outDir, options.suite));
+  const contextOnce = (dependencies: RuntimeDependencies | undefined): Promise<TaskStageContext> =>
+    (context ??= (async () => taskContext(run, explored, (await stagingOnce()).dir, dependencies))());
+  const early = new Map<string, Promise<TaskOutcome>>();
+  let earlyFailure: unknown = null;
+  // progress: tasks gated of those recorded (while recording, of the candidates)
+  let gated = 0;
+  let total = explored.toRecord.length;
+  let recording = true;
 
-    const outcomes = await buildTasks(ctx, recordings);
-    for (const o of outcomes) if (o.drop) run.drops.push(o.drop);
-    const accepted = outcomes.flatMap((o) => (o.accepted ? [o.accepted] : []));
-    const report = run.report(
-      explored,
-      { candidates: explored.candidates.length, recorded: recordings.length, written: outcomes.filter((o) => o.written).length, gated: accepted.length },
-      accepted,
-      dependencySummary(recorded.dependencies),
-    );
-    const timings = run.timings(accepted.length);
-    if (accepted.length === 0) {
+  const gate = (r: Recording, dependencies: RuntimeDependencies | undefined): Promise<TaskOutcome> =>
+    limiter.run(async () => {
+      options.signal?.throwIfAborted();
+      const o = await buildTask(await contextOnce(dependencies), r);
+      const what = o.accepted ? `accepted ${o.name}` : `dropped ${o.unit.id} (${o.drop?.code})`;
+      run.progress({ stage: 'gate', done: ++gated, total, unitId: o.unit.id, message: recording ? `${what} (while recording)` : what });
+      return o;
+    });
+
+  return {
+    final(r, dependencies) {
+      if (options.maxTasks !== undefined || early.has(r.unitId) || earlyFailure !== null) return;
+      const outcome = gate(r, dependencies);
+      outcome.catch((error: unknown) => (earlyFailure ??= error));
+      early.set(r.unitId, outcome);
+    },
+
+    async finish(recorded) {
+      const { logger } = run;
+      const { suite } = options;
+      const { recordings } = recorded;
+      recording = false;
+      total = recordings.length;
+      const ctx = await contextOnce(recorded.dependencies.runtime);
+      const outcomes = await buildTasks(ctx, recordings, early, gate);
+      for (const o of outcomes) if (o.drop) run.drops.push(o.drop);
+      const accepted = outcomes.flatMap((o) => (o.accepted ? [o.accepted] : []));
+      const report = run.report(
+        explored,
+        { candidates: explored.candidates.length, recorded: recordings.length, written: outcomes.filter((o) => o.written).length, gated: accepted.length },
+        accepted,
+        dependencySummary(recorded.dependencies),
+      );
+      const timings = run.timings(accepted.length);
+      if (accepted.length === 0) {
+        await writeFileAtomic(run.funnelFile, Buffer.from(stableJson({ ...report, timings })));
+        throw new BuildFailedError(`none of the ${recordings.length} recorded candidates of ${options.source} passed the gates (${run.countsOf('write', 'mask', 'audit', 'gate')}); the funnel is in ${run.funnelFile}`, report, timings);
+      }
+      run.progress({ stage: 'package', done: 0, total: 1 });
+      const { dir } = await stagingOnce();
+      await writeFileTree(
+        dir,
+        new Map([
+          ['suite.json', Buffer.from(stableJson({ schemaVersion: 1, name: suite, description: `Built by codemidas build from ${report.source.repo} (seed ${run.seed}).`, tasks: accepted.map((t) => t.name) }))],
+          ['funnel.json', Buffer.from(stableJson(report))],
+        ]),
+      );
+      await storeSuiteOnce(dir, accepted.map((t) => t.name));
+      const target = await stagingOnce();
+      await target.commit();
+      // Beside the suite, after it: the funnel of the suite on disk (with the timings of its build).
       await writeFileAtomic(run.funnelFile, Buffer.from(stableJson({ ...report, timings })));
-      throw new BuildFailedError(`none of the ${recordings.length} recorded candidates of ${options.source} passed the gates (${run.countsOf('write', 'mask', 'audit', 'gate')}); the funnel is in ${run.funnelFile}`, report, timings);
-    }
-    run.progress({ stage: 'package', done: 0, total: 1 });
-    await writeFileTree(
-      staging.dir,
-      new Map([
-        ['suite.json', Buffer.from(stableJson({ schemaVersion: 1, name: suite, description: `Built by codemidas build from ${report.source.repo} (seed ${run.seed}).`, tasks: accepted.map((t) => t.name) }))],
-        ['funnel.json', Buffer.from(stableJson(report))],
-      ]),
-    );
-    await storeSuiteOnce(staging.dir, accepted.map((t) => t.name));
-    await staging.commit();
-    // Beside the suite, after it: the funnel of the suite on disk (with the timings of its build).
-    await writeFileAtomic(run.funnelFile, Buffer.from(stableJson({ ...report, timings })));
-    run.progress({ stage: 'package', done: 1, total: 1 });
-    logger.info({ gated: accepted.length, totalMs: timings.totalMs }, 'suite built');
-    return { suiteDir: staging.target, report, timings, funnelFile: run.funnelFile };
-  } finally {
-    await staging.abort();
+      run.progress({ stage: 'package', done: 1, total: 1 });
+      logger.info({ gated: accepted.length, totalMs: timings.totalMs }, 'suite built');
+      return { suiteDir: target.target, report, timings, funnelFile: run.funnelFile };
+    },
+
+    async close() {
+      await Promise.allSettled(early.values());
+      if (staging) await (await staging).abort();
+    },
+  };
+}
+
+/** What every task shares: the image with the repository's dependencies, without copies of the library, and the leak auditor reading it. */
+async function taskContext(run: BuildRun, explored: Explored, stagingDir: string, dependencies: RuntimeDependencies | undefined): Promise<TaskStageContext> {
+  const { options, logger } = run;
+  const { language, provider } = options;
+  const auditor = createLeakAuditor({ reader: options.imageReader, logger, language: language.leaks, selector: language.language });
+  const languageImage = provider.imageFor(language.image);
+  // The image with the repository's dependencies (the record stage built it), which the audit reads whole.
+  const installed = await run.timed('audit', () => provider.prepareImage(languageImage, [], { ...run.signalOption, dependencies }));
+  // Copies of this library in that image (a distro package, a dependency bundling it) are scrubbed
+  // from the tasks' image (and their hits then do not count); anything else the audit finds still fails the task.
+  const scrub = await run.timed('audit', async () =>
+    language.leaks.findLibraryCopies(await auditor.imagePaths(installed, options.signal), { units: explored.units, files: new Set(explored.files.keys()) }),
+  );
+  const image = scrub.length === 0 ? installed : await run.timed('audit', () => provider.prepareImage(languageImage, scrub, { ...run.signalOption, dependencies }));
+  if (scrub.length > 0) {
+    logger.info({ languageImage, image, scrub }, 'the language image carries copies of the library; its tasks run without them');
+    run.progress({ stage: 'audit', done: 0, total: explored.toRecord.length, message: `the runtime image carries copies of the library (${scrub.join(', ')}): the tasks run on ${image}, without them` });
   }
+  return {
+    run,
+    explored,
+    stagingDir,
+    scorer: options.scorer ?? language.createScorer({ provider, logger }),
+    auditor,
+    image,
+    scrub,
+    dependencies,
+    libraryName: language.describeLibrary(explored.units),
+  };
 }
 
 /** The funnel's `dependencies` section: what was declared, installed and missing; undefined when nothing was declared. */
@@ -95,31 +154,37 @@ function dependencySummary(dependencies: Recorded['dependencies']): FunnelDepend
 }
 
 /**
- * `buildTask` for each recording in unit order, `concurrency` at a time, until `maxTasks` are
- * accepted; the rest are dropped as `max-tasks`. Over the cap after the last batch, the first
- * `maxTasks` in unit order are kept and the others' packages removed.
+ * `buildTask` for each recording in unit order (those gated early awaited, the others through
+ * `gate`), until `maxTasks` are accepted; the rest are dropped as `max-tasks`. Over the cap after the
+ * last batch, the first `maxTasks` in unit order are kept and the others' packages removed.
  */
-async function buildTasks(ctx: TaskStageContext, recordings: readonly Recording[]): Promise<TaskOutcome[]> {
-  const { run, recorded } = ctx;
+async function buildTasks(
+  ctx: TaskStageContext,
+  recordings: readonly Recording[],
+  early: ReadonlyMap<string, Promise<TaskOutcome>>,
+  gate: (recording: Recording, dependencies: RuntimeDependencies | undefined) => Promise<TaskOutcome>,
+): Promise<TaskOutcome[]> {
+  const { run, explored } = ctx;
   const { options } = run;
   const concurrency = Math.max(1, options.concurrency ?? 2);
   const outcomes: TaskOutcome[] = [];
   const total = recordings.length;
   let acceptedCount = 0;
-  for (let i = 0; i < total; i += concurrency) {
+  // with no cap, every recording at once (the limiter keeps `concurrency` in flight); with one, in batches
+  const step = options.maxTasks === undefined ? total : concurrency;
+  for (let i = 0; i < total; i += step) {
     options.signal?.throwIfAborted();
     if (options.maxTasks !== undefined && acceptedCount >= options.maxTasks) {
       for (const r of recordings.slice(i)) {
-        const unit = recorded.unitsById.get(r.unitId) as Unit;
-        outcomes.push({ unit, name: recorded.names.get(unit.id) ?? unit.id, accepted: null, written: false, drop: { unitId: unit.id, stage: 'gate', code: 'max-tasks', reason: `not gated: --max-tasks ${options.maxTasks} reached` } });
+        const unit = explored.unitsById.get(r.unitId) as Unit;
+        outcomes.push({ unit, name: explored.names.get(unit.id) ?? unit.id, accepted: null, written: false, drop: { unitId: unit.id, stage: 'gate', code: 'max-tasks', reason: `not gated: --max-tasks ${options.maxTasks} reached` } });
       }
       break;
     }
-    const results = await Promise.all(recordings.slice(i, i + concurrency).map((r) => buildTask(ctx, r)));
+    const results = await Promise.all(recordings.slice(i, i + step).map((r) => early.get(r.unitId) ?? gate(r, ctx.dependencies)));
     for (const r of results) {
       outcomes.push(r);
       if (r.accepted) acceptedCount += 1;
-      run.progress({ stage: 'gate', done: outcomes.length, total, unitId: r.unit.id, message: r.accepted ? `accepted ${r.name}` : `dropped ${r.unit.id} (${r.drop?.code})` });
     }
   }
   let kept = 0;

@@ -1,8 +1,8 @@
 import { referenceCodeOf } from '../llm/reference-code.js';
-import type { Candidate, Unit } from '../types.js';
+import type { RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
+import type { Candidate, Recording, Unit } from '../types.js';
 import { noopInputProposer, type InputProposal, type ReferenceCode } from '../write/spec-writer.js';
 import { compareStrings } from '../write/stable-json.js';
-import { assignTaskNames } from '../write/write-task.js';
 import type { BuildRun } from './build-run.js';
 import type { Explored, PipelineStages, Recorded } from './build-types.js';
 
@@ -15,33 +15,44 @@ export function referenceOf(explored: Pick<Explored, 'files'>, unit: Unit): Refe
   return text === undefined ? undefined : referenceCodeOf(unit, text.toString('utf8'));
 }
 
+/** Told of recordings before the record stage ends (the task stages gate them while the rest are recorded). */
+export interface EarlyRecordings {
+  /**
+   * A recording no later step changes, with what every task's image installs: called only once the
+   * record run found no undeclared import (a second run would change that image).
+   */
+  final(recording: Recording, dependencies: RuntimeDependencies | undefined): void;
+}
+
 /**
  * record: the candidates' behaviour, by running the original code with the language's harness (the
  * `InputProposer`'s inputs, when one is given, recorded in the same run as every other input).
- * A build with nothing recorded stops here (`BuildFailedError`).
+ * Recordings final before the stage ends go to `early` as they come. A build with nothing recorded
+ * stops here (`BuildFailedError`).
  */
-export async function recordBehaviour(run: BuildRun, explored: Explored): Promise<Recorded> {
+export async function recordBehaviour(run: BuildRun, explored: Explored, early?: EarlyRecordings): Promise<Recorded> {
   const { options } = run;
-  const { snapshot, units, toRecord } = explored;
+  const { snapshot, units, unitsById, toRecord } = explored;
   const proposals = await proposeInputs(run, explored);
-  const { recorded, dependencies } = await recordInstalling(run, explored, recorderOf(run, explored, proposals));
+  const { recorded, dependencies } = await recordInstalling(run, explored, recorderOf(run, explored, proposals), early);
   const missing = missingDependencies(dependencies, recorded.missingDependencies ?? []);
   run.drops.push(...blameMissingDependencies(recorded.drops, options.language.dependencies, dependencies, missing));
-  const unitsById = new Map(units.map((u) => [u.id, u]));
   const recordings = [...recorded.recordings].filter((r) => unitsById.has(r.unitId)).sort((a, b) => compareStrings(a.unitId, b.unitId));
   if (recordings.length === 0) {
     await run.fail({ snapshot, units }, `none of the ${toRecord.length} candidates of ${options.source} could be recorded (${run.countsOf('record')})`, { candidates: explored.candidates.length });
   }
-  const names = assignTaskNames(recordings.map((r) => unitsById.get(r.unitId) as Unit));
-  return { recordings, unitsById, names, dependencies: { ...dependencies, missing } };
+  return { recordings, dependencies: { ...dependencies, missing } };
 }
 
+/** The record stage's hooks for recordings handed on before it ends. */
+type StageHooks = Pick<Parameters<PipelineStages['record']>[0], 'onRecordDrops' | 'onFinal'>;
+
 /** Runs the record stage on some candidates, on the image with some dependencies installed. */
-type RecordWith = (dependencies: Dependencies, candidates: Candidate[]) => Promise<RecordStageResult>;
+type RecordWith = (dependencies: Dependencies, candidates: Candidate[], hooks?: StageHooks) => Promise<RecordStageResult>;
 
 function recorderOf(run: BuildRun, explored: Explored, proposals: ReadonlyMap<string, InputProposal[]>): RecordWith {
   const { options } = run;
-  return async (dependencies, candidates) => {
+  return async (dependencies, candidates, hooks = {}) => {
     const recorded = await run.timed('record', () =>
       options.stages.record({
         provider: options.provider,
@@ -57,6 +68,7 @@ function recorderOf(run: BuildRun, explored: Explored, proposals: ReadonlyMap<st
           const message = [e.phase, e.message].filter(Boolean).join(': ');
           run.progress({ stage: 'record', done: e.done ?? 0, total: e.total ?? candidates.length, ...(e.unitId ? { unitId: e.unitId } : {}), ...(message ? { message } : {}) });
         },
+        ...hooks,
         ...run.signalOption,
       }),
     );
@@ -69,13 +81,26 @@ function recorderOf(run: BuildRun, explored: Explored, proposals: ReadonlyMap<st
  * Records every candidate on the image with the repository's declared dependencies; then, when the
  * code imports what no manifest declares (Debian's python3-isodate imports six, its metadata lists
  * nothing), installs the packages the import errors name too and records the units that failed on
- * them again.
+ * them again. Recordings go to `early` as they become final only when the record run's drops name
+ * no undeclared import (its mutation testing still running): the tasks' image is then settled.
  */
-async function recordInstalling(run: BuildRun, explored: Explored, recordWith: RecordWith): Promise<{ recorded: RecordStageResult; dependencies: Dependencies }> {
-  const { toRecord } = explored;
+async function recordInstalling(run: BuildRun, explored: Explored, recordWith: RecordWith, early?: EarlyRecordings): Promise<{ recorded: RecordStageResult; dependencies: Dependencies }> {
+  const { toRecord, unitsById } = explored;
   let dependencies = await declaredDependencies(run, explored);
   run.progress({ stage: 'record', done: 0, total: toRecord.length });
-  const recorded = await recordWith(dependencies, toRecord);
+  const settled = dependencies;
+  let handOn = false;
+  const hooks: StageHooks = early
+    ? {
+        onRecordDrops: (drops) => {
+          handOn = undeclaredDependencies(drops, run.options.language.dependencies, settled, explored.files).found.length === 0;
+        },
+        onFinal: (recording) => {
+          if (handOn && unitsById.has(recording.unitId)) early.final(recording, settled.runtime);
+        },
+      }
+    : {};
+  const recorded = await recordWith(dependencies, toRecord, hooks);
   const undeclared = undeclaredDependencies(recorded.drops, run.options.language.dependencies, dependencies, explored.files);
   if (undeclared.found.length === 0) return { recorded, dependencies };
   dependencies = await withUndeclared(run, dependencies, undeclared.found);

@@ -91,6 +91,14 @@ export interface RecordCandidatesInput {
   /** The repository's dependencies, installed on the record image (`SandboxSpec.dependencies`). Default: none. */
   dependencies?: RuntimeDependencies;
   options?: Partial<RecordOptions>;
+  /** The record run's drops, once it ends and before mutation testing starts (the build looks for undeclared imports in them). */
+  onRecordDrops?: (drops: readonly Drop[]) => void;
+  /**
+   * Each recording as soon as it is final, before the stage ends: its mutation testing done and, where
+   * the entry pass may replace it, at or above the pass's threshold. The build gates it while the
+   * rest are recorded; the stage's result still holds every recording.
+   */
+  onFinal?: (recording: Recording) => void;
 }
 
 export interface RecordCandidatesResult {
@@ -135,10 +143,10 @@ function mutateCost(target: Record<string, unknown>, byUnit: ReadonlyMap<string,
 
 /**
  * `run` on each item, `parallel` at a time, the costliest first; the results in the items' order,
- * `onDone` after each. The first failure is thrown once the runs in flight end, and no later run
- * starts.
+ * `onDone` after each (with how many are done, and the item's results). The first failure is thrown
+ * once the runs in flight end, and no later run starts.
  */
-async function costliestFirst<T, R>(items: readonly T[], cost: (item: T) => number, parallel: number, onDone: (done: number) => void, run: (item: T) => Promise<R[]>): Promise<R[]> {
+async function costliestFirst<T, R>(items: readonly T[], cost: (item: T) => number, parallel: number, onDone: (done: number, results: R[]) => void, run: (item: T) => Promise<R[]>): Promise<R[]> {
   const costs = items.map(cost);
   const order = items.map((_, i) => i).sort((a, b) => costs[b]! - costs[a]! || a - b);
   let done = 0;
@@ -147,7 +155,7 @@ async function costliestFirst<T, R>(items: readonly T[], cost: (item: T) => numb
     if (failure !== null) return [];
     try {
       const result = await run(items[index]!);
-      onDone(++done);
+      onDone(++done, result);
       return result;
     } catch (error) {
       failure ??= error;
@@ -355,6 +363,7 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
       if (t.drop) drops.push({ unitId: t.unitId, stage: 'record', code: t.drop.code, reason: t.drop.reason });
       return !t.drop && t.cases.length > 0;
     });
+    input.onRecordDrops?.([...drops]);
     const byUnit = new Map(candidates.map((c) => [c.unit.id, c] as const));
     progress('mutate', total - kept.length, `mutation testing ${kept.length} recorded candidates`);
     const mutateConfig = {
@@ -368,33 +377,44 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
     // 7.6 s, held a core idle beside it). Each target's mutation testing is its own (its own
     // workers, its own seeded random): the results are those of one run of them all.
     const mutateDeadline = performance.now() + options.mutateTimeoutMs;
-    const mutateEach = (targets: Record<string, unknown>[], onDone: (done: number) => void): Promise<MutateResult['targets']> =>
+    const mutateEach = (targets: Record<string, unknown>[], onDone: (done: number, results: MutateResult['targets']) => void): Promise<MutateResult['targets']> =>
       costliestFirst(targets, (t) => mutateCost(t, byUnit), parallel, onDone, async (target) => {
         const left = Math.round(mutateDeadline - performance.now());
         if (left <= 0) throw new RecordHarnessError('the mutate harness', -1, '', `the mutate harness ran past ${options.mutateTimeoutMs} ms; raise recordTimeoutMs/mutateTimeoutMs or record fewer candidates`);
         return mutateResultSchema.parse(await runScript(sandbox, harness, 'mutate', { ...mutateConfig, targets: [target] }, left, signal)).targets;
       });
+    const keptById = new Map(kept.map((t) => [t.unitId, t] as const));
+    const entryPass = harness.mutatesThroughEntries && input.units !== undefined;
+    // each candidate's recording as its mutation testing ends, handed on at once when no entry pass can replace it
+    const recordingById = new Map<string, Recording>();
     const mutatedTargets = await mutateEach(
       kept.map((t) => ({ ...harness.target(byUnit.get(t.unitId)!, classes, []), cases: t.cases })),
-      (done) => {
+      (done, results) => {
+        for (const m of results) {
+          const t = keptById.get(m.unitId);
+          if (!t || m.error) continue;
+          const recording = recordingOf(m.unitId, t, m, options.search);
+          recordingById.set(m.unitId, recording);
+          if (!entryPass || recording.mutation.score >= options.entryPassBelow) input.onFinal?.(recording);
+        }
         if (done < kept.length) progress('mutate', total - kept.length + done, `mutation tested ${done} of ${kept.length} recorded candidates`);
       },
     );
     const mutationByUnit = new Map(mutatedTargets.map((m) => [m.unitId, m] as const));
-    const keptById = new Map(kept.map((t) => [t.unitId, t] as const));
 
     const recordings: Recording[] = [];
     for (const t of kept) {
       const m = mutationByUnit.get(t.unitId);
-      if (!m || m.error) {
+      const recording = recordingById.get(t.unitId);
+      if (!m || m.error || !recording) {
         drops.push({ unitId: t.unitId, stage: 'record', code: m?.error?.code ?? 'mutation-error', reason: m?.error?.reason ?? 'the mutate harness gave no result' });
         continue;
       }
-      recordings.push(recordingOf(t.unitId, t, m, options.search));
+      recordings.push(recording);
     }
 
     // the entry pass: a candidate whose own cases do not pin its body down, tried through one that reaches it
-    const entryMs = harness.mutatesThroughEntries && input.units
+    const entryMs = entryPass && input.units
       ? await throughEntries({
           recordings,
           drops,
