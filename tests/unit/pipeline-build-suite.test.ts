@@ -335,6 +335,20 @@ describe('buildSuite with fake stages and scorer', () => {
     expect((await readdir(out)).filter((n) => n.startsWith('.'))).toEqual([]);
   });
 
+  it('fails the build with the error of a task gated while recording, leaving the existing suite and no temporary folder', async () => {
+    await build(fakeStages(repo));
+    const before = await treeOf(join(out, 'mini'));
+    const { stages } = handingOn([]);
+    const broken: Scorer = {
+      score: async () => {
+        throw new Error('the engine went away');
+      },
+    };
+    await expect(build(stages, { scorer: broken })).rejects.toThrow('the engine went away');
+    expect(await treeOf(join(out, 'mini'))).toEqual(before);
+    expect((await readdir(out)).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
   it('refuses to replace a suite with an empty one', async () => {
     await build(fakeStages(repo));
     const before = await treeOf(join(out, 'mini'));

@@ -2,11 +2,10 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createLeakAuditor } from '../audit/audit-leaks.js';
 import { storeSuiteOnce } from '../package/store-suite-once.js';
-import { createSuiteStaging, writeFileAtomic, writeFileTree } from '../package/suite-staging.js';
+import { createSuiteStaging, type SuiteStaging, writeFileAtomic, writeFileTree } from '../package/suite-staging.js';
 import type { FunnelDependencies } from '../report/funnel-report.js';
 import type { RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
 import { createLimiter } from '../../shared/limiter.js';
-import type { SuiteStaging } from '../package/suite-staging.js';
 import type { Recording, Unit } from '../types.js';
 import { stableJson } from '../write/stable-json.js';
 import type { BuildRun } from './build-run.js';
@@ -23,7 +22,7 @@ export interface TaskStages extends EarlyRecordings {
    * suite and, with timings, beside it.
    */
   finish(recorded: Recorded): Promise<BuildSuiteResult>;
-  /** Waits for the task stages in flight and removes the staging folder (a no-op after a commit). */
+  /** Starts no more task stages, waits for those in flight, and removes the staging folder (a no-op after a commit). */
   close(): Promise<void>;
 }
 
@@ -42,27 +41,40 @@ export function createTaskStages(run: BuildRun, explored: Explored): TaskStages 
   const contextOnce = (dependencies: RuntimeDependencies | undefined): Promise<TaskStageContext> =>
     (context ??= (async () => taskContext(run, explored, (await stagingOnce()).dir, dependencies))());
   const early = new Map<string, Promise<TaskOutcome>>();
-  let earlyFailure: unknown = null;
+  // every task's stages started, and the first that threw (no task starts after it, nor after `close`)
+  const started: Promise<TaskOutcome>[] = [];
+  let failure: unknown = null;
+  let closed = false;
   // progress: tasks gated of those recorded (while recording, of the candidates)
   let gated = 0;
   let total = explored.toRecord.length;
   let recording = true;
 
-  const gate = (r: Recording, dependencies: RuntimeDependencies | undefined): Promise<TaskOutcome> =>
-    limiter.run(async () => {
+  const gate = (r: Recording, dependencies: RuntimeDependencies | undefined): Promise<TaskOutcome> => {
+    const outcome = limiter.run(async () => {
+      if (failure !== null) throw failure;
+      if (closed) throw new Error('the build ended before this task was gated');
       options.signal?.throwIfAborted();
-      const o = await buildTask(await contextOnce(dependencies), r);
-      const what = o.accepted ? `accepted ${o.name}` : `dropped ${o.unit.id} (${o.drop?.code})`;
-      run.progress({ stage: 'gate', done: ++gated, total, unitId: o.unit.id, message: recording ? `${what} (while recording)` : what });
-      return o;
+      try {
+        const o = await buildTask(await contextOnce(dependencies), r);
+        const what = o.accepted ? `accepted ${o.name}` : `dropped ${o.unit.id} (${o.drop?.code})`;
+        run.progress({ stage: 'gate', done: ++gated, total, unitId: o.unit.id, message: recording ? `${what} (while recording)` : what });
+        return o;
+      } catch (error) {
+        failure ??= error;
+        throw error;
+      }
     });
+    // awaited by `finish` (or `close`): a failure here is never unhandled
+    outcome.catch(() => undefined);
+    started.push(outcome);
+    return outcome;
+  };
 
   return {
     final(r, dependencies) {
-      if (options.maxTasks !== undefined || early.has(r.unitId) || earlyFailure !== null) return;
-      const outcome = gate(r, dependencies);
-      outcome.catch((error: unknown) => (earlyFailure ??= error));
-      early.set(r.unitId, outcome);
+      if (options.maxTasks !== undefined || early.has(r.unitId) || failure !== null) return;
+      early.set(r.unitId, gate(r, dependencies));
     },
 
     async finish(recorded) {
@@ -87,16 +99,15 @@ export function createTaskStages(run: BuildRun, explored: Explored): TaskStages 
         throw new BuildFailedError(`none of the ${recordings.length} recorded candidates of ${options.source} passed the gates (${run.countsOf('write', 'mask', 'audit', 'gate')}); the funnel is in ${run.funnelFile}`, report, timings);
       }
       run.progress({ stage: 'package', done: 0, total: 1 });
-      const { dir } = await stagingOnce();
+      const target = await stagingOnce();
       await writeFileTree(
-        dir,
+        target.dir,
         new Map([
           ['suite.json', Buffer.from(stableJson({ schemaVersion: 1, name: suite, description: `Built by codemidas build from ${report.source.repo} (seed ${run.seed}).`, tasks: accepted.map((t) => t.name) }))],
           ['funnel.json', Buffer.from(stableJson(report))],
         ]),
       );
-      await storeSuiteOnce(dir, accepted.map((t) => t.name));
-      const target = await stagingOnce();
+      await storeSuiteOnce(target.dir, accepted.map((t) => t.name));
       await target.commit();
       // Beside the suite, after it: the funnel of the suite on disk (with the timings of its build).
       await writeFileAtomic(run.funnelFile, Buffer.from(stableJson({ ...report, timings })));
@@ -106,8 +117,10 @@ export function createTaskStages(run: BuildRun, explored: Explored): TaskStages 
     },
 
     async close() {
-      await Promise.allSettled(early.values());
-      if (staging) await (await staging).abort();
+      closed = true;
+      await Promise.allSettled(started);
+      // a staging folder that could not be made failed the build already
+      await staging?.then((made) => made.abort(), () => undefined);
     },
   };
 }
