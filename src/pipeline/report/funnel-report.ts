@@ -181,7 +181,8 @@ export function formatFunnelSummary(report: FunnelReport, timings: BuildTimings 
   }
   if (timings) {
     const stages = Object.entries(timings.stageMs).map(([k, ms]) => `${k} ${seconds(ms)}`).join(', ');
-    lines.push(`time: ${seconds(timings.totalMs)} (${stages})`);
+    // a stage's time is summed over the tasks in flight, and tasks are gated while others are recorded: the stages overlap
+    lines.push(`time: ${seconds(timings.totalMs)} (summed per stage, overlapping: ${stages})`);
     if (timings.record) lines.push(...formatRecordTimings(timings.record));
     lines.push(`throughput: ${timings.tasksPerCoreMinute.toFixed(2)} gated tasks per core-minute (${timings.cores} cores), ${timings.tasksPerMinute.toFixed(2)} per minute`);
   }
