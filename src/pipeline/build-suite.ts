@@ -3,7 +3,7 @@ import { analyzeRepository } from './analyze/analyze-repository.js';
 import { createBuildRun } from './build/build-run.js';
 import type { BuildSuiteOptions, BuildSuiteResult, PipelineStages } from './build/build-types.js';
 import { exploreRepository } from './build/explore-repository.js';
-import { createTaskStages } from './build/gate-and-package.js';
+import { createTaskStages } from './build/task-stages.js';
 import { recordBehaviour } from './build/record-behaviour.js';
 import { DEFAULT_GATE_OPTIONS } from './gate/run-gates.js';
 import { ingestRepository } from './ingest/ingest-repository.js';
