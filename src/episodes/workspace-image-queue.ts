@@ -1,5 +1,6 @@
 import type { Logger } from '../logging.js';
 import type { FileEntry, SandboxProvider } from '../sandbox/types.js';
+import { createLimiter } from '../shared/limiter.js';
 import { mapSettledWithConcurrency } from '../shared/map-with-concurrency.js';
 import type { LoadedTask } from '../tasks/types.js';
 import { workspaceImageForTask } from './workspace-image-for-task.js';
@@ -45,25 +46,14 @@ export function createWorkspaceImageQueue(options: WorkspaceImageQueueOptions): 
    * Builds run a few at a time: the first Resets of many tasks at once (a suite-wide run) must not
    * start a build each, competing with the episodes' own containers for the engine.
    */
-  let running = 0;
-  const waiting: Array<() => void> = [];
-  async function limit<T>(work: () => Promise<T>): Promise<T> {
-    if (running >= buildsAtOnce) await new Promise<void>((resolve) => waiting.push(resolve));
-    running++;
-    try {
-      return await work();
-    } finally {
-      running--;
-      waiting.shift()?.();
-    }
-  }
+  const builds = createLimiter(buildsAtOnce);
 
   /** Starts (once) the build of a task's image; a failure is logged and retried on a later call. */
   function entryFor(task: LoadedTask, signal?: AbortSignal): Entry {
     let entry = entries.get(task.id);
     if (!entry) {
       const created: Entry = { image: null, build: Promise.resolve(null) };
-      created.build = limit(async () => {
+      created.build = builds.run(async () => {
         const files = await options.readWorkspace(task);
         return workspaceImageForTask(provider, task, files, signal ? { signal } : {});
       }).then(

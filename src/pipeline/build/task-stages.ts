@@ -38,6 +38,7 @@ export function createTaskStages(run: BuildRun, explored: Explored): TaskStages 
   let staging: Promise<SuiteStaging> | null = null;
   let context: Promise<TaskStageContext> | null = null;
   const stagingOnce = (): Promise<SuiteStaging> => (staging ??= createSuiteStaging(options.outDir, options.suite));
+  // one context per build: recordings are handed on early only once the tasks' dependencies are settled
   const contextOnce = (dependencies: RuntimeDependencies | undefined): Promise<TaskStageContext> =>
     (context ??= (async () => taskContext(run, explored, (await stagingOnce()).dir, dependencies))());
   const early = new Map<string, Promise<TaskOutcome>>();
@@ -50,13 +51,13 @@ export function createTaskStages(run: BuildRun, explored: Explored): TaskStages 
   let total = explored.toRecord.length;
   let recording = true;
 
-  const gate = (r: Recording, dependencies: RuntimeDependencies | undefined): Promise<TaskOutcome> => {
+  const gate = (r: Recording, context: Promise<TaskStageContext>): Promise<TaskOutcome> => {
     const outcome = limiter.run(async () => {
       if (failure !== null) throw failure;
       if (closed) throw new Error('the build ended before this task was gated');
       options.signal?.throwIfAborted();
       try {
-        const o = await buildTask(await contextOnce(dependencies), r);
+        const o = await buildTask(await context, r);
         const what = o.accepted ? `accepted ${o.name}` : `dropped ${o.unit.id} (${o.drop?.code})`;
         run.progress({ stage: 'gate', done: ++gated, total, unitId: o.unit.id, message: recording ? `${what} (while recording)` : what });
         return o;
@@ -74,7 +75,7 @@ export function createTaskStages(run: BuildRun, explored: Explored): TaskStages 
   return {
     final(r, dependencies) {
       if (options.maxTasks !== undefined || early.has(r.unitId) || failure !== null) return;
-      early.set(r.unitId, gate(r, dependencies));
+      early.set(r.unitId, gate(r, contextOnce(dependencies)));
     },
 
     async finish(recorded) {
@@ -83,8 +84,8 @@ export function createTaskStages(run: BuildRun, explored: Explored): TaskStages 
       const { recordings } = recorded;
       recording = false;
       total = recordings.length;
-      const ctx = await contextOnce(recorded.dependencies.runtime);
-      const outcomes = await buildTasks(ctx, recordings, early, gate);
+      const context = contextOnce(recorded.dependencies.runtime);
+      const outcomes = await buildTasks(await context, recordings, early, (r) => gate(r, context));
       for (const o of outcomes) if (o.drop) run.drops.push(o.drop);
       const accepted = outcomes.flatMap((o) => (o.accepted ? [o.accepted] : []));
       const report = run.report(
@@ -175,7 +176,7 @@ async function buildTasks(
   ctx: TaskStageContext,
   recordings: readonly Recording[],
   early: ReadonlyMap<string, Promise<TaskOutcome>>,
-  gate: (recording: Recording, dependencies: RuntimeDependencies | undefined) => Promise<TaskOutcome>,
+  gate: (recording: Recording) => Promise<TaskOutcome>,
 ): Promise<TaskOutcome[]> {
   const { run, explored } = ctx;
   const { options } = run;
@@ -194,7 +195,7 @@ async function buildTasks(
       }
       break;
     }
-    const results = await Promise.all(recordings.slice(i, i + step).map((r) => early.get(r.unitId) ?? gate(r, ctx.dependencies)));
+    const results = await Promise.all(recordings.slice(i, i + step).map((r) => early.get(r.unitId) ?? gate(r)));
     for (const r of results) {
       outcomes.push(r);
       if (r.accepted) acceptedCount += 1;
