@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    globalSetup: ['tests/setup/scratch-tmpdir.ts'],
     projects: [
       {
         test: {
