@@ -2,7 +2,8 @@
  * The tracer's cost on a repository's tests (tracer.py, values.py with Debian's python3):
  * - it is a global trace function that looks only at the targets' and constructors' codes: a
  *   constructor's return is still seen (a receiver as its init left it needs no `restore`), a target
- *   captured MAX_CAPTURES times is looked at no more;
+ *   captured MAX_CAPTURES times is looked at no more, and calls it could not capture (a local
+ *   subclass's receivers) do not count towards those captures;
  * - an object met again inside its own attributes fails at once, not 32 levels down ("nested too
  *   deeply"), while an object two attributes share is converted at both;
  * - a repr's qualified text is kept by (module, repr), and each value is still checked against what
@@ -28,8 +29,13 @@ class Box:
         return self.n
 
 def run():
+    class Local(Box):
+        pass
+
     for i in range(1000):
         double(i)
+    for i in range(400):
+        Local(i).get()
     Box(3).get()
     b = Box(4)
     b.n = 9
@@ -70,12 +76,15 @@ describe('the tracer', () => {
         't.stop()',
         'lines = [json.loads(l) for l in buf.getvalue().splitlines()]',
         'print(json.dumps({"double": sum(1 for l in lines if l["target"] == 0), "max": tracer.MAX_CAPTURES,',
-        '  "watched": mod.double.__code__ in t.watched, "box": [l["init"] for l in lines if l["target"] == 1]}))',
+        '  "watched": mod.double.__code__ in t.watched, "box": [l["init"] for l in lines if l["target"] == 1 and "reject" not in l],',
+        '  "rejected": sum(1 for l in lines if l["target"] == 1 and "reject" in l)}))',
       ],
       TRACED,
     );
     expect(out.double).toBe(out.max);
     expect(out.watched).toBe(false);
+    // 400 calls on a local subclass's instances, none capturable, do not use up Box.get's captures
+    expect(out.rejected).toBe(400);
     // Box(3).get(): as its init left it, the init alone; the changed Box(4): its init and its state
     expect(out.box[0]).toEqual({ args: [{ t: 'int', v: '3' }], kwargs: {} });
     expect(out.box.slice(1)).toEqual([

@@ -132,6 +132,32 @@ print(json.dumps({
     expect(out.refused).toEqual([true, true, true, true, true]);
   });
 
+  it('encodes an instance whose class defines __call__ in Python by its state (an expression that evaluates itself), still refusing C callables', () => {
+    const out = python(`
+import codec, functools, json
+class Symbol:
+    def __init__(self, name):
+        self.name = name
+    def __call__(self, **values):
+        return values[self.name]
+def refuses(value):
+    try:
+        codec.encode(value)
+        return False
+    except codec.EncodeError:
+        return True
+e = codec.encode
+print(json.dumps({
+  "symbol": e(Symbol("a")),
+  "differ": codec.same(e(Symbol("a")), e(Symbol("b"))),
+  "refused": [refuses(v) for v in (functools.partial(max, 1), lambda x: x, Symbol("a").__call__)],
+}))
+`) as Record<string, unknown>;
+    expect(out.symbol).toEqual({ t: 'object', v: { type: '__main__.Symbol', state: { t: 'dict', v: [[{ t: 'str', v: 'name' }, { t: 'str', v: 'a' }]] } } });
+    expect(out.differ).toBe(false);
+    expect(out.refused).toEqual([true, true, true]);
+  });
+
   it('decodes a string of name characters as the interned object a literal in source is, others as plain strings', () => {
     const out = python(`
 import codec, json

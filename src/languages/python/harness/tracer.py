@@ -33,6 +33,11 @@ calls = _load.load("calls")
 values.codec = codec
 
 MAX_CAPTURES = 300
+# Calls of a target the tracer could not capture (a receiver it never saw built, an argument with
+# no source form) count apart, up to this many: a test that floods a target with a local subclass's
+# instances (boolean.py's CountingNot, 72 000 calls) no longer uses up the captures the other tests'
+# calls would give. Tracer.charge bounds the time either way.
+MAX_REJECTS = 3000
 # The tracer's own time on one target's calls (or one constructor's), at most, in one test and in all
 # (Tracer.charge). Keeps tracing a repository's tests near their own run time.
 TEST_CODE_SECONDS = 0.2
@@ -71,6 +76,7 @@ class Tracer:
         self.instances = {}  # id(instance) -> (instance, tagged init or None)
         self.seen = {}
         self.count = {}
+        self.rejects = {}  # target index -> calls not captured (MAX_REJECTS)
         self.loaded = []
         self.skip_outer = None
         self.started = {}  # id(frame) -> frame: generator frames whose first call was seen
@@ -107,7 +113,10 @@ class Tracer:
     def emit(self, record):
         key = json.dumps(record, sort_keys=True)
         if "reject" in record:
-            self.counted(record["target"])
+            index = record["target"]
+            rejects = self.rejects[index] = self.rejects.get(index, 0) + 1
+            if rejects >= MAX_REJECTS:
+                self.captured_enough(index)
             self.out.write(key + "\n")
             self.out.flush()
             return
@@ -121,11 +130,15 @@ class Tracer:
         self.out.flush()
 
     def counted(self, index):
-        """One more capture (or rejection) of target `index`: at MAX_CAPTURES its code is watched no
-        more, unless it is a constructor too."""
+        """One more capture of target `index`: at MAX_CAPTURES it is captured no more."""
         count = self.count[index] = self.count.get(index, 0) + 1
         if count >= MAX_CAPTURES:
-            self.watched.difference_update(c for c, entry in self.codes.items() if entry[0] == index and c not in self.init_codes)
+            self.captured_enough(index)
+
+    def captured_enough(self, index):
+        """Target `index` is captured no more: its code is watched no more, unless it is a constructor too."""
+        self.count[index] = max(self.count.get(index, 0), MAX_CAPTURES)
+        self.watched.difference_update(c for c, entry in self.codes.items() if entry[0] == index and c not in self.init_codes)
 
     def profile(self, frame, event, arg):
         if self.busy:

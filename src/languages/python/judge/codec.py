@@ -83,7 +83,7 @@ def encode(value, _depth=0, _seen=()):
             content["slots"] = slots
         return _object(t, content, _depth, _seen)
     state = getattr(value, "__dict__", None)
-    if isinstance(state, dict) and not callable(value):
+    if isinstance(state, dict) and _data_instance(t):
         return {
             "t": "object",
             "v": {"type": t.__module__ + "." + t.__qualname__, "state": encode(_without_bound_methods(state), _depth + 1, _seen)},
@@ -102,6 +102,16 @@ def encode(value, _depth=0, _seen=()):
         # to tell one from another, an object all the same
         return {"t": "object", "v": {"type": "builtins.object", "state": {"t": "dict", "v": []}}}
     raise EncodeError("cannot serialise a value of type %s.%s" % (t.__module__, t.__qualname__))
+
+
+def _data_instance(t):
+    """Whether a value of type `t` with a `__dict__` is data to encode by its state: not a function,
+    a partial or another callable whose call is C code, but an instance of a class even when that
+    class defines `__call__` in Python (boolean.py's expressions evaluate themselves when called)."""
+    for klass in t.__mro__:
+        if "__call__" in vars(klass):
+            return isinstance(vars(klass)["__call__"], types.FunctionType)
+    return True
 
 
 def _without_bound_methods(attrs):
