@@ -170,6 +170,27 @@ describe('mutate.py', () => {
     expect(t.mutation.score).toBe(1);
   }, 120_000);
 
+  it('tries the bools an int equals (`True == 1`), and searches on from an input that went on to return where every recorded one raised', () => {
+    // recfix.averages: no recorded input is a bool; the recorded inputs that reach the division all
+    // raise there (a list holding a string, a dict whose keys are strings)
+    const c = (target: string, value: unknown, expected: unknown): unknown => ({ id: `${target}-${JSON.stringify(value)}`, module: 'recfix.averages', target, init: null, args: [value], kwargs: {}, expect: expected, argsAfter: null, source: 'doctest' });
+    const [numberBefore, number] = withAndWithoutSearch('is_number', 'recfix.averages', [c('is_number', int(1), { returns: { t: 'bool', v: true } }), c('is_number', str('a'), { returns: { t: 'bool', v: false } })]);
+    expect(numberBefore.mutation.survivors).toContain('line 5: statement removed');
+    expect(number.mutation.survivors.filter((x: string) => !x.startsWith('likely equivalent'))).toEqual([]);
+    expect(number.newCases.some((x: any) => x.args[0].t === 'bool')).toBe(true);
+
+    const list = (xs: unknown[]): unknown => ({ t: 'list', v: xs });
+    const [meanBefore, mean] = withAndWithoutSearch('mean', 'recfix.averages', [
+      c('mean', list([]), { returns: { t: 'none', v: null } }),
+      c('mean', list([str('x')]), { raises: 'builtins.TypeError' }),
+      c('mean', { t: 'dict', v: [[str('a'), int(4)]] }, { raises: 'builtins.TypeError' }),
+    ]);
+    expect(meanBefore.mutation.survivors).toContain('line 13: / → *');
+    expect(mean.mutation.survivors).not.toContain('line 13: / → *');
+    // a list of two or more numbers: one step from [4] (the dict's value put in the list), two from ['x']
+    expect(mean.newCases.some((x: any) => x.args[0].t === 'list' && x.args[0].v.length >= 2 && x.args[0].v.every((v: any) => v.t === 'int' || v.t === 'float'))).toBe(true);
+  }, 120_000);
+
   it('variations: the structured parts of a string, donors taking turns by kind, splices and quoted insertions', () => {
     const out = runWithHarnessModule('variations', [
       'print(json.dumps({',

@@ -265,6 +265,11 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
     # in a branch no recorded input reaches gets inputs near the first one that reached it
     found_seeds = []
     covered = set().union(*lines) if lines else set()
+    # ... and so do those that ran lines no earlier input ran and then returned: where every recorded
+    # input that reaches a line raises after it (a list of strings to `avg`), a mutant there shows
+    # only on an input that goes on to return, which is often one more step away (`[4]` → `[4, 4]`)
+    returned = [ls for k, ls in enumerate(lines) if "returns" in json.loads(expected[k])]
+    covered_returning = set().union(*returned) if returned else set()
     tried = {}  # mutant index -> keys of the candidates already run on it
 
     gen = t.worker.info.get("generator", False)
@@ -323,6 +328,10 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
                 if ran - covered and o.get("kind") in ("returns", "raises"):
                     covered.update(ran)
                     found_seeds.append((x, ran))
+                elif ran - covered_returning and o.get("kind") == "returns":
+                    found_seeds.append((x, ran))
+                if o.get("kind") == "returns":
+                    covered_returning.update(ran)
             # the mutant runs each input in the form its case would be judged in (collected when the
             # original returned an iterator): worker.run_case `lazy`
             judged = [dict(x, lazy=common.lazy_form(o)) for x, o in zip(chunk, orig)]

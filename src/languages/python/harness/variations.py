@@ -212,7 +212,7 @@ def _from_seen(seen, literals, depth, name=None):
         # them too, for the `iter(seq) is seq` branches such functions keep for iterators
         out = _with_iterators(out)
     if not out:
-        generic = [0, 1, -1, 2, "", "abc", [], [1, 2, 3], [3, 1, 2], {"a": 1, "b": 2}, None, {}]
+        generic = [0, 1, -1, 2, "", "abc", [], [1, 2, 3], [3, 1, 2], {"a": 1, "b": 2}, None, {}, True]
         generic[6:6] = literals.get("regexStr", [])[:3] + literals.get("docStr", [])[:2]
         generic[4:4] = literals.get("dataStr", [])[:6]  # the keys of the tables the body looks up
         if literals.get("regexNear") and literals.get("regexStr"):
@@ -523,7 +523,8 @@ def vary(tagged, constants, limit=40, parts=(), values=()):
                 elif type(c) is float:
                     cand += [int(c), int(c) + 1, int(c) - 1]
             cand += [n - 2, n + 2, 0, -n, -1, 1, n * 2, n // 2]
-            out = [tag(x) for x in cand if abs(x) <= MAX_INT_ABS]
+            # and the bools an int compares equal to (`True == 1`): the branches that set bools apart
+            out = [tag(x) for x in cand if abs(x) <= MAX_INT_ABS] + [tag(n != 0), tag(n == 0)]
         elif t == "float":
             x = float(tagged["v"])
             cand = [x - 1, x + 1, x / 2, 0.0, -x, x + 0.5, x - 0.5]
