@@ -57,9 +57,10 @@ function floatSource(text: string): string {
  * classes and functions as `_ref('<module>', '<QualName>')`, helpers the readable template defines;
  * `repr` inputs render as their expression.
  */
-export function taggedToPython(value: unknown): string {
+export function taggedToPython(value: unknown, shown: 'readable' | 'prompt' = 'readable'): string {
   if (!isTagged(value)) return repr(value);
-  const items = (): string[] => (Array.isArray(value.v) ? value.v.map(taggedToPython) : []);
+  const inner = (x: unknown): string => taggedToPython(x, shown);
+  const items = (): string[] => (Array.isArray(value.v) ? value.v.map(inner) : []);
   switch (value.t) {
     case 'none':
       return 'None';
@@ -87,11 +88,14 @@ export function taggedToPython(value: unknown): string {
       return `frozenset({${items().join(', ')}})`;
     case 'dict': {
       const pairs = Array.isArray(value.v) ? (value.v as unknown[][]) : [];
-      return `{${pairs.map((p) => `${taggedToPython(p[0])}: ${taggedToPython(p[1])}`).join(', ')}}`;
+      return `{${pairs.map((p) => `${inner(p[0])}: ${inner(p[1])}`).join(', ')}}`;
     }
     case 'object': {
       const o = (value.v ?? {}) as { type?: string; state?: unknown };
-      return `_obj(${pythonStrRepr(String(o.type ?? '?'))}, ${taggedToPython(o.state)})`;
+      const held = shown === 'prompt' ? inMemoryFileHeld(o) : undefined;
+      // an in-memory file, in a prompt: as the call that makes one holding the same (codec.py encode)
+      if (held !== undefined) return `io.${o.type === '_io.StringIO' ? 'StringIO' : 'BytesIO'}(${inner(held)})`;
+      return `_obj(${pythonStrRepr(String(o.type ?? '?'))}, ${inner(o.state)})`;
     }
     case 'ref': {
       const [module, qualname] = Array.isArray(value.v) ? value.v.map(String) : ['?', '?'];
@@ -105,6 +109,15 @@ export function taggedToPython(value: unknown): string {
     default:
       return repr(value);
   }
+}
+
+/** What an encoded `io.StringIO` / `io.BytesIO` holds (its state's one `value`), or undefined for any other object. */
+function inMemoryFileHeld(o: { type?: string; state?: unknown }): unknown {
+  if (o.type !== '_io.StringIO' && o.type !== '_io.BytesIO') return undefined;
+  const state = o.state as { t?: string; v?: unknown } | undefined;
+  if (state?.t !== 'dict' || !Array.isArray(state.v) || state.v.length !== 1) return undefined;
+  const [key, held] = state.v[0] as [{ t?: string; v?: unknown }, unknown];
+  return key?.t === 'str' && key.v === 'value' ? held : undefined;
 }
 
 function repr(value: unknown): string {

@@ -66,10 +66,10 @@ function exampleCall(target: Unit, c: RecordedCase): string {
     return `list(${taggedToPython(c.args[0])})`;
   }
   const name = unit.qualname.split('.').at(-1) ?? unit.qualname;
-  const args = [...c.args.map(taggedToPython), ...Object.keys(c.kwargs).sort().map((k) => `${k}=${taggedToPython(c.kwargs[k])}`)];
+  const args = [...c.args.map((x) => taggedToPython(x)), ...Object.keys(c.kwargs).sort().map((k) => `${k}=${taggedToPython(c.kwargs[k])}`)];
   if (c.init) {
     const cls = unit.qualname.split('.').slice(0, -1).join('.');
-    const initArgs = [...c.init.args.map(taggedToPython), ...Object.keys(c.init.kwargs).sort().map((k) => `${k}=${taggedToPython(c.init?.kwargs[k])}`)];
+    const initArgs = [...c.init.args.map((x) => taggedToPython(x)), ...Object.keys(c.init.kwargs).sort().map((k) => `${k}=${taggedToPython(c.init?.kwargs[k])}`)];
     return `${cls}(${initArgs.join(', ')}).${name}(${args.join(', ')})`;
   }
   return `${name}(${args.join(', ')})`;
@@ -114,12 +114,12 @@ export function exampleBlock(unit: Unit, c: RecordedCase): string {
   // a probed, stated, attribute or constructed case expects the list of the one value its call gives
   const single = form === 'probed' || form === 'constructed' || form === 'stated' || form === 'attribute' || form === 'restored';
   const shown = single && returns.t === 'list' && Array.isArray(returns.v) && returns.v.length === 1 ? returns.v[0] : c.expect.returns;
-  const lines = [call, taggedToPython(shown)];
+  const lines = [call, taggedToPython(shown, 'prompt')];
   if (form === 'constructed') lines.splice(1, 0, '# the new instance holds these attributes (vars(), or its __slots__):');
   if (form === 'stated') lines.splice(1, 0, "# the call's result, then the instance's attributes after it (vars(), or its __slots__; iterators and functions left out):");
   if (form === 'nested') lines.push('# each iterator in the result is shown as the list of its items');
   if (form === 'restored') lines.splice(1, 0, '# called on an instance built from the attributes shown, __init__ not called (its __new__, then each attribute set); it returns:');
-  if (c.argsAfter) lines.push(`# afterwards the arguments are: ${c.argsAfter.map(taggedToPython).join(', ')}`);
+  if (c.argsAfter) lines.push(`# afterwards the arguments are: ${c.argsAfter.map((x) => taggedToPython(x, 'prompt')).join(', ')}`);
   return lines.join('\n');
 }
 

@@ -22,9 +22,9 @@ function callSource(c: RecordedCase): string {
   if (c.module === 'builtins' && c.target === 'list' && c.init === null && c.args.length === 1 && Object.keys(c.kwargs).length === 0) {
     return `list(${taggedToPython(c.args[0])})`;
   }
-  const args = [...c.args.map(taggedToPython), ...Object.keys(c.kwargs).sort().map((k) => `${k}=${taggedToPython(c.kwargs[k])}`)];
+  const args = [...c.args.map((x) => taggedToPython(x)), ...Object.keys(c.kwargs).sort().map((k) => `${k}=${taggedToPython(c.kwargs[k])}`)];
   const init = c.init
-    ? `([${c.init.args.map(taggedToPython).join(', ')}], {${Object.keys(c.init.kwargs)
+    ? `([${c.init.args.map((x) => taggedToPython(x)).join(', ')}], {${Object.keys(c.init.kwargs)
         .sort()
         .map((k) => `${pythonStrRepr(k)}: ${taggedToPython(c.init?.kwargs[k])}`)
         .join(', ')}})`
@@ -37,7 +37,7 @@ function testFunction(c: RecordedCase): string {
   const lines: string[] = [`def ${name}():`];
   const needsArgs = c.argsAfter !== null;
   if (needsArgs) {
-    lines.push(`    args = [${c.args.map(taggedToPython).join(', ')}]`);
+    lines.push(`    args = [${c.args.map((x) => taggedToPython(x)).join(', ')}]`);
   }
   const callWithArgs = needsArgs ? withStarArgs(c) : callSource(c);
   if ('raises' in c.expect) {

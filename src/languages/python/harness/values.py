@@ -7,6 +7,7 @@ to a value of the same type that encodes (or compares) equal; otherwise it is no
 import ast
 import builtins
 import importlib
+import io
 import sys
 import types
 
@@ -33,6 +34,9 @@ def to_input(value, _depth=0):
         return {"t": t.__name__, "v": items}
     if t is dict:
         return {"t": "dict", "v": [[to_input(k, _depth + 1), to_input(v, _depth + 1)] for k, v in value.items()]}
+    if (t is io.StringIO or t is io.BytesIO) and not value.closed and value.tell() == 0:
+        # an in-memory file not yet read from (a test's `StringIO()` to dump into, `StringIO(text)` to load)
+        return {"t": "repr", "v": "io.%s(%r)" % (t.__name__, value.getvalue()), "imports": ["io"]}
     ref = codec._ref_of(value)
     if ref is not None:
         # a class or function by the name its module holds it under (`len`, `toolz.identity`); not

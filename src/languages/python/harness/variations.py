@@ -259,7 +259,41 @@ def is_generated_repr(tagged):
     `types.SimpleNamespace(...)`), not a value built with the codebase's own constructors."""
     v = tagged.get("v")
     return tagged.get("t") == "repr" and isinstance(v, str) and (
-        v in CALLABLE_SOURCES or (v.startswith("iter([") and v.endswith("])")) or v.startswith("types.SimpleNamespace("))
+        v in CALLABLE_SOURCES or (v.startswith("iter([") and v.endswith("])")) or v.startswith("types.SimpleNamespace(")
+        or _file_content(tagged) is not None)
+
+
+def _file_content(tagged):
+    """The text or bytes an `io.StringIO(...)` / `io.BytesIO(...)` input (file_pool) holds, else None."""
+    v = tagged.get("v")
+    if tagged.get("t") != "repr" or not isinstance(v, str) or not v.endswith(")"):
+        return None
+    for prefix in ("io.StringIO(", "io.BytesIO("):
+        if v.startswith(prefix):
+            try:
+                held = ast.literal_eval(v[len(prefix):-1])
+            except (ValueError, SyntaxError):
+                return None
+            return held if isinstance(held, (str, bytes)) else None
+    return None
+
+
+def file_pool(use, literals):
+    """In-memory files for a parameter the body writes to ('write': empty ones, text and bytes) or
+    reads from ('read': the repository's data files, the body's strings and a few plain texts, as
+    text and as bytes), as `io.StringIO(...)` / `io.BytesIO(...)` inputs."""
+    if use == "write":
+        texts = [""]
+    else:
+        texts = _dedupe_texts(literals.get("fileStr", [])[:4] + literals.get("dataStr", [])[:4] + literals.get("docStr", [])[:2]
+                              + literals.get("str", [])[:4] + ["", "abc", "a = 1\n", "[1, 2]\n"])[:10]
+    out = [{"t": "repr", "v": "io.StringIO(%r)" % text, "imports": ["io"]} for text in texts]
+    out += [{"t": "repr", "v": "io.BytesIO(%r)" % text.encode("utf-8", "surrogatepass"), "imports": ["io"]} for text in texts[:3]]
+    return out
+
+
+def _dedupe_texts(texts):
+    return [t for k, t in enumerate(texts) if isinstance(t, str) and t not in texts[:k] and len(t) < 4096]
 
 
 def namespace_pool(attrs, literals, count=12):
@@ -443,6 +477,8 @@ def generate(params, literals, seen_by_param, rng, limit):
             pool = [_callable_tag(src, imports) for src, imports in EXCEPTION_CLASSES] + pool
         elif isinstance(p.get("use"), int) and p["use"] <= 2:
             pool = callable_pool(arity=p["use"])[:12] + pool  # the body calls it: callables first
+        if p.get("file"):
+            pool = file_pool(p["file"], literals) + pool
         if p.get("attrs") and set(p["attrs"]) <= SLICE_ATTRIBUTES:
             pool = SLICE_INPUTS + pool  # `key.start`, `key.step`: the body takes a slice
         elif p.get("attrs"):
@@ -583,6 +619,11 @@ def vary(tagged, constants, limit=40, parts=(), values=()):
                     break
             else:
                 out = callable_pool()
+        elif _file_content(tagged) is not None:  # an in-memory file over variations of what it holds
+            held = _file_content(tagged)
+            kind = "StringIO" if isinstance(held, str) else "BytesIO"
+            out = [{"t": "repr", "v": "io.%s(%r)" % (kind, codec.decode(x)), "imports": ["io"]}
+                   for x in vary(tag(held), constants, limit=limit, parts=parts)]
         elif is_generated_repr(tagged) and tagged["v"].startswith("iter(["):  # over variations of its items
             items = tag(ast.literal_eval(tagged["v"][len("iter("):-1]))
             out = [iter_input(x) for x in vary(items, constants, limit=limit) if x.get("t") == "list"]

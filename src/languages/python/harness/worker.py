@@ -697,6 +697,29 @@ def _attributes_read(node, name, limit=8):
     return sorted(found) if len(found) <= limit else []
 
 
+_FILE_WRITES = {"write", "writelines", "flush"}
+_FILE_READS = {"read", "readline", "readlines", "seek"}
+
+
+def _file_use(node, name):
+    """'write' when the function body writes to parameter `name` as to a file (`fp.write(chunk)`, a
+    `hasattr(fp, 'write')` check), 'read' when it reads from it so (`f.read()`), else None."""
+    if node is None:
+        return None
+    found = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and n.func.value.id == name:
+            found.add(n.func.attr)
+        elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "hasattr" and len(n.args) == 2
+              and isinstance(n.args[0], ast.Name) and n.args[0].id == name and isinstance(n.args[1], ast.Constant)):
+            found.add(n.args[1].value)
+    if found & _FILE_WRITES:
+        return "write"
+    if found & _FILE_READS:
+        return "read"
+    return None
+
+
 def _keys_read(node, name, limit=6):
     """The keys the function body reads from its **kwargs parameter `name` by literal
     (`kwargs.get('key')`, `kwargs.pop('default', None)`, `kwargs['key']`, `'key' in kwargs`), sorted;
@@ -860,6 +883,9 @@ def _describe():
             p["attrs"] = attrs
         if p["hint"].get("kind", "any") != "any":
             continue
+        file_use = _file_use(node, p["name"])
+        if file_use is not None:
+            p["file"] = file_use  # variations.file_pool: in-memory files to write to or read from
         use = _param_use(node, p["name"])
         if use is not None:
             p["use"] = use  # variations.generate: exception classes, or callables of that arity

@@ -6,6 +6,7 @@ equality of their canonical JSON: no __eq__ of any object is ever called.
 import base64
 import enum
 import importlib
+import io
 import json
 import math
 import re
@@ -69,6 +70,13 @@ def encode(value, _depth=0, _seen=()):
         if t.__qualname__ in ("datetime", "time") and value.tzinfo is not None:
             # a tzinfo of the library's own (isodate's FixedOffset): the naive value and the tzinfo's state
             return _object(t, {"naive": value.replace(tzinfo=None), "tzinfo": value.tzinfo}, _depth, _seen)
+    if t is io.StringIO or t is io.BytesIO:
+        # an in-memory file (what `dump(obj, fp)` wrote to): the text or bytes it holds
+        try:
+            held = value.getvalue()
+        except ValueError:
+            raise EncodeError("a closed %s" % t.__qualname__) from None
+        return _object(t, {"value": held}, _depth, _seen)
     base = _builtin_base(t)
     if base is not None:
         # A subclass of a builtin value type (namedtuple, OrderedDict, Counter, IntEnum-like): its

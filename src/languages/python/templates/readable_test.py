@@ -6,6 +6,7 @@ assertions below say the same thing in plain pytest. Values whose type the cases
 "<module>.<QualName>" are built with _obj(...) and compared by type and state.
 """
 import importlib
+import io
 import math
 
 import pytest
@@ -48,6 +49,8 @@ def _qualified(klass):
 
 
 def _state_of(value):
+    if type(value) in (io.StringIO, io.BytesIO):
+        return {"value": value.getvalue()}
     state = getattr(value, "__dict__", None)
     if isinstance(state, dict):
         return dict(state)
