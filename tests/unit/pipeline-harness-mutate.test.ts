@@ -191,6 +191,20 @@ describe('mutate.py', () => {
     expect(mean.newCases.some((x: any) => x.args[0].t === 'list' && x.args[0].v.length >= 2 && x.args[0].v.every((v: any) => v.t === 'int' || v.t === 'float'))).toBe(true);
   }, 120_000);
 
+  it("varies the literals of an argument built with the codebase's own class (`Span(0, 4)` → `Span(0, 5)`): the boundary between two spans is found", () => {
+    const span = (start: number, stop: number): unknown => ({ t: 'repr', v: `recfix.spans.Span(${start}, ${stop})`, imports: ['recfix.spans'] });
+    const c = (a: unknown, b: unknown, result: boolean): unknown => ({ id: `eb-${JSON.stringify([a, b])}`, module: 'recfix.ordering', target: 'ends_before', init: null, args: [a, b], kwargs: {}, expect: { returns: { t: 'bool', v: result } }, argsAfter: null, source: 'doctest' });
+    const [before, t] = withAndWithoutSearch('ends_before', 'recfix.ordering', [c(span(0, 4), span(5, 8), true), c(span(0, 9), span(5, 8), false)]);
+    expect(before.mutation.survivors).toContain('line 8: <= → <');
+    expect(t.mutation.survivors).not.toContain('line 8: <= → <');
+    // a found case: spans that meet (a's stop is b's start)
+    const meets = t.newCases.filter((x: any) => {
+      const [a, b] = x.args.map((arg: any) => /Span\((-?\d+), (-?\d+)\)/.exec(arg.v ?? ''));
+      return a && b && a[2] === b[1];
+    });
+    expect(meets.length).toBeGreaterThan(0);
+  }, 120_000);
+
   it('variations: the structured parts of a string, donors taking turns by kind, splices and quoted insertions', () => {
     const out = runWithHarnessModule('variations', [
       'print(json.dumps({',

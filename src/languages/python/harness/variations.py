@@ -627,6 +627,10 @@ def vary(tagged, constants, limit=40, parts=(), values=()):
         elif is_generated_repr(tagged) and tagged["v"].startswith("iter(["):  # over variations of its items
             items = tag(ast.literal_eval(tagged["v"][len("iter("):-1]))
             out = [iter_input(x) for x in vary(items, constants, limit=limit) if x.get("t") == "list"]
+        elif t == "repr" and not is_generated_repr(tagged):
+            # a value built with the codebase's own constructors (`Interval(1, 2)`): one literal of the
+            # call varied at a time (`Interval(1, 3)`, `Interval(2, 2)`)
+            out = _literal_variations(tagged, constants, limit)
         elif is_generated_repr(tagged) and tagged["v"].startswith("types.SimpleNamespace("):  # one attribute varied
             call = ast.parse(tagged["v"], mode="eval").body
             attrs = [(k.arg, ast.literal_eval(k.value)) for k in call.keywords]
@@ -637,6 +641,36 @@ def vary(tagged, constants, limit=40, parts=(), values=()):
         out = []
     key = codec.canonical(tagged)
     return [x for x in _dedupe(out) if codec.canonical(x) != key][:limit]
+
+
+MAX_VARIED_LITERALS = 6
+MAX_REPR_SOURCE = 2000  # longer sources (a whole parsed document) are not varied literal by literal
+
+
+def _literal_variations(tagged, constants, limit):
+    """A `repr` input's source with one of its first MAX_VARIED_LITERALS literals (ints, floats,
+    strings, bools) set to a neighbour of it (vary), the literals taking turns."""
+    source = tagged.get("v")
+    if not isinstance(source, str) or len(source) > MAX_REPR_SOURCE:
+        return []
+    try:
+        tree = ast.parse(source, mode="eval")
+    except SyntaxError:
+        return []
+    literals = [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and type(n.value) in (int, float, str, bool)]
+    groups = []
+    for node in literals[:MAX_VARIED_LITERALS]:
+        held = node.value
+        group = []
+        for v in vary(tag(held), constants, limit=6):
+            try:
+                node.value = codec.decode(v)
+            except Exception:  # noqa: BLE001 - a neighbour with no plain value
+                continue
+            group.append({"t": "repr", "v": ast.unparse(tree), "imports": list(tagged.get("imports") or [])})
+        node.value = held
+        groups.append(group)
+    return _turns(groups)[:limit]
 
 
 DIGITS = re.compile(r"\d+")
