@@ -52,6 +52,22 @@ function floatSource(text: string): string {
   return text;
 }
 
+const PYTHON_KEYWORDS = new Set(['False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield']);
+
+/**
+ * A call's keyword arguments as source, sorted: `name=value`, and the keys no keyword argument can
+ * spell (`'1'`, `'a b'`, reaching a **kwargs parameter) unpacked at the end, `**{'1': 1}`, as the
+ * recorder's own call source writes them (common.call_args_source).
+ */
+export function keywordArguments(kwargs: Record<string, unknown>, shown: 'readable' | 'prompt' = 'readable'): string[] {
+  const keys = Object.keys(kwargs).sort();
+  const plain = (k: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) && !PYTHON_KEYWORDS.has(k);
+  const out = keys.filter(plain).map((k) => `${k}=${taggedToPython(kwargs[k], shown)}`);
+  const odd = keys.filter((k) => !plain(k)).map((k) => `${pythonStrRepr(k)}: ${taggedToPython(kwargs[k], shown)}`);
+  if (odd.length > 0) out.push(`**{${odd.join(', ')}}`);
+  return out;
+}
+
 /**
  * Python source of a tagged value. Objects render as `_obj('<module>.<QualName>', {...state})`,
  * classes and functions as `_ref('<module>', '<QualName>')`, helpers the readable template defines;

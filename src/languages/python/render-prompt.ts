@@ -2,7 +2,7 @@ import { calledUnit } from '../called-unit.js';
 import type { RecordedCase, Unit } from '../construction-types.js';
 import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
 import { importRootOf } from './parse-module-names.js';
-import { taggedToPython } from './python-literal.js';
+import { keywordArguments, taggedToPython } from './python-literal.js';
 
 /** At most this many recorded examples appear in a prompt; the hidden tests hold the rest. */
 export const MAX_PROMPT_EXAMPLES = 3;
@@ -66,10 +66,10 @@ function exampleCall(target: Unit, c: RecordedCase): string {
     return `list(${taggedToPython(c.args[0])})`;
   }
   const name = unit.qualname.split('.').at(-1) ?? unit.qualname;
-  const args = [...c.args.map((x) => taggedToPython(x)), ...Object.keys(c.kwargs).sort().map((k) => `${k}=${taggedToPython(c.kwargs[k])}`)];
+  const args = [...c.args.map((x) => taggedToPython(x)), ...keywordArguments(c.kwargs)];
   if (c.init) {
     const cls = unit.qualname.split('.').slice(0, -1).join('.');
-    const initArgs = [...c.init.args.map((x) => taggedToPython(x)), ...Object.keys(c.init.kwargs).sort().map((k) => `${k}=${taggedToPython(c.init?.kwargs[k])}`)];
+    const initArgs = [...c.init.args.map((x) => taggedToPython(x)), ...keywordArguments(c.init.kwargs)];
     return `${cls}(${initArgs.join(', ')}).${name}(${args.join(', ')})`;
   }
   return `${name}(${args.join(', ')})`;

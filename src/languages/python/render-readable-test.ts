@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../project-root.js';
 import type { RecordedCase } from '../construction-types.js';
-import { importsOf, pythonStrRepr, taggedToPython } from './python-literal.js';
+import { importsOf, keywordArguments, pythonStrRepr, taggedToPython } from './python-literal.js';
 
 /** The real .py template the readable rendering starts from. */
 export function readableTemplatePath(root: string = projectRoot()): string {
@@ -22,7 +22,7 @@ function callSource(c: RecordedCase): string {
   if (c.module === 'builtins' && c.target === 'list' && c.init === null && c.args.length === 1 && Object.keys(c.kwargs).length === 0) {
     return `list(${taggedToPython(c.args[0])})`;
   }
-  const args = [...c.args.map((x) => taggedToPython(x)), ...Object.keys(c.kwargs).sort().map((k) => `${k}=${taggedToPython(c.kwargs[k])}`)];
+  const args = [...c.args.map((x) => taggedToPython(x)), ...keywordArguments(c.kwargs)];
   const init = c.init
     ? `([${c.init.args.map((x) => taggedToPython(x)).join(', ')}], {${Object.keys(c.init.kwargs)
         .sort()
@@ -54,7 +54,7 @@ function testFunction(c: RecordedCase): string {
 
 /** The call with the positional arguments taken from a local `args` list (so effects on them show). */
 function withStarArgs(c: RecordedCase): string {
-  const kwargs = Object.keys(c.kwargs).sort().map((k) => `${k}=${taggedToPython(c.kwargs[k])}`);
+  const kwargs = keywordArguments(c.kwargs);
   const base = callSource({ ...c, args: [], kwargs: {} });
   return `${base.slice(0, -2)}(${['*args', ...kwargs].join(', ')})`;
 }

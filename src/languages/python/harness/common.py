@@ -4,14 +4,13 @@ import functools
 import hashlib
 import itertools
 import json
+import keyword
 import os
 import select
 import signal
 import subprocess
 import sys
 import time
-
-import sys
 
 _load = sys.modules["_codemidas__load"]
 
@@ -489,8 +488,17 @@ def judged_cases(target, cases, generator, bound):
 def call_args_source(call, imports):
     """`<args>, <name>=<value>` of a call's tagged inputs as source (to_source)."""
     parts = [to_source(a, imports) for a in call.get("args") or []]
-    parts += ["%s=%s" % (k, to_source(v, imports)) for k, v in sorted((call.get("kwargs") or {}).items())]
+    kwargs = sorted((call.get("kwargs") or {}).items())
+    parts += ["%s=%s" % (k, to_source(v, imports)) for k, v in kwargs if _keyword_name(k)]
+    # a key no keyword argument can spell (`**{'1': 1}` reaching a **kwargs parameter): passed by unpacking
+    odd = ["%r: %s" % (k, to_source(v, imports)) for k, v in kwargs if not _keyword_name(k)]
+    if odd:
+        parts.append("**{%s}" % ", ".join(odd))
     return ", ".join(parts)
+
+
+def _keyword_name(key):
+    return isinstance(key, str) and key.isidentifier() and not keyword.iskeyword(key)
 
 
 def map_targets(fn, items, config):
