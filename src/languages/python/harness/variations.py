@@ -551,16 +551,16 @@ def vary(tagged, constants, limit=40, parts=(), values=()):
     try:
         if t == "int":
             n = int(tagged["v"])
-            # ±1, then the boundary constants (the first survive a short limit: a list's items), then the rest
-            cand = [n - 1, n + 1]
+            # ±1 and the bool an int may stand for (`True == 1`: the branches that set bools apart),
+            # then the boundary constants (the first survive a short limit: a list's items), then the rest
+            cand = [n - 1, n + 1, bool(n)]
             for c in constants:
                 if type(c) is int:
                     cand += [c - 1, c, c + 1]
                 elif type(c) is float:
                     cand += [int(c), int(c) + 1, int(c) - 1]
-            cand += [n - 2, n + 2, 0, -n, -1, 1, n * 2, n // 2]
-            # and the bools an int compares equal to (`True == 1`): the branches that set bools apart
-            out = [tag(x) for x in cand if abs(x) <= MAX_INT_ABS] + [tag(n != 0), tag(n == 0)]
+            cand += [n - 2, n + 2, 0, -n, -1, 1, n * 2, n // 2, not n]
+            out = [tag(x) for x in cand if abs(x) <= MAX_INT_ABS]
         elif t == "float":
             x = float(tagged["v"])
             cand = [x - 1, x + 1, x / 2, 0.0, -x, x + 0.5, x - 0.5]
