@@ -6,6 +6,7 @@ import itertools
 import json
 import keyword
 import os
+import re
 import select
 import signal
 import subprocess
@@ -573,6 +574,40 @@ def data_texts(repo_root):
         lines.extend(line for line in group if line is not None and line not in lines)
     lines = lines[:MAX_DATA_LINES]
     return tuple(texts + lines)
+
+
+README_NAMES = ("readme.rst", "readme.md", "readme.txt", "readme")
+MAX_README_BYTES = 65536
+MAX_README_STRINGS = 40
+# ``code`` (reStructuredText), `code` (Markdown), and '...' / "..." literals in its examples
+_README_QUOTED = re.compile(r"``([^`\n]{1,120})``" + r"|(?<![`\w])`([^`\n]{1,120})`(?![`\w])"
+                            + r"|(?<!\w)'([^'\n\\]{1,120})'(?!\w)" + r'|(?<!\w)"([^"\n\\]{1,120})"(?!\w)')
+
+
+@functools.lru_cache(maxsize=4)
+def readme_strings(repo_root):
+    """The literals the repository's README shows (inline code, quoted strings in its examples), in
+    order, distinct, at most MAX_README_STRINGS: the inputs its authors show a reader (jmespath's
+    `foo[?age > `20`]`), which a parser's own docstrings seldom hold."""
+    try:
+        names = sorted(n for n in os.listdir(repo_root) if n.lower() in README_NAMES)
+    except OSError:
+        return ()
+    out = []
+    for name in names:
+        path = os.path.join(repo_root, name)
+        try:
+            if os.path.islink(path):
+                continue
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read(MAX_README_BYTES)
+        except (OSError, UnicodeDecodeError):
+            continue
+        for match in _README_QUOTED.finditer(text):
+            found = next(g for g in match.groups() if g is not None)
+            if found.strip() and found not in out and not found.startswith(("http://", "https://")):
+                out.append(found)
+    return tuple(out[:MAX_README_STRINGS])
 
 
 def data_lines(repo_root):

@@ -258,7 +258,7 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
     new_limits = []  # each new case's limit for a mutant's run (common.mutant_case_limits of its original run)
     # the structured parts of the strings known (the inputs', the module's, the repository's data
     # files'): splices of them give a parser inputs of shapes no recorded input has (variations.splices)
-    data_lines = common.data_lines(config["repoRoot"]) if config.get("dataFiles", True) else []
+    data_lines = (common.data_lines(config["repoRoot"]) + list(common.readme_strings(config["repoRoot"]))) if config.get("dataFiles", True) else []
     parts = variations.donors([x for i in inputs for x in _strings(i)] + getattr(t, "module_strings", []) + data_lines)
     values = variations.value_donors(inputs)
     # search inputs that ran lines no earlier input ran become seeds too (coverage-guided): a survivor

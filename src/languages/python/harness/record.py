@@ -269,7 +269,7 @@ def record_target(config, target, traced):
                 desc[key] = dict(desc[key], moduleStr=module_literals.get("str", []), moduleInt=module_literals.get("int", []),
                                  regexStr=module_literals.get("regexStr", []), regexNear=module_literals.get("regexNear", False),
                                  docStr=module_literals.get("docStr", []), dataStr=module_literals.get("dataStr", []),
-                                 fileStr=config.get("_dataTexts", []),
+                                 fileStr=config.get("_dataTexts", []), readmeStr=config.get("_readmeStrs", []),
                                  dataInt=module_literals.get("dataInt", []))
         candidates = collect(config, target, traced, desc, rng, sources, rejected)
         kept, impure, timeouts, tried, probed = [], set(), 0, 0, 0
@@ -658,6 +658,7 @@ def main():
             config["_dataTexts"] = list(common.data_texts(config["repoRoot"])) if config.get("dataFiles", True) else []
         except OSError:
             config["_dataTexts"] = []
+        config["_readmeStrs"] = list(common.readme_strings(config["repoRoot"])) if config.get("dataFiles", True) else []
         modes = ["doctest"] + (["pytest"] if config.get("runRepoTests", True) else [])
         for mode in modes:
             timeout = config.get("traceTimeoutMs", 120000) if mode == "pytest" else config.get("doctestTimeoutMs", 60000)

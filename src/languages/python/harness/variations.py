@@ -100,6 +100,10 @@ def pool_for(hint, literals, seen, depth=0, name=None):
     strs[2:2] = literals.get("dataStr", [])[:6]
     strs[16:16] = regex_strs[4:8]
     strs += regex_strs[8:] + doc_strs[2:]
+    # the README's shown inputs (common.readme_strings): a few after the first values, the rest last
+    readme_strs = literals.get("readmeStr", [])
+    strs[8:8] = readme_strs[:4]
+    strs += readme_strs[4:]
     # the repository's data files (common.data_texts): two whole texts early, their lines later
     file_strs = literals.get("fileStr", [])
     strs[5:5] = file_strs[:2]
@@ -213,7 +217,7 @@ def _from_seen(seen, literals, depth, name=None):
         out = _with_iterators(out)
     if not out:
         generic = [0, 1, -1, 2, "", "abc", [], [1, 2, 3], [3, 1, 2], {"a": 1, "b": 2}, None, {}, True]
-        generic[6:6] = literals.get("regexStr", [])[:3] + literals.get("docStr", [])[:2]
+        generic[6:6] = literals.get("regexStr", [])[:3] + literals.get("docStr", [])[:2] + literals.get("readmeStr", [])[:3]
         generic[4:4] = literals.get("dataStr", [])[:6]  # the keys of the tables the body looks up
         if literals.get("regexNear") and literals.get("regexStr"):
             # the target (or a function it calls) checks a regex: lead with a string it accepts
