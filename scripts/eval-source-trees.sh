@@ -26,15 +26,18 @@ root=$(pwd)
 # At least 4 Python and 4 JavaScript trees each, 2 of each language declaring dependencies (*); chosen
 # among the source packages whose .orig tarball this mirror serves (many 404). A report tree whose
 # losses were looked into moves to the tuning set, and a fresh one takes its place
-# (docs/real-repositories.md, "Report set, second draw" and "third draw").
+# (docs/real-repositories.md, "Report set, second draw", "third draw" and "Ninth round").
 # tuning: toml, jmespath, json-patch (jsonpointer*), orderedmultidict (six*), the first report draw's
 #         xmltodict, pygtrie, intervaltree (sortedcontainers*), junit-xml (six*), the second's
-#         hyperlink (idna*), parsimonious (regex*), docopt, webencodings; ms, camelcase, yargs-parser
-#         (camelcase, decamelize*), to-regex-range (is-number*)
-# report: jsonpath-rw (ply, decorator, six*), intervals (infinity*), vdf, boolean.py; escape-string-regexp,
+#         hyperlink (idna*), parsimonious (regex*), docopt, webencodings, the third's jsonpath-rw (ply,
+#         decorator, six*), intervals (infinity*), vdf, boolean.py; ms, camelcase, yargs-parser
+#         (camelcase, decamelize*), to-regex-range (is-number*), the third draw's escape-string-regexp,
 #         decamelize, pretty-ms (parse-ms*), url-parse (querystringify, requires-port*)
-TUNING_SET=(python-toml python-jmespath python-json-patch python-orderedmultidict python-xmltodict python-pygtrie python-intervaltree python-junit-xml hyperlink parsimonious docopt python-webencodings node-ms node-camelcase node-yargs-parser node-to-regex-range)
-REPORT_SET=(python-jsonpath-rw python-intervals python-vdf python-boolean.py node-escape-string-regexp node-decamelize node-pretty-ms node-url-parse)
+# report (the fourth draw, docs/real-repositories.md "Ninth round"): editor, iso3166, multipart (six*),
+#         coloredlogs (humanfriendly*); repeat-string, string-width (emoji-regex, is-fullwidth-code-point,
+#         strip-ansi*), is-glob (is-extglob*), dot-prop (type-fest*)
+TUNING_SET=(python-toml python-jmespath python-json-patch python-orderedmultidict python-xmltodict python-pygtrie python-intervaltree python-junit-xml hyperlink parsimonious docopt python-webencodings python-jsonpath-rw python-intervals python-vdf python-boolean.py node-ms node-camelcase node-yargs-parser node-to-regex-range node-escape-string-regexp node-decamelize node-pretty-ms node-url-parse)
+REPORT_SET=(python-editor python-iso3166 python-multipart python-coloredlogs node-repeat-string node-string-width node-is-glob node-dot-prop)
 
 set_name=""
 from_folder=0
