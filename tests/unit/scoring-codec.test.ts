@@ -17,6 +17,15 @@ function python(script: string): unknown {
   return JSON.parse(run.stdout);
 }
 
+/** Python lines: `refuses(value)` (whether the codec refuses to encode it) and `e`, the codec's encode. */
+const REFUSES = `def refuses(value):
+    try:
+        codec.encode(value)
+        return False
+    except codec.EncodeError:
+        return True
+e = codec.encode`;
+
 describe('codec: subclasses of builtin value types', () => {
   it('keeps type and content, and tells apart what differs in either', () => {
     const out = python(`
@@ -95,13 +104,7 @@ describe('codec: classes and functions', () => {
   it('encodes a class or function its module holds under its name as a ref, decodes it back, and refuses the rest', () => {
     const out = python(`
 import codec, functools, json, operator, os.path
-def refuses(value):
-    try:
-        codec.encode(value)
-        return False
-    except codec.EncodeError:
-        return True
-e = codec.encode
+${REFUSES}
 def make():
     def local():
         return 1
@@ -140,13 +143,7 @@ class Symbol:
         self.name = name
     def __call__(self, **values):
         return values[self.name]
-def refuses(value):
-    try:
-        codec.encode(value)
-        return False
-    except codec.EncodeError:
-        return True
-e = codec.encode
+${REFUSES}
 print(json.dumps({
   "symbol": e(Symbol("a")),
   "differ": codec.same(e(Symbol("a")), e(Symbol("b"))),
