@@ -121,82 +121,6 @@ def run_case(case):
     return {"kind": "returns", "value": value, "argsAfter": _encode_args(args)}
 
 
-def _modules_of(case):
-    """The modules a case names: its target's, and those its `repr` inputs import."""
-    found = [case.get("module")]
-    stack = list(case.get("args") or []) + list((case.get("kwargs") or {}).values())
-    init = case.get("init")
-    if isinstance(init, dict):
-        stack += list(init.get("args") or []) + list((init.get("kwargs") or {}).values())
-    while stack:
-        tagged = stack.pop()
-        if isinstance(tagged, dict):
-            if tagged.get("t") == "repr":
-                found.extend(tagged.get("imports") or [])
-            elif isinstance(tagged.get("v"), list):
-                stack.extend(tagged["v"])
-        elif isinstance(tagged, list):
-            stack.extend(tagged)
-    return [m for m in dict.fromkeys(found) if isinstance(m, str) and m]
-
-
-def _preimport(case):
-    """Imports the modules a case names in this process, before the fork that runs it: each case's
-    process starts from the state the imports left, as the recorder runs every case in a fresh fork
-    of the post-import state. A module that fails to import is left to the case to report."""
-    for name in _modules_of(case):
-        if name in sys.modules:
-            continue
-        try:
-            importlib.import_module(name)
-        except BaseException:  # noqa: BLE001 - SystemExit, pytest outcomes, ... : run_case reports it
-            pass
-
-
-def answer_in_fork(case, private_fds=()):
-    """The answer for one case, run in a fork of this process, so no case sees what an earlier one
-    left behind (a class-level cache, a registry filled by a call): the same case answers the same
-    whatever ran before it, as when it was recorded. The child hands its answer back over a pipe of
-    its own, closing `private_fds` (the judge's request and result pipes) first; a child that ends
-    without an answer gives an error answer. Where no fork can be made, the case runs in this
-    process. Never raises."""
-    _preimport(case)
-    try:
-        read_end, write_end = os.pipe()
-    except OSError:
-        return run_case(case)
-    try:
-        pid = os.fork()
-    except OSError:
-        # no process slot left (a fork bomb the agent's code started fills the user's table): the
-        # case runs here, as every case did before forks, so it is still judged on its merits
-        os.close(read_end)
-        os.close(write_end)
-        return run_case(case)
-    if pid == 0:
-        try:
-            for fd in (read_end,) + tuple(private_fds):
-                os.close(fd)
-            framing.write_frame_blocking(write_end, run_case(case))
-        finally:
-            os._exit(0)
-    os.close(write_end)
-    try:
-        answer = framing.read_frame_blocking(read_end)
-    except (framing.FrameEOF, framing.FrameError, OSError):
-        answer = None
-    finally:
-        os.close(read_end)
-    try:
-        _, status = os.waitpid(pid, 0)
-    except ChildProcessError:
-        status = 0
-    if not isinstance(answer, dict):
-        how = "killed by signal %d" % os.WTERMSIG(status) if os.WIFSIGNALED(status) else "exit code %d" % os.waitstatus_to_exitcode(status)
-        return {"kind": "error", "message": "the case's process ended without answering (%s)" % how}
-    return answer
-
-
 def main():
     workspace, request_fd, result_fd = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     import_paths = sys.argv[4:]
@@ -213,7 +137,7 @@ def main():
             request = read_frame(request_fd)
         except framing.FrameEOF:
             os._exit(0)
-        answer = answer_in_fork(request["case"], (request_fd, result_fd))
+        answer = run_case(request["case"])
         answer["seq"] = request["seq"]
         try:
             write_frame(result_fd, answer)
