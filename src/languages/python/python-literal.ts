@@ -59,11 +59,11 @@ const PYTHON_KEYWORDS = new Set(['False', 'None', 'True', 'and', 'as', 'assert',
  * spell (`'1'`, `'a b'`, reaching a **kwargs parameter) unpacked at the end, `**{'1': 1}`, as the
  * recorder's own call source writes them (common.call_args_source).
  */
-export function keywordArguments(kwargs: Record<string, unknown>, shown: 'readable' | 'prompt' = 'readable'): string[] {
+export function keywordArguments(kwargs: Record<string, unknown>): string[] {
   const keys = Object.keys(kwargs).sort();
   const plain = (k: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) && !PYTHON_KEYWORDS.has(k);
-  const out = keys.filter(plain).map((k) => `${k}=${taggedToPython(kwargs[k], shown)}`);
-  const odd = keys.filter((k) => !plain(k)).map((k) => `${pythonStrRepr(k)}: ${taggedToPython(kwargs[k], shown)}`);
+  const out = keys.filter(plain).map((k) => `${k}=${taggedToPython(kwargs[k])}`);
+  const odd = keys.filter((k) => !plain(k)).map((k) => `${pythonStrRepr(k)}: ${taggedToPython(kwargs[k])}`);
   if (odd.length > 0) out.push(`**{${odd.join(', ')}}`);
   return out;
 }

@@ -268,7 +268,8 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
     # ... and so do those that ran lines no earlier input ran and then returned: where every recorded
     # input that reaches a line raises after it (a list of strings to `avg`), a mutant there shows
     # only on an input that goes on to return, which is often one more step away (`[4]` → `[4, 4]`)
-    returned = [ls for k, ls in enumerate(lines) if "returns" in json.loads(expected[k])]
+    returns = ["returns" in json.loads(e) for e in expected]  # whether each recorded input returned
+    returned = [ls for ls, r in zip(lines, returns) if r]
     covered_returning = set().union(*returned) if returned else set()
     tried = {}  # mutant index -> keys of the candidates already run on it
 
@@ -298,7 +299,7 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
         # Evidence of equivalence: inputs that reach the line AND return a value on the original
         # (an input that raises may stop anywhere after the line), with at least two different
         # values among them (else what the line does never shows in the result).
-        returning = [k for k in range(len(inputs)) if m["line"] in lines[k] and "returns" in json.loads(expected[k])]
+        returning = [k for k in range(len(inputs)) if m["line"] in lines[k] and returns[k]]
         reaching = len(returning)
         outcomes_seen = {expected[k] for k in returning}
         done = tried.setdefault(m["index"], set())

@@ -289,15 +289,15 @@ def file_pool(use, literals):
     if use == "write":
         texts = [""]
     else:
-        texts = _dedupe_texts(literals.get("fileStr", [])[:4] + literals.get("dataStr", [])[:4] + literals.get("docStr", [])[:2]
-                              + literals.get("str", [])[:4] + ["", "abc", "a = 1\n", "[1, 2]\n"])[:10]
-    out = [{"t": "repr", "v": "io.StringIO(%r)" % text, "imports": ["io"]} for text in texts]
-    out += [{"t": "repr", "v": "io.BytesIO(%r)" % text.encode("utf-8", "surrogatepass"), "imports": ["io"]} for text in texts[:3]]
-    return out
+        found = (literals.get("fileStr", [])[:4] + literals.get("dataStr", [])[:4] + literals.get("docStr", [])[:2]
+                 + literals.get("str", [])[:4] + ["", "abc", "a = 1\n", "[1, 2]\n"])
+        texts = list(dict.fromkeys(t for t in found if isinstance(t, str) and len(t) < 4096))[:10]
+    return [file_input(text) for text in texts] + [file_input(text.encode("utf-8", "surrogatepass")) for text in texts[:3]]
 
 
-def _dedupe_texts(texts):
-    return [t for k, t in enumerate(texts) if isinstance(t, str) and t not in texts[:k] and len(t) < 4096]
+def file_input(held):
+    """An `io.StringIO(...)` (text) or `io.BytesIO(...)` (bytes) input holding `held`."""
+    return {"t": "repr", "v": "io.%s(%r)" % ("StringIO" if isinstance(held, str) else "BytesIO", held), "imports": ["io"]}
 
 
 def namespace_pool(attrs, literals, count=12):
@@ -624,10 +624,7 @@ def vary(tagged, constants, limit=40, parts=(), values=()):
             else:
                 out = callable_pool()
         elif _file_content(tagged) is not None:  # an in-memory file over variations of what it holds
-            held = _file_content(tagged)
-            kind = "StringIO" if isinstance(held, str) else "BytesIO"
-            out = [{"t": "repr", "v": "io.%s(%r)" % (kind, codec.decode(x)), "imports": ["io"]}
-                   for x in vary(tag(held), constants, limit=limit, parts=parts)]
+            out = [file_input(codec.decode(x)) for x in vary(tag(_file_content(tagged)), constants, limit=limit, parts=parts)]
         elif is_generated_repr(tagged) and tagged["v"].startswith("iter(["):  # over variations of its items
             items = tag(ast.literal_eval(tagged["v"][len("iter("):-1]))
             out = [iter_input(x) for x in vary(items, constants, limit=limit) if x.get("t") == "list"]
