@@ -318,10 +318,12 @@ if [ -z "$(dockerd_pid)" ] && ! engine_answers; then
   dockerd_args=(--data-root "$data_root" --pidfile "$pidfile" "${dockerd_extra[@]}")
   [ -f "$daemon_json" ] && dockerd_args+=(--config-file "$daemon_json")
   mkdir -p "$(dirname "$pidfile")"
+  # dockerd (and the runsc it starts) outlives whoever called this: it must not inherit a TMPDIR that
+  # goes away with the caller (a test run's scratch folder), or runsc can no longer start a sandbox
   if [ "$want_netns" = 1 ]; then
-    nohup unshare --net dockerd "${dockerd_args[@]}" >"$log" 2>&1 </dev/null &
+    env -u TMPDIR nohup unshare --net dockerd "${dockerd_args[@]}" >"$log" 2>&1 </dev/null &
   else
-    nohup dockerd "${dockerd_args[@]}" >"$log" 2>&1 </dev/null &
+    env -u TMPDIR nohup dockerd "${dockerd_args[@]}" >"$log" 2>&1 </dev/null &
   fi
 fi
 

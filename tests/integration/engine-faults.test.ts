@@ -35,14 +35,24 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
   }
 }
 
-/** This machine's dockerd: its pid and the command line to start it again with. */
-function localDockerd(): { pid: number; argv: string[] } {
+/**
+ * This machine's dockerd: its pid, and the command line and environment to start it again with (its
+ * own, not this test's: a test run's TMPDIR goes away with the run, and runsc started by a dockerd
+ * that inherited it can start no sandbox after that).
+ */
+function localDockerd(): { pid: number; argv: string[]; env: Record<string, string> } {
   if (process.getuid?.() !== 0) throw new Error('the engine-restart test stops and starts dockerd: run the tests as root (CI does)');
   if (!existsSync(DOCKERD_PID_FILE)) throw new Error(`no ${DOCKERD_PID_FILE}: this test needs dockerd running on this machine (bash scripts/setup-engine.sh starts one)`);
   const pid = Number(readFileSync(DOCKERD_PID_FILE, 'utf8').trim());
   const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
   if (!argv[0]?.endsWith('dockerd')) throw new Error(`pid ${pid} from ${DOCKERD_PID_FILE} is not dockerd (${argv.join(' ')})`);
-  return { pid, argv };
+  const env = Object.fromEntries(
+    readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .filter((pair) => pair.includes('='))
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
+  return { pid, argv, env };
 }
 
 function processGone(pid: number): boolean {
@@ -110,7 +120,7 @@ describe('faults outside the agent are infrastructure (real engine)', () => {
     expect(refused).toMatchObject({ code: GRPC_UNAVAILABLE });
 
     const log = openSync('/var/log/codemidas-dockerd.log', 'a');
-    spawn(dockerd.argv[0]!, dockerd.argv.slice(1), { detached: true, stdio: ['ignore', log, log] }).unref();
+    spawn(dockerd.argv[0]!, dockerd.argv.slice(1), { detached: true, stdio: ['ignore', log, log], env: dockerd.env }).unref();
     await until('the engine to answer again', engineAnswers, 60_000);
 
     const busyStep = await inFlight;
