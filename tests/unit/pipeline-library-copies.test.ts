@@ -42,6 +42,24 @@ describe('findLibraryCopies', () => {
     ]);
   });
 
+  it('leaves a module of another package named like a top-level module of the repository, not a vendored one nor a copied package folder', () => {
+    const withTasks = { importNames: new Set(['multipart', 'tasks']), files: new Set(['multipart/__init__.py', 'multipart/core.py', 'tasks.py']) };
+    const image = [
+      '/usr/lib/python3.11/asyncio/__init__.py',
+      '/usr/lib/python3.11/asyncio/tasks.py',
+      '/usr/lib/python3/dist-packages/pip/_vendor/__init__.py',
+      '/usr/lib/python3/dist-packages/pip/_vendor/tasks.py',
+      '/usr/lib/python3/dist-packages/tasks.py',
+      '/usr/lib/python3/dist-packages/other/__init__.py',
+      '/usr/lib/python3/dist-packages/other/multipart/core.py',
+    ];
+    expect(findLibraryCopies(image, withTasks)).toEqual([
+      '/usr/lib/python3/dist-packages/other/multipart',
+      '/usr/lib/python3/dist-packages/pip/_vendor/tasks.py',
+      '/usr/lib/python3/dist-packages/tasks.py',
+    ]);
+  });
+
   it('never returns a folder every sandbox needs, even when a library is named like one', () => {
     const scoring = { importNames: new Set(['scoring']), files: new Set(['scoring/judge.py']) };
     expect(findLibraryCopies(['/opt/codemidas/scoring/judge.py'], scoring)).toEqual([]);
