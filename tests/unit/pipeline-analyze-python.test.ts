@@ -212,6 +212,8 @@ describe('Python module names', () => {
     ]);
     // a single-module library's suite beside it (pygtrie's test.py), Sphinx's conf.py and an example at the root
     expect(['test.py', 'tests.py', 'conf.py', 'example.py', 'pkg/conf.py', 'pkg/example.py', 'testing.py'].map(isLibraryPath)).toEqual([false, false, false, false, true, true, true]);
+    // a task runner's file at the root (invoke's tasks.py), a module of that name inside a package
+    expect(['tasks.py', 'dodo.py', 'pavement.py', 'pkg/tasks.py'].map(isLibraryPath)).toEqual([false, false, false, true]);
     expect(['ext_tests.py', 'pkg/unit_test.py', 'pkg/latest.py', 'contests.py'].map(isLibraryPath)).toEqual([false, false, true, true]);
     // setuptools' bootstrap scripts and versioneer, copied into many releases: tooling
     expect(['ez_setup.py', 'distribute_setup.py', 'versioneer.py', 'pkg/_version.py'].map(isLibraryPath)).toEqual([false, false, false, true]);

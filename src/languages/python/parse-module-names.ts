@@ -7,8 +7,11 @@ export const PYTHON_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const NON_LIBRARY_DIRS = new Set(['tests', 'test', 'testing', 'examples', 'example', 'docs', 'doc', 'benchmarks', 'bench']);
 /** Files that belong to tooling, not to the library. */
 const NON_LIBRARY_FILES = new Set(['setup.py', 'conftest.py', 'noxfile.py', 'fabfile.py', 'manage.py', 'ez_setup.py', 'distribute_setup.py', 'versioneer.py']);
-/** Files at the repository's root that are tooling or samples when they sit there: Sphinx's `conf.py`, example scripts. */
-const NON_LIBRARY_ROOT_FILES = new Set(['conf.py', 'example.py', 'examples.py']);
+/**
+ * Files at the repository's root that are tooling or samples when they sit there: Sphinx's `conf.py`,
+ * example scripts, task runners' files (invoke's `tasks.py`, doit's `dodo.py`, paver's `pavement.py`).
+ */
+const NON_LIBRARY_ROOT_FILES = new Set(['conf.py', 'example.py', 'examples.py', 'tasks.py', 'dodo.py', 'pavement.py']);
 
 /**
  * True for test files: under a tests/ folder, or named `test_*.py`, `*_test.py`, `*_tests.py` (json-patch's
