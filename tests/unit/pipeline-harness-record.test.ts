@@ -19,6 +19,7 @@ beforeAll(() => {
       target('normalize'),
       target('parse_pair'),
       target('stamp'),
+      target('capped', 'recfix.core', { callSites: [{ argumentTexts: ['250'], allLiteral: true }] }),
       target('lucky'),
       target('token'),
       target('spin'),
@@ -200,6 +201,12 @@ describe('record.py', () => {
   it('drops functions that read the clock or use randomness', () => {
     expect(get('recfix.core:stamp').drop.code).toBe('impure:clock');
     expect(get('recfix.core:lucky').drop.code).toBe('impure:randomness');
+  });
+
+  it('keeps a function that logs: the time a log record is stamped with is no clock use of its own', () => {
+    const capped = get('recfix.core:capped');
+    expect(capped.drop).toBeNull();
+    expect(capped.cases.some((c: any) => c.args[0].v === '250' && c.expect.returns?.v === '100')).toBe(true);
   });
 
   it('drops a function whose result differs between two runs', () => {

@@ -96,14 +96,24 @@ class CappedSink:
         return True
 
 
-def _flagging(kind, fn, when=None):
+def _flagging(kind, fn, when=None, exempt=()):
+    """`fn` flagging `kind` while a call is recorded (when `when` says so), except for a caller in
+    one of the `exempt` folders."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        if _ACTIVE[0] and (when is None or when(args, kwargs)):
+        if _ACTIVE[0] and (when is None or when(args, kwargs)) and not (exempt and sys._getframe(1).f_code.co_filename.startswith(exempt)):
             _FLAGS.add(kind)
         return fn(*args, **kwargs)
 
     return wrapper
+
+
+def _logging_folder():
+    """The standard library's `logging` package: a log record stamps the time it was made
+    (`LogRecord.created`), which is no use of the clock by the code that logs (multipart's parsers
+    log a warning when data is cut)."""
+    import logging
+    return (os.path.dirname(logging.__file__) + os.sep,)
 
 
 def _blocking(kind, fn):
@@ -123,7 +133,7 @@ def install_guards():
     import time
 
     for name in ("time", "time_ns"):
-        setattr(time, name, _flagging("clock", getattr(time, name)))
+        setattr(time, name, _flagging("clock", getattr(time, name), exempt=_logging_folder()))
     for name in ("localtime", "gmtime", "ctime"):
         setattr(time, name, _flagging("clock", getattr(time, name), lambda a, k: not a or a[0] is None))
     setattr(time, "strftime", _flagging("clock", time.strftime, lambda a, k: len(a) < 2))
