@@ -205,6 +205,25 @@ describe('mutate.py', () => {
     expect(meets.length).toBeGreaterThan(0);
   }, 120_000);
 
+  it("sets one field of a delimited string to a number or to a word of the body and a separator (`'title=bold'` → `'title=1'`, `'title=fg=bold'`): the branches a field's kind takes", () => {
+    // recfix.styles: the recorded styles hold neither a size nor an `fg=`/`bg=` colour
+    const dictOf = (pairs: [string, unknown][]): unknown => ({ t: 'dict', v: pairs.map(([k, v]) => [str(k), v]) });
+    const yes = { t: 'bool', v: true };
+    const c = (text: string, result: unknown): unknown => ({ id: `styles-${text}`, module: 'recfix.styles', target: 'parse_styles', init: null, args: [str(text)], kwargs: {}, expect: { returns: result }, argsAfter: null, source: 'doctest' });
+    const cases = [
+      c('title=bold;body=italic,underline', dictOf([['title', dictOf([['bold', yes]])], ['body', dictOf([['italic', yes], ['underline', yes]])]])),
+      c('x=bold', dictOf([['x', dictOf([['bold', yes]])]])),
+    ];
+    const [before, t] = withAndWithoutSearch('parse_styles', 'recfix.styles', cases);
+    expect(before.mutation.survivors).toEqual(expect.arrayContaining(["line 11: 'size' → ''", "line 14: 'fg' → ''", "line 14: 'bg' → ''"]));
+    expect(t.mutation.survivors).not.toContain("line 11: 'size' → ''");
+    expect(t.mutation.survivors).not.toContain("line 14: 'fg' → ''");
+    expect(t.mutation.survivors).not.toContain("line 14: 'bg' → ''");
+    const texts: string[] = t.newCases.map((x: any) => x.args[0].v);
+    expect(texts.some((x) => /=\d+/.test(x))).toBe(true);
+    expect(texts.some((x) => /=(fg|bg)=/.test(x))).toBe(true);
+  }, 120_000);
+
   it('variations: the structured parts of a string, donors taking turns by kind, splices and quoted insertions', () => {
     const out = runWithHarnessModule('variations', [
       'print(json.dumps({',

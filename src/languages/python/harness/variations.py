@@ -552,6 +552,7 @@ def vary(tagged, constants, limit=40, parts=(), values=()):
     or swapped for `values` (`value_donors`: the values other inputs hold at some depth)."""
     t = tagged.get("t")
     out = []
+    extra = 0
     try:
         if t == "int":
             n = int(tagged["v"])
@@ -579,6 +580,10 @@ def vary(tagged, constants, limit=40, parts=(), values=()):
             cand = [s[:-1], s[1:], s + (s[-1:] or "a"), "", s * 2, s.upper(), s.lower(), s + " ", " " + s, s[: len(s) // 2]]
             cand += [s[:i] + " " + s[i:] for i in (1, 2) if len(s) > i]
             cand += splices(s, parts, limit=12)
+            # on top of the limit, not in place of what it kept before (two for a value inside another)
+            fields = _field_variations(s, constants, limit=12 if limit >= 40 else 2)
+            extra = len(fields)
+            cand += fields
             cand += _quoted_insertions(s, [c for c in constants if type(c) is str and 0 < len(c) <= 3])
             cand += _token_swaps(s, [c for c in constants if type(c) is str and c])
             cand += _digit_variations(s, constants)
@@ -641,7 +646,7 @@ def vary(tagged, constants, limit=40, parts=(), values=()):
     except (ValueError, TypeError, OverflowError, KeyError):
         out = []
     key = codec.canonical(tagged)
-    return [x for x in _dedupe(out) if codec.canonical(x) != key][:limit]
+    return [x for x in _dedupe(out) if codec.canonical(x) != key][:limit + extra]
 
 
 MAX_VARIED_LITERALS = 6
@@ -692,6 +697,32 @@ def _digit_variations(s, constants):
         out.append([s[:m.start()] + x + s[m.end():] for x in nums])
     # round-robin over the runs, so the first run's variations do not crowd out the others
     return [x for group in itertools.zip_longest(*out) for x in group if x is not None][:18]
+
+
+FIELD_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,15}\Z")
+
+
+def _field_variations(s, constants, limit=12):
+    """`s` read as fields between the body's separator strings (`;`, `=`, `,`: constants of one or
+    two characters, none a letter or digit, that `s` holds), with one of its first fields set to a
+    number, to a word of the body (`'color'`) or to such a word and the separator next to the field
+    before it (`'debug=green'` → `'debug=1'`, `'debug=background=green'`): the branches a parser of a
+    delimited format takes on a field's kind, which shortening or splicing the string rarely reach."""
+    strings = [c for c in constants if type(c) is str]
+    separators = sorted({c for c in strings if 0 < len(c) <= 2 and not any(ch.isalnum() for ch in c) and c in s}, key=lambda c: (-len(c), c))
+    if not separators:
+        return []
+    words = list(dict.fromkeys(c for c in strings if FIELD_WORD.match(c)))[:4]
+    pieces = re.split("(%s)" % "|".join(re.escape(c) for c in separators), s)
+    groups = []
+    for k in range(0, len(pieces), 2)[:4]:
+        field = pieces[k]
+        if not field:
+            continue
+        sep = pieces[k - 1] if k > 0 else pieces[k + 1] if k + 1 < len(pieces) else separators[0]
+        news = ["1"] + [w + sep + field for w in words[:2]] + words[:2] + [w + sep + "1" for w in words[:1]] + ["7"] + words[2:]
+        groups.append(["".join(pieces[:k] + [new] + pieces[k + 1:]) for new in news if new != field])
+    return _turns(groups)[:limit]
 
 
 def _token_swaps(s, tokens):
