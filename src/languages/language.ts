@@ -112,6 +112,8 @@ export interface DeclaredDependency {
   why?: string;
   /** The names code imports it by (`dateutil`): a record error naming one of them blames this dependency. */
   modules: string[];
+  /** Set when only the repository's tests need it (a test requirement list, a test file's import). */
+  forTests?: true;
 }
 
 /**

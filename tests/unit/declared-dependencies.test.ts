@@ -26,6 +26,16 @@ describe('missingDependencies', () => {
     expect(missingDependencies(deps, [])).toEqual([expect.objectContaining({ name: 'vendored' })]);
   });
 
+  it("says a dependency only the tests import leaves their tests traced with a stand-in", () => {
+    const forTests: Dependencies = {
+      declared: [{ name: 'capturer', from: 'requirements-tests.txt', install: 'python3-capturer', modules: ['capturer'], forTests: true }],
+      runtime: { tool: 'apt', packages: ['python3-capturer'] },
+    };
+    expect(missingDependencies(forTests, ['python3-capturer'])).toEqual([
+      { name: 'capturer', from: 'requirements-tests.txt', reason: expect.stringContaining("which only the repository's tests import: they are traced with a stand-in for it") },
+    ]);
+  });
+
   it('matches npm packages by name whatever version was pinned', () => {
     const npm: Dependencies = {
       declared: [

@@ -93,6 +93,43 @@ describe('pythonDependencyRules.declared: setup.cfg, setup.py, requirements', ()
     expect(names(snapshot)).toEqual(['Django', 'celery', 'gunicorn', 'requests']);
   });
 
+  it("adds what the tests import, by the tests' requirement list where it names it, never the standard library or the repository's own modules", () => {
+    const test = [
+      'import os, sys',
+      'from __future__ import annotations',
+      'import yaml',
+      'from mock import Mock',
+      'try:',
+      '    import capturer',
+      'except ImportError:',
+      '    pass',
+      'from .compat import unittest',
+      'from helpers import make',
+      'from demo import core',
+      'def test_x():',
+      '        import numpy  # a test that needs it imports it itself',
+    ].join('\n');
+    const snapshot = {
+      'setup.py': "setup(install_requires=['six'])\n",
+      'requirements-tests.txt': 'capturer >= 2.4\npytest-cov\n',
+      'demo/__init__.py': '',
+      'demo/core.py': 'import json\n',
+      'demo/tests/test_core.py': test,
+      'demo/tests/helpers.py': 'import yaml\n',
+    };
+    const found = declared(files(snapshot));
+    expect(found.map((d) => [d.name, d.from, d.install, d.forTests ?? false])).toEqual([
+      ['capturer', 'requirements-tests.txt', 'python3-capturer', true],
+      ['mock', "imported by the repository's tests", 'python3-mock', true],
+      ['pyyaml', "imported by the repository's tests", 'python3-yaml', true],
+      ['six', 'setup.py', 'python3-six', false],
+    ]);
+  });
+
+  it('adds nothing for tests that import only the library and the standard library', () => {
+    expect(names({ 'pkg/__init__.py': '', 'tests/test_pkg.py': 'import unittest\nimport pkg\nfrom pkg import x\n' })).toEqual([]);
+  });
+
   it('reads manifests only at the repository root', () => {
     expect(names({ 'sub/requirements.txt': 'six\n', 'sub/pyproject.toml': '[project]\ndependencies = ["click"]\n' })).toEqual([]);
   });

@@ -4,6 +4,7 @@ import type { DependencyInstaller } from '../../images/dependency-image.js';
 import { compareStrings } from '../../pipeline/write/stable-json.js';
 import { DEPENDENCY_PACKAGE, MISSING_DEPENDENCIES_FILE } from '../../sandbox/runtime-dependencies.js';
 import type { DeclaredDependency, DependencyRules } from '../language.js';
+import { isPythonTestPath } from './parse-module-names.js';
 
 /**
  * A Python repository's declared run-time dependencies, read statically from its root manifests
@@ -92,15 +93,109 @@ const IMPORT_NAMES: ReadonlyMap<string, readonly string[]> = new Map([
 /** A Debian binary package name (Debian policy 5.6.1): what may go unquoted into the layer's shell line. */
 const DEBIAN_PACKAGE = /^[a-z0-9][a-z0-9.+-]+$/;
 
-/** The repository's declared run-time dependencies, one per normalised name (`DependencyRules.declared`). */
+/**
+ * The repository's declared run-time dependencies, one per normalised name (`DependencyRules.declared`),
+ * then what its tests need to run: their requirement lists and the third-party modules their files
+ * import (the repository's tests are the record stage's first source of inputs).
+ */
 function declared(files: ReadonlyMap<string, Buffer>): DeclaredDependency[] {
   const found = new Map<string, DeclaredDependency>();
   for (const { name, from } of requirementsOf(files)) {
     const key = normalizedName(name);
     if (!found.has(key) && !NOT_DEPENDENCIES.has(key)) found.set(key, declaredDependency(name, from));
   }
+  const provided = new Set([...found.values()].flatMap((d) => d.modules));
+  for (const module of testImports(files)) {
+    if (provided.has(module)) continue;
+    const dependency = forTestModule(module, files);
+    if (dependency === null || found.has(normalizedName(dependency.name))) continue;
+    found.set(normalizedName(dependency.name), dependency);
+  }
   return [...found.values()].sort((a, b) => compareStrings(a.name, b.name));
 }
+
+// ---- what the tests need ------------------------------------------------------------------------
+
+/** Requirement lists of the tests, read like requirements.txt (`-r` includes left out). */
+const TEST_REQUIREMENT_LISTS = /^(?:(?:requirements[-_]tests?|tests?[-_]requirements|requirements\/tests?|requirements\/testing|tests?\/requirements)\.txt)$/;
+
+/** Where a dependency only the tests import comes from (`DeclaredDependency.from`). */
+const TEST_IMPORT = "imported by the repository's tests";
+
+/**
+ * The top-level modules the test files (`isPythonTestPath`) import at the start of a line (a
+ * statement of the module, or one in its `try:` block), sorted: the standard library's, private and
+ * relative ones left out.
+ */
+function testImports(files: ReadonlyMap<string, Buffer>): string[] {
+  const modules = new Set<string>();
+  for (const [path, content] of files) {
+    if (!path.endsWith('.py') || !isPythonTestPath(path)) continue;
+    for (const match of content.toString('utf8').matchAll(/^(?:[ \t]{0,4})(?:import|from)[ \t]+([A-Za-z][A-Za-z0-9_]*)/gm)) {
+      const module = match[1] ?? '';
+      if (!STANDARD_LIBRARY.has(module) && module !== '__future__') modules.add(module);
+    }
+  }
+  return [...modules].sort(compareStrings);
+}
+
+/**
+ * The dependency behind a module the tests import: those in a test requirement list first, else
+ * the distribution `forModule` names; null for a module of the repository anywhere in it (a test
+ * helper `tests/helpers.py` imported as `helpers`).
+ */
+function forTestModule(module: string, files: ReadonlyMap<string, Buffer>): DeclaredDependency | null {
+  for (const path of files.keys()) {
+    const parts = path.split('/');
+    if (parts.at(-1) === `${module}.py` || parts.slice(0, -1).includes(module)) return null;
+  }
+  const listed = testRequirements(files).find((r) => importNames(r.name).includes(module));
+  if (listed !== undefined) return { ...declaredDependency(listed.name, listed.from), forTests: true };
+  const dependency = forModule(module, files);
+  return dependency === null ? null : { ...dependency, from: TEST_IMPORT, forTests: true };
+}
+
+/** The names the tests' requirement lists require, with their list. */
+function testRequirements(files: ReadonlyMap<string, Buffer>): { name: string; from: string }[] {
+  const found: { name: string; from: string }[] = [];
+  for (const [path, content] of [...files].sort(([a], [b]) => compareStrings(a, b))) {
+    if (!TEST_REQUIREMENT_LISTS.test(path)) continue;
+    for (const requirement of requirementsTxtRequirements(content.toString('utf8'))) {
+      const name = requirementName(requirement);
+      if (name !== null) found.push({ name, from: path });
+    }
+  }
+  return found;
+}
+
+/** The standard library's top-level modules on Python 3.11 (`sys.stdlib_module_names`, private ones left out). */
+const STANDARD_LIBRARY: ReadonlySet<string> = new Set([
+  'abc', 'aifc', 'antigravity', 'argparse', 'array', 'ast', 'asynchat', 'asyncio', 'asyncore',
+  'atexit', 'audioop', 'base64', 'bdb', 'binascii', 'bisect', 'builtins', 'bz2', 'cProfile',
+  'calendar', 'cgi', 'cgitb', 'chunk', 'cmath', 'cmd', 'code', 'codecs', 'codeop', 'collections',
+  'colorsys', 'compileall', 'concurrent', 'configparser', 'contextlib', 'contextvars', 'copy',
+  'copyreg', 'crypt', 'csv', 'ctypes', 'curses', 'dataclasses', 'datetime', 'dbm', 'decimal',
+  'difflib', 'dis', 'distutils', 'doctest', 'email', 'encodings', 'ensurepip', 'enum', 'errno',
+  'faulthandler', 'fcntl', 'filecmp', 'fileinput', 'fnmatch', 'fractions', 'ftplib', 'functools',
+  'gc', 'genericpath', 'getopt', 'getpass', 'gettext', 'glob', 'graphlib', 'grp', 'gzip',
+  'hashlib', 'heapq', 'hmac', 'html', 'http', 'idlelib', 'imaplib', 'imghdr', 'imp', 'importlib',
+  'inspect', 'io', 'ipaddress', 'itertools', 'json', 'keyword', 'lib2to3', 'linecache', 'locale',
+  'logging', 'lzma', 'mailbox', 'mailcap', 'marshal', 'math', 'mimetypes', 'mmap', 'modulefinder',
+  'msilib', 'msvcrt', 'multiprocessing', 'netrc', 'nis', 'nntplib', 'nt', 'ntpath', 'nturl2path',
+  'numbers', 'opcode', 'operator', 'optparse', 'os', 'ossaudiodev', 'pathlib', 'pdb', 'pickle',
+  'pickletools', 'pipes', 'pkgutil', 'platform', 'plistlib', 'poplib', 'posix', 'posixpath',
+  'pprint', 'profile', 'pstats', 'pty', 'pwd', 'py_compile', 'pyclbr', 'pydoc', 'pydoc_data',
+  'pyexpat', 'queue', 'quopri', 'random', 're', 'readline', 'reprlib', 'resource', 'rlcompleter',
+  'runpy', 'sched', 'secrets', 'select', 'selectors', 'shelve', 'shlex', 'shutil', 'signal',
+  'site', 'smtpd', 'smtplib', 'sndhdr', 'socket', 'socketserver', 'spwd', 'sqlite3', 'sre_compile',
+  'sre_constants', 'sre_parse', 'ssl', 'stat', 'statistics', 'string', 'stringprep', 'struct',
+  'subprocess', 'sunau', 'symtable', 'sys', 'sysconfig', 'syslog', 'tabnanny', 'tarfile',
+  'telnetlib', 'tempfile', 'termios', 'textwrap', 'this', 'threading', 'time', 'timeit', 'tkinter',
+  'token', 'tokenize', 'tomllib', 'trace', 'traceback', 'tracemalloc', 'tty', 'turtle',
+  'turtledemo', 'types', 'typing', 'unicodedata', 'unittest', 'urllib', 'uu', 'uuid', 'venv',
+  'warnings', 'wave', 'weakref', 'webbrowser', 'winreg', 'winsound', 'wsgiref', 'xdrlib', 'xml',
+  'xmlrpc', 'zipapp', 'zipfile', 'zipimport', 'zlib', 'zoneinfo'
+]);
 
 /**
  * The metadata an installed distribution carries beside its package (a repository that is a

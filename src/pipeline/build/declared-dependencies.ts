@@ -108,7 +108,10 @@ export function missingDependencies(dependencies: Dependencies, missing: readonl
   return dependencies.declared.flatMap((d) => {
     if (d.install === null) return [{ name: d.name, from: d.from, reason: d.why ?? 'nothing installs it' }];
     if (!missingNames.has(packageName(d.install))) return [];
-    return [{ name: d.name, from: d.from, reason: `${tool} could not install ${d.install}: install it where the build runs, or vendor it into the repository` }];
+    const reason = d.forTests
+      ? `${tool} could not install ${d.install}, which only the repository's tests import: they are traced with a stand-in for it (a test that uses it fails); install it where the build runs for the inputs those tests give`
+      : `${tool} could not install ${d.install}: install it where the build runs, or vendor it into the repository`;
+    return [{ name: d.name, from: d.from, reason }];
   });
 }
 
