@@ -85,7 +85,20 @@ export const recordResultSchema = z.object({
       ms: z.number().int().optional(),
     }),
   ),
-  traces: z.array(z.object({ mode: z.string(), timedOut: z.boolean(), records: z.number().int(), ms: z.number().int().optional() })),
+  traces: z.array(
+    z.object({
+      mode: z.string(),
+      timedOut: z.boolean(),
+      records: z.number().int(),
+      ms: z.number().int().optional(),
+      /** The repository's tests that ran (pytest mode). */
+      tests: z.number().int().optional(),
+      /** Test files that could not be imported, with the error's last line. */
+      unimported: z.array(z.object({ file: z.string(), error: z.string() })).optional(),
+      /** Third-party modules the tests import that the image lacks, given stand-ins. */
+      standIns: z.array(z.string()).optional(),
+    }),
+  ),
 });
 
 const mutationSchema = z.object({

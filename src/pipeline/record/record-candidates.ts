@@ -189,6 +189,24 @@ async function runScript(sandbox: Sandbox, harness: RecordHarness, run: 'record'
 let dumpCount = 0;
 
 /**
+ * What a user should know about the run of the repository's own tests, or null when they all
+ * imported: how many ran, the test files that could not be imported and why (a module the image
+ * lacks, an API their dependencies no longer have), and the modules given stand-ins.
+ */
+export function repositoryTestsNote(traces: readonly { tests?: number | undefined; unimported?: { file: string; error: string }[] | undefined; standIns?: string[] | undefined }[]): string | null {
+  const run = traces.find((t) => t.tests !== undefined);
+  if (run === undefined || ((run.unimported ?? []).length === 0 && (run.standIns ?? []).length === 0)) return null;
+  const parts = [`the repository's tests: ${run.tests} ran`];
+  const unimported = run.unimported ?? [];
+  if (unimported.length > 0) {
+    const shown = unimported.slice(0, 3).map((u) => `${u.file}: ${u.error}`).join('; ');
+    parts.push(`${unimported.length} test file(s) could not be imported, so none of their tests gave inputs (${shown}${unimported.length > 3 ? '; …' : ''}): give the build what they import, at the versions they were written for`);
+  }
+  if ((run.standIns ?? []).length > 0) parts.push(`stand-ins for modules this image lacks: ${(run.standIns ?? []).join(', ')} (the tests that use them fail)`);
+  return parts.join('; ');
+}
+
+/**
  * For people tuning the harnesses: with CODEMIDAS_RECORD_DUMP=<dir>, each harness run's config and raw
  * output are written there (`<n>-<run>.config.json`, `<n>-<run>.result.json`), to replay one outside
  * the pipeline. Off by default; a failed write is ignored (it must never fail a build).
@@ -357,6 +375,11 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
     };
     const recorded = recordResultSchema.parse(await runScript(sandbox, harness, 'record', recordConfig, options.recordTimeoutMs, signal));
     for (const trace of recorded.traces) if (trace.timedOut) logger.warn({ trace }, 'tracing the repository ran out of time; partial traces kept');
+    const testsNote = repositoryTestsNote(recorded.traces);
+    if (testsNote !== null) {
+      logger.warn({ traces: recorded.traces }, testsNote);
+      progress('record', 0, testsNote);
+    }
 
     const drops: Drop[] = [];
     const kept = recorded.targets.filter((t) => {

@@ -66,14 +66,19 @@ def run_tracer(config, mode, work_dir, timeout_ms, calls=None):
     except OSError:
         pass
     proc.wait()
-    records = []
+    records, summary = [], {}
     with open(out_path, encoding="utf-8") as handle:
         for line in handle:
             try:
-                records.append(json.loads(line))
+                record = json.loads(line)
             except ValueError:
-                pass  # a line cut by the kill
-    return records, {"mode": mode, "timedOut": timed_out, "records": len(records)}
+                continue  # a line cut by the kill
+            if "summary" in record:
+                summary = record["summary"]
+            else:
+                records.append(record)
+    # the repository's tests (pytest mode): how many ran, the files that did not import, the stand-ins
+    return records, {"mode": mode, "timedOut": timed_out, "records": len(records), **summary}
 
 
 def _seen_by_param(params, inputs):

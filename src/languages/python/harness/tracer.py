@@ -129,6 +129,12 @@ class Tracer:
         self.out.write(key + "\n")
         self.out.flush()
 
+    def summary(self, info):
+        """The run's summary line (how many tests ran, the test files that did not import, the
+        stand-ins), read apart from the captures."""
+        self.out.write(json.dumps({"summary": info}, sort_keys=True) + "\n")
+        self.out.flush()
+
     def counted(self, index):
         """One more capture of target `index`: at MAX_CAPTURES it is captured no more."""
         count = self.count[index] = self.count.get(index, 0) + 1
@@ -369,6 +375,9 @@ class TestTimeLimit(BaseException):
     BaseException, as the tracer's hook, where the alarm may fire, lets every Exception pass."""
 
 
+MAX_UNIMPORTED = 8
+
+
 def _test_time_limit(pytest, seconds, tracer):
     """A pytest plugin running each test's call under a SIGALRM timer of `seconds` and counting the
     calls (`ran`). The tracer's hook is set again after each test: the alarm may fire inside the
@@ -376,6 +385,14 @@ def _test_time_limit(pytest, seconds, tracer):
 
     class Plugin:
         ran = 0
+        unimported = {}
+
+        def pytest_collectreport(self, report):
+            # a test file that could not be imported: its path and the error's last line
+            if report.failed and len(self.unimported) < MAX_UNIMPORTED:
+                lines = [line for line in str(report.longrepr).splitlines() if line.strip()]
+                error = next((line.lstrip("E ").strip() for line in reversed(lines) if line.startswith("E ")), lines[-1] if lines else "")
+                self.unimported[report.nodeid or str(report.fspath)] = error[:200]
 
         @pytest.hookimpl(hookwrapper=True)
         def pytest_runtest_call(self, item):
@@ -403,18 +420,22 @@ def run_pytest(tracer, config):
     except ImportError:
         return
     root = config["repoRoot"]
+    stand_ins = install_stand_ins(root)
     paths = list(config.get("testPaths") or [root] + _suite_modules(root))
     options = ["-q", "-p", "no:cacheprovider", "--rootdir", root, "-o", "addopts=", "--continue-on-collection-errors"]
-    ran = _pytest_run(pytest, tracer, config, paths + options)
+    ran, unimported = _pytest_run(pytest, tracer, config, paths + options)
     files = _test_files(root) if ran == 0 and not config.get("testPaths") else []
     for extra in ([], ["--noconftest"]) if files else ():
-        if _pytest_run(pytest, tracer, config, files + options + extra) > 0:
+        ran, unimported = _pytest_run(pytest, tracer, config, files + options + extra)
+        if ran > 0:
             break
     run_load_tests(tracer, root)
+    tracer.summary({"tests": ran, "unimported": [{"file": f, "error": e} for f, e in sorted(unimported.items())], "standIns": stand_ins})
 
 
 def _pytest_run(pytest, tracer, config, args):
-    """One pytest session under the tracer; returns how many tests it ran."""
+    """One pytest session under the tracer; returns how many tests it ran, and the test files it
+    could not import with why."""
     limit = _test_time_limit(pytest, config.get("testSeconds", TEST_SECONDS), tracer)
     tracer.start()
     try:
@@ -423,10 +444,148 @@ def _pytest_run(pytest, tracer, config, args):
         pass
     finally:
         tracer.stop()
-    return limit.ran
+    return limit.ran, dict(limit.unimported)
 
 
 SUITE_MODULE_NAMES = ("tests.py", "test.py")
+
+
+class StandInMissing(ModuleNotFoundError):
+    """What using a stand-in raises: the test that uses it fails, the others run."""
+
+
+class _StandInType(type):
+    """A stand-in's class: any attribute of it is another stand-in (`Logger.SPAM` at a test
+    module's top level imports), and calling it raises."""
+
+    def __getattr__(cls, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _stand_in(cls._stand_in_for + "." + name)
+
+    def __call__(cls, *args, **kwargs):
+        raise StandInMissing("%s is not installed (a stand-in while tracing the repository's tests)" % cls._stand_in_for)
+
+
+def _stand_in(dotted):
+    """A class standing in for `dotted`, named so that the codec cannot refer to it (`<` in its
+    qualified name): a call passing one is never captured."""
+    return _StandInType(dotted.rsplit(".", 1)[-1], (), {"_stand_in_for": dotted, "__qualname__": "<stand-in %s>" % dotted, "__module__": "<stand-in>"})
+
+
+class _StandInModule(type(sys)):
+    """A stand-in module: its names are stand-ins for a test file, and missing for anything else
+    (`from verboselogs import VerboseLogger` in the library raises ImportError, as it would)."""
+
+    def __getattr__(self, name):
+        if name.startswith("__") or not _TestImporter.active.from_tests():
+            raise AttributeError(name)
+        return _stand_in(self.__name__ + "." + name)
+
+
+class _TestImporter:
+    """Last on `sys.meta_path`: serves the modules named (and their submodules) that no other finder
+    found, to an import statement in a test file only. The library's own imports of them fail as
+    they would without it (coloredlogs' demo module falls back to `logging.getLogger` when
+    `verboselogs` is missing, at import time)."""
+
+    active = None
+
+    def __init__(self, root, roots):
+        self.root = os.path.abspath(root)
+        self.roots = frozenset(roots)
+        _TestImporter.active = self
+
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] not in self.roots or not self.from_tests():
+            return None
+        return importlib.util.spec_from_loader(name, self, is_package=True)
+
+    def create_module(self, spec):
+        module = _StandInModule(spec.name)
+        module.__path__ = []
+        return module
+
+    def exec_module(self, module):
+        pass
+
+    def from_tests(self):
+        """Whether the code asking (the first frame outside importlib and this file) is a test file's."""
+        frame = sys._getframe(1)
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if not name.startswith("<") and name != __file__ and os.sep + "importlib" + os.sep not in name:
+                return name.startswith(self.root + os.sep) and _is_test_file(os.path.relpath(name, self.root))
+            frame = frame.f_back
+        return False
+
+
+def _is_test_file(relative):
+    """A test file by pytest's names and the suite names, or any file below a tests folder."""
+    folders, name = os.path.split(relative)
+    return name in SUITE_MODULE_NAMES or name == "conftest.py" or name.startswith("test_") or name.endswith(("_test.py", "_tests.py")) \
+        or any(part in ("tests", "test", "testing") for part in folders.split(os.sep))
+
+
+def install_stand_ins(root):
+    """Stand-ins for the third-party modules the repository's test files import at their top level
+    and this image lacks (coloredlogs' tests import `capturer`, which Debian does not package):
+    without them a test module that imports one is never collected, and none of its tests run.
+    Using a stand-in raises, so only the tests that need it fail; only a test file's imports get
+    one. Safe for what is recorded: the tracer only captures inputs, which the worker runs and
+    records again in a process without stand-ins, and a call passing a stand-in is never captured
+    (the codec cannot refer to one). A module named like any of the repository's files or folders
+    (a test helper beside the tests, put on `sys.path` by pytest later) is never stood in for.
+    Returns the names stood in for."""
+    tests, own = set(), set()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in ("node_modules", "__pycache__", "site-packages"))
+        own.update(dirnames)
+        for name in filenames:
+            if name.endswith(".py"):
+                own.add(name[:-3])
+                path = os.path.join(dirpath, name)
+                if _is_test_file(os.path.relpath(path, root)):
+                    tests.update(_top_level_imports(path))
+    stdlib = getattr(sys, "stdlib_module_names", frozenset())
+    missing = sorted(m for m in tests - own - set(stdlib) if not m.startswith("_") and _absent(m))
+    if missing:
+        sys.meta_path.append(_TestImporter(root, missing))
+    return missing
+
+
+def _top_level_imports(path):
+    """The top-level names a file imports (absolute imports only) at its module level and in the
+    blocks there (`try:`, `if`, `with`)."""
+    import ast
+    try:
+        with open(path, "rb") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError):
+        return set()
+    found = set()
+    for node in _module_level(tree.body):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def _module_level(body):
+    import ast
+    for node in body:
+        yield node
+        if isinstance(node, (ast.Try, ast.If, ast.With)):
+            for block in (node.body, getattr(node, "orelse", []), getattr(node, "finalbody", []), *[h.body for h in getattr(node, "handlers", [])]):
+                yield from _module_level(block)
+
+
+def _absent(module):
+    try:
+        return importlib.util.find_spec(module) is None
+    except (ImportError, ValueError):
+        return False
 
 
 def _suite_modules(root, limit=8):
