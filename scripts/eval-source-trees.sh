@@ -9,10 +9,14 @@
 # core-minute.
 #
 #   scripts/eval-source-trees.sh [--seed S] [--out DIR] [--keep] [source-package ...]
-#   scripts/eval-source-trees.sh --set tuning|report [--seed S] [--out DIR] [--keep] [--from-folder]
+#   scripts/eval-source-trees.sh --set tuning|report [--seed S] [--out DIR] [--keep] [--from-folder] [--debian-patches]
 #
 # --from-folder builds the extracted folder instead of the tarball (for revisions before tarball ingest,
 # to measure side by side).
+# --debian-patches applies the source package's own patches (debian/patches/series, in order) to the
+# tree and builds a tarball of the patched tree: the release as Debian builds it against the Python,
+# pytest and PyYAML this machine has (pygtrie as released does not import on Python 3.11; multipart's
+# tests call PyYAML 5's `yaml.load`). A patch that does not apply is named and left out.
 #
 # The two sets (docs/real-repositories.md): the tuning set is what construction was changed while
 # looking at; the report set is chosen apart from it and only measured.
@@ -26,32 +30,37 @@ root=$(pwd)
 # At least 4 Python and 4 JavaScript trees each, 2 of each language declaring dependencies (*); chosen
 # among the source packages whose .orig tarball this mirror serves (many 404). A report tree whose
 # losses were looked into moves to the tuning set, and a fresh one takes its place
-# (docs/real-repositories.md, "Report set, second draw", "third draw" and "Ninth round").
+# (docs/real-repositories.md, "Report set, second draw", "third draw", "Ninth round" and "Tenth round").
 # tuning: toml, jmespath, json-patch (jsonpointer*), orderedmultidict (six*), the first report draw's
 #         xmltodict, pygtrie, intervaltree (sortedcontainers*), junit-xml (six*), the second's
 #         hyperlink (idna*), parsimonious (regex*), docopt, webencodings, the third's jsonpath-rw (ply,
-#         decorator, six*), intervals (infinity*), vdf, boolean.py; ms, camelcase, yargs-parser
-#         (camelcase, decamelize*), to-regex-range (is-number*), the third draw's escape-string-regexp,
-#         decamelize, pretty-ms (parse-ms*), url-parse (querystringify, requires-port*)
-# report (the fourth draw, docs/real-repositories.md "Ninth round"): editor, iso3166, multipart (six*),
-#         coloredlogs (humanfriendly*); repeat-string, string-width (emoji-regex, is-fullwidth-code-point,
-#         strip-ansi*), is-glob (is-extglob*), dot-prop (type-fest*)
-TUNING_SET=(python-toml python-jmespath python-json-patch python-orderedmultidict python-xmltodict python-pygtrie python-intervaltree python-junit-xml hyperlink parsimonious docopt python-webencodings python-jsonpath-rw python-intervals python-vdf python-boolean.py node-ms node-camelcase node-yargs-parser node-to-regex-range node-escape-string-regexp node-decamelize node-pretty-ms node-url-parse)
-REPORT_SET=(python-editor python-iso3166 python-multipart python-coloredlogs node-repeat-string node-string-width node-is-glob node-dot-prop)
+#         decorator, six*), intervals (infinity*), vdf, boolean.py, the fourth's editor, iso3166,
+#         multipart (six*), coloredlogs (humanfriendly*); ms, camelcase, yargs-parser (camelcase,
+#         decamelize*), to-regex-range (is-number*), the third draw's escape-string-regexp, decamelize,
+#         pretty-ms (parse-ms*), url-parse (querystringify, requires-port*), the fourth's repeat-string,
+#         string-width (emoji-regex, is-fullwidth-code-point, strip-ansi*), is-glob (is-extglob*),
+#         dot-prop (type-fest*)
+# report (the fifth draw, candidates and rule in docs/real-repositories.md "Tenth round"): enet,
+#         panwid (urwid, …*), streamz (toolz, tornado, …*), gjson; normalize-path, kind-of,
+#         strip-ansi (ansi-regex*), wrap-ansi (ansi-styles, string-width, strip-ansi*)
+TUNING_SET=(python-toml python-jmespath python-json-patch python-orderedmultidict python-xmltodict python-pygtrie python-intervaltree python-junit-xml hyperlink parsimonious docopt python-webencodings python-jsonpath-rw python-intervals python-vdf python-boolean.py python-editor python-iso3166 python-multipart python-coloredlogs node-ms node-camelcase node-yargs-parser node-to-regex-range node-escape-string-regexp node-decamelize node-pretty-ms node-url-parse node-repeat-string node-string-width node-is-glob node-dot-prop)
+REPORT_SET=(python-enet python-panwid python-streamz python-gjson node-normalize-path node-kind-of node-strip-ansi node-wrap-ansi)
 
 set_name=""
 from_folder=0
+debian_patches=0
 args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --set) set_name="$2"; shift 2 ;;
     --from-folder) from_folder=1; shift ;;
+    --debian-patches) debian_patches=1; shift ;;
     *) args+=("$1"); shift ;;
   esac
 done
 # shellcheck source=lib/eval-lib.sh
 source "$root/scripts/lib/eval-lib.sh"
-parse_eval_args 2,21 ${args[@]+"${args[@]}"}
+parse_eval_args 2,25 ${args[@]+"${args[@]}"}
 case "$set_name" in
   "") ;;
   tuning) packages+=("${TUNING_SET[@]}") ;;
@@ -66,7 +75,28 @@ if ! grep -rqs '^Types: deb-src' /etc/apt/sources.list.d/ && [ -f /etc/apt/sourc
   apt-get update -qq
 fi
 
-setup_eval_work codemidas-srceval orig src
+# Applies <pkg>'s debian/patches/series to <tree> in order (patch -p1, as quilt does), naming each
+# patch that does not apply; a source package without patches leaves the tree as released.
+apply_debian_patches() {
+  local pkg="$1" tree="$2" debian_tarball name applied=0
+  debian_tarball=$(ls "$work/orig/${pkg}_"*.debian.tar.* 2>/dev/null | head -n 1 || true)
+  [ -n "$debian_tarball" ] || { echo "== $pkg: no .debian tarball, built as released" >&2; return 0; }
+  mkdir -p "$work/debian/$pkg" && tar xf "$debian_tarball" -C "$work/debian/$pkg"
+  local patches="$work/debian/$pkg/debian/patches"
+  [ -f "$patches/series" ] || { echo "== $pkg: Debian applies no patches" >&2; return 0; }
+  while read -r name _; do
+    case "$name" in ''|'#'*) continue ;; esac
+    if patch -d "$tree" -p1 --batch --forward --silent --dry-run < "$patches/$name" >/dev/null 2>&1; then
+      patch -d "$tree" -p1 --batch --forward --silent < "$patches/$name" >/dev/null
+      applied=$((applied + 1))
+    else
+      echo "== $pkg: Debian's patch $name does not apply; left out" >&2
+    fi
+  done < "$patches/series"
+  echo "== $pkg: $applied of Debian's patches applied" >&2
+}
+
+setup_eval_work codemidas-srceval orig src debian
 chmod 777 "$work/orig"  # apt-get source downloads as _apt
 npm run build --silent >/dev/null
 for pkg in "${packages[@]}"; do
@@ -84,6 +114,11 @@ for pkg in "${packages[@]}"; do
   # a copy for counting the functions of >= 3 statements; the build gets the tarball itself
   mkdir -p "$work/src/$pkg" && tar xf "$tarball" -C "$work/src/$pkg" --strip-components=1
   input="$tarball"
+  if [ "$debian_patches" = 1 ]; then
+    apply_debian_patches "$pkg" "$work/src/$pkg"
+    input="$work/orig/${pkg}_${version}.debian-patched.tar.gz"
+    tar czf "$input" -C "$work/src" "$pkg"
+  fi
   [ "$from_folder" = 0 ] || input="$work/src/$pkg"
   run_eval_build "$input" "$suite" "$pkg" "\"version\":\"$version\",\"tree\":\"$work/src/$pkg\","
 done
