@@ -380,6 +380,19 @@ describe('buildSuite with fake stages and scorer', () => {
     await expect(build(stages)).rejects.toThrow('found no function or method to build a task from in examples/mini: 3 Python files, 1 of them skipped (1 syntax-error)');
   });
 
+  it('names the source files no plugin reads when no file gives a unit (a Cython library)', async () => {
+    const base = fakeStages(repo);
+    const stages: PipelineStages = {
+      ...base,
+      ingest: async (source, options) => {
+        const snapshot = await base.ingest(source, options);
+        return { ...snapshot, files: [...snapshot.files, 'enet.pyx'] };
+      },
+      analyze: async () => ({ units: [], problems: [] }),
+    };
+    await expect(build(stages)).rejects.toThrow('; its other code is in 1 file(s) no language plugin reads: enet.pyx (Cython)');
+  });
+
   it('masks a near-identical sibling with the target instead of dropping the task as a leak', async () => {
     // has_a and has_b differ in one name: each body covers 90% of the other's, a leak for either
     const twins = [

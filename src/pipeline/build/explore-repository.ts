@@ -44,7 +44,8 @@ export async function exploreRepository(run: BuildRun): Promise<Explored> {
       { snapshot, units },
       `found no function or method to build a task from in ${options.source}: ${sources} ${language.displayName} files` +
         (skipped ? `, ${skipped} of them skipped (${run.countsOf('analyze')})` : '') +
-        '; tests, examples, docs and tooling are not library code',
+        '; tests, examples, docs and tooling are not library code' +
+        unreadSource(snapshot.files),
     );
   }
 
@@ -91,4 +92,23 @@ async function readSnapshotFiles(snapshot: RepoSnapshot): Promise<Map<string, Bu
   const out = new Map<string, Buffer>();
   for (const file of snapshot.files) out.set(file, await readFile(join(snapshot.dir, ...file.split('/'))));
   return out;
+}
+
+/** Source files of languages no plugin reads, by extension: what a library may be written in instead. */
+const UNREAD_SOURCE: ReadonlyMap<string, string> = new Map([
+  ['.pyx', 'Cython'], ['.pxd', 'Cython'], ['.c', 'C'], ['.cc', 'C++'], ['.cpp', 'C++'], ['.rs', 'Rust'], ['.go', 'Go'], ['.java', 'Java'], ['.rb', 'Ruby'],
+]);
+
+/**
+ * When the repository holds source files no plugin reads, a note naming a few with their language
+ * (`; its other code is in 1 file no plugin reads: enet.pyx (Cython)`), else ''.
+ */
+function unreadSource(files: readonly string[]): string {
+  const found = files.flatMap((file) => {
+    const extension = file.slice(file.lastIndexOf('.'));
+    const language = file.includes('.') ? UNREAD_SOURCE.get(extension) : undefined;
+    return language === undefined ? [] : [`${file} (${language})`];
+  });
+  if (found.length === 0) return '';
+  return `; its other code is in ${found.length} file(s) no language plugin reads: ${found.slice(0, 3).join(', ')}${found.length > 3 ? ', …' : ''}`;
 }
