@@ -112,7 +112,10 @@ for pkg in "${packages[@]}"; do
   suite=$(echo "${pkg#python-}" | sed 's/^node-//' | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-')
   echo "== $pkg $version → suite $suite" >&2
   # a copy for counting the functions of >= 3 statements; the build gets the tarball itself
-  mkdir -p "$work/src/$pkg" && tar xf "$tarball" -C "$work/src/$pkg" --strip-components=1
+  # (one top folder is stripped, as ingest does; enet's tarball holds its files at the top)
+  strip=0
+  [ "$(tar tf "$tarball" | sed 's#^\./##' | grep -v '^$' | cut -d/ -f1 | sort -u | wc -l)" = 1 ] && tar tf "$tarball" | grep -q / && strip=1
+  mkdir -p "$work/src/$pkg" && tar xf "$tarball" -C "$work/src/$pkg" --strip-components=$strip
   input="$tarball"
   if [ "$debian_patches" = 1 ]; then
     apply_debian_patches "$pkg" "$work/src/$pkg"
