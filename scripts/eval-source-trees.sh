@@ -113,8 +113,9 @@ for pkg in "${packages[@]}"; do
   echo "== $pkg $version → suite $suite" >&2
   # a copy for counting the functions of >= 3 statements; the build gets the tarball itself
   # (one top folder is stripped, as ingest does; enet's tarball holds its files at the top)
+  members=$(tar tf "$tarball" | sed 's#^\./##' | grep -v '^$' || true)
   strip=0
-  [ "$(tar tf "$tarball" | sed 's#^\./##' | grep -v '^$' | cut -d/ -f1 | sort -u | wc -l)" = 1 ] && tar tf "$tarball" | grep -q / && strip=1
+  if [ "$(echo "$members" | cut -d/ -f1 | sort -u | wc -l)" = 1 ] && [[ "$members" == */* ]]; then strip=1; fi
   mkdir -p "$work/src/$pkg" && tar xf "$tarball" -C "$work/src/$pkg" --strip-components=$strip
   input="$tarball"
   if [ "$debian_patches" = 1 ]; then
