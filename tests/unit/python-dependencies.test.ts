@@ -126,8 +126,10 @@ describe('pythonDependencyRules.declared: setup.cfg, setup.py, requirements', ()
     ]);
   });
 
-  it('adds nothing for tests that import only the library and the standard library', () => {
+  it('adds nothing for tests that import only the library, the standard library and pytest', () => {
     expect(names({ 'pkg/__init__.py': '', 'tests/test_pkg.py': 'import unittest\nimport pkg\nfrom pkg import x\n' })).toEqual([]);
+    // pytest is in the Python image itself: a suite that imports it needs no dependency image
+    expect(names({ 'pkg/__init__.py': '', 'tests/test_pkg.py': 'import pytest\nfrom _pytest.monkeypatch import MonkeyPatch\nimport pluggy\n' })).toEqual([]);
   });
 
   it('reads manifests only at the repository root', () => {

@@ -124,8 +124,8 @@ const TEST_IMPORT = "imported by the repository's tests";
 
 /**
  * The top-level modules the test files (`isPythonTestPath`) import at the start of a line (a
- * statement of the module, or one in its `try:` block), sorted: the standard library's, private and
- * relative ones left out.
+ * statement of the module, or one in its `try:` block), sorted: the standard library's, the Python
+ * image's own (`IMAGE_PROVIDED`: pytest), private and relative ones left out.
  */
 function testImports(files: ReadonlyMap<string, Buffer>): string[] {
   const modules = new Set<string>();
@@ -133,7 +133,7 @@ function testImports(files: ReadonlyMap<string, Buffer>): string[] {
     if (!path.endsWith('.py') || !isPythonTestPath(path)) continue;
     for (const match of content.toString('utf8').matchAll(/^(?:[ \t]{0,4})(?:import|from)[ \t]+([A-Za-z][A-Za-z0-9_]*)/gm)) {
       const module = match[1] ?? '';
-      if (!STANDARD_LIBRARY.has(module) && module !== '__future__') modules.add(module);
+      if (!STANDARD_LIBRARY.has(module) && !IMAGE_PROVIDED.has(module) && module !== '__future__') modules.add(module);
     }
   }
   return [...modules].sort(compareStrings);
@@ -167,6 +167,12 @@ function testRequirements(files: ReadonlyMap<string, Buffer>): { name: string; f
   }
   return found;
 }
+
+/**
+ * What the Python image itself holds for the record stage's tracer (sandbox-images/python: Debian's
+ * python3-pytest and what it depends on): a test file importing one needs no dependency image.
+ */
+const IMAGE_PROVIDED: ReadonlySet<string> = new Set(['pytest', 'pluggy', 'iniconfig', 'packaging', 'py']);
 
 /** The standard library's top-level modules on Python 3.11 (`sys.stdlib_module_names`, private ones left out). */
 const STANDARD_LIBRARY: ReadonlySet<string> = new Set([
