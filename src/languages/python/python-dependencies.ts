@@ -105,9 +105,11 @@ function declared(files: ReadonlyMap<string, Buffer>): DeclaredDependency[] {
     if (!found.has(key) && !NOT_DEPENDENCIES.has(key)) found.set(key, declaredDependency(name, from));
   }
   const provided = new Set([...found.values()].flatMap((d) => d.modules));
+  const listed = [...requirementsIn(testRequirementLists(files), files)];
+  const own = repositoryNames(files);
   for (const module of testImports(files)) {
-    if (provided.has(module)) continue;
-    const dependency = forTestModule(module, files);
+    if (provided.has(module) || own.has(module)) continue;
+    const dependency = forTestModule(module, listed, files);
     if (dependency === null || found.has(normalizedName(dependency.name))) continue;
     found.set(normalizedName(dependency.name), dependency);
   }
@@ -140,32 +142,35 @@ function testImports(files: ReadonlyMap<string, Buffer>): string[] {
 }
 
 /**
- * The dependency behind a module the tests import: those in a test requirement list first, else
- * the distribution `forModule` names; null for a module of the repository anywhere in it (a test
- * helper `tests/helpers.py` imported as `helpers`).
+ * The dependency behind a module the tests import that is none of the repository's own: the
+ * requirement of a test list (`listed`) that provides it first, else the distribution `forModule`
+ * names.
  */
-function forTestModule(module: string, files: ReadonlyMap<string, Buffer>): DeclaredDependency | null {
-  for (const path of files.keys()) {
-    const parts = path.split('/');
-    if (parts.at(-1) === `${module}.py` || parts.slice(0, -1).includes(module)) return null;
-  }
-  const listed = testRequirements(files).find((r) => importNames(r.name).includes(module));
-  if (listed !== undefined) return { ...declaredDependency(listed.name, listed.from), forTests: true };
+function forTestModule(module: string, listed: readonly { name: string; from: string }[], files: ReadonlyMap<string, Buffer>): DeclaredDependency | null {
+  const requirement = listed.find((r) => importNames(r.name).includes(module));
+  if (requirement !== undefined) return { ...declaredDependency(requirement.name, requirement.from), forTests: true };
   const dependency = forModule(module, files);
   return dependency === null ? null : { ...dependency, from: TEST_IMPORT, forTests: true };
 }
 
-/** The names the tests' requirement lists require, with their list. */
-function testRequirements(files: ReadonlyMap<string, Buffer>): { name: string; from: string }[] {
-  const found: { name: string; from: string }[] = [];
-  for (const [path, content] of [...files].sort(([a], [b]) => compareStrings(a, b))) {
-    if (!TEST_REQUIREMENT_LISTS.test(path)) continue;
-    for (const requirement of requirementsTxtRequirements(content.toString('utf8'))) {
-      const name = requirementName(requirement);
-      if (name !== null) found.push({ name, from: path });
-    }
+/** The tests' requirement lists the repository has, read like requirements.txt, sorted. */
+function testRequirementLists(files: ReadonlyMap<string, Buffer>): { path: string; requirements: (text: string) => string[] }[] {
+  return [...files.keys()].filter((path) => TEST_REQUIREMENT_LISTS.test(path)).sort(compareStrings).map((path) => ({ path, requirements: requirementsTxtRequirements }));
+}
+
+/**
+ * The names the repository's own code may be imported by, anywhere in it: its folders and its
+ * `.py` files' stems (a test helper `tests/helpers.py` imported as `helpers`).
+ */
+function repositoryNames(files: ReadonlyMap<string, Buffer>): Set<string> {
+  const names = new Set<string>();
+  for (const path of files.keys()) {
+    const parts = path.split('/');
+    const name = parts.pop() ?? '';
+    for (const folder of parts) names.add(folder);
+    if (name.endsWith('.py')) names.add(name.slice(0, -'.py'.length));
   }
-  return found;
+  return names;
 }
 
 /**
@@ -213,9 +218,14 @@ const INSTALLED_METADATA: readonly { pattern: RegExp; requirements: (text: strin
 ];
 
 /** The names the manifests require on the image's Python, with their manifest, first manifest first. */
-function* requirementsOf(files: ReadonlyMap<string, Buffer>): Generator<{ name: string; from: string }> {
+function requirementsOf(files: ReadonlyMap<string, Buffer>): Generator<{ name: string; from: string }> {
   const metadata = [...files.keys()].sort(compareStrings).flatMap((path) => INSTALLED_METADATA.filter((m) => m.pattern.test(path)).map((m) => ({ path, requirements: m.requirements })));
-  for (const manifest of [...MANIFESTS, ...metadata]) {
+  return requirementsIn([...MANIFESTS, ...metadata], files);
+}
+
+/** The names the given manifests require, with their manifest, in the manifests' order. */
+function* requirementsIn(manifests: readonly { path: string; requirements: (text: string) => string[] }[], files: ReadonlyMap<string, Buffer>): Generator<{ name: string; from: string }> {
+  for (const manifest of manifests) {
     const content = files.get(manifest.path);
     if (content === undefined) continue;
     for (const requirement of manifest.requirements(content.toString('utf8').replace(/^\uFEFF/, ''))) {

@@ -1,6 +1,6 @@
 import { assignTaskNames } from '../write/write-task.js';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import type { Drop, RepoSnapshot, Unit } from '../types.js';
 import { compareStrings } from '../write/stable-json.js';
 import type { BuildRun } from './build-run.js';
@@ -105,8 +105,7 @@ const UNREAD_SOURCE: ReadonlyMap<string, string> = new Map([
  */
 function unreadSource(files: readonly string[]): string {
   const found = files.flatMap((file) => {
-    const extension = file.slice(file.lastIndexOf('.'));
-    const language = file.includes('.') ? UNREAD_SOURCE.get(extension) : undefined;
+    const language = UNREAD_SOURCE.get(extname(file));
     return language === undefined ? [] : [`${file} (${language})`];
   });
   if (found.length === 0) return '';

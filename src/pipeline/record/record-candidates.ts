@@ -193,16 +193,17 @@ let dumpCount = 0;
  * imported: how many ran, the test files that could not be imported and why (a module the image
  * lacks, an API their dependencies no longer have), and the modules given stand-ins.
  */
-export function repositoryTestsNote(traces: readonly { tests?: number | undefined; unimported?: { file: string; error: string }[] | undefined; standIns?: string[] | undefined }[]): string | null {
+export function repositoryTestsNote(traces: RecordResult['traces']): string | null {
   const run = traces.find((t) => t.tests !== undefined);
-  if (run === undefined || ((run.unimported ?? []).length === 0 && (run.standIns ?? []).length === 0)) return null;
+  const unimported = run?.unimported ?? [];
+  const standIns = run?.standIns ?? [];
+  if (run === undefined || (unimported.length === 0 && standIns.length === 0)) return null;
   const parts = [`the repository's tests: ${run.tests} ran`];
-  const unimported = run.unimported ?? [];
   if (unimported.length > 0) {
     const shown = unimported.slice(0, 3).map((u) => `${u.file}: ${u.error}`).join('; ');
     parts.push(`${unimported.length} test file(s) could not be imported, so none of their tests gave inputs (${shown}${unimported.length > 3 ? '; …' : ''}): give the build what they import, at the versions they were written for`);
   }
-  if ((run.standIns ?? []).length > 0) parts.push(`stand-ins for modules this image lacks: ${(run.standIns ?? []).join(', ')} (the tests that use them fail)`);
+  if (standIns.length > 0) parts.push(`stand-ins for modules this image lacks: ${standIns.join(', ')} (the tests that use them fail)`);
   return parts.join('; ');
 }
 

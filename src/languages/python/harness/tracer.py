@@ -527,6 +527,9 @@ def _is_test_file(relative):
         or any(part in ("tests", "test", "testing") for part in folders.split(os.sep))
 
 
+MAX_WALKED_FILES = 20000
+
+
 def install_stand_ins(root):
     """Stand-ins for the third-party modules the repository's test files import at their top level
     and this image lacks (coloredlogs' tests import `capturer`, which Debian does not package):
@@ -534,19 +537,19 @@ def install_stand_ins(root):
     Using a stand-in raises, so only the tests that need it fail; only a test file's imports get
     one. Safe for what is recorded: the tracer only captures inputs, which the worker runs and
     records again in a process without stand-ins, and a call passing a stand-in is never captured
-    (the codec cannot refer to one). A module named like any of the repository's files or folders
-    (a test helper beside the tests, put on `sys.path` by pytest later) is never stood in for.
+    (the codec cannot refer to one). A module named like any of the repository's `.py` files or
+    folders (a test helper beside the tests, put on `sys.path` by pytest later) is never stood in
+    for.
     Returns the names stood in for."""
     tests, own = set(), set()
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in ("node_modules", "__pycache__", "site-packages"))
-        own.update(dirnames)
-        for name in filenames:
-            if name.endswith(".py"):
-                own.add(name[:-3])
-                path = os.path.join(dirpath, name)
-                if _is_test_file(os.path.relpath(path, root)):
-                    tests.update(_top_level_imports(path))
+    for path in _files_under(root, lambda name: True, MAX_WALKED_FILES):
+        relative = os.path.relpath(path, root)
+        *folders, name = relative.split(os.sep)
+        own.update(folders)
+        if name.endswith(".py"):
+            own.add(name[:-3])
+            if _is_test_file(relative):
+                tests.update(_top_level_imports(path))
     stdlib = getattr(sys, "stdlib_module_names", frozenset())
     missing = sorted(m for m in tests - own - set(stdlib) if not m.startswith("_") and _absent(m))
     if missing:

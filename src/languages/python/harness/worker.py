@@ -132,8 +132,9 @@ def install_guards():
     import socket
     import time
 
+    logging_folder = _logging_folder()
     for name in ("time", "time_ns"):
-        setattr(time, name, _flagging("clock", getattr(time, name), exempt=_logging_folder()))
+        setattr(time, name, _flagging("clock", getattr(time, name), exempt=logging_folder))
     for name in ("localtime", "gmtime", "ctime"):
         setattr(time, name, _flagging("clock", getattr(time, name), lambda a, k: not a or a[0] is None))
     setattr(time, "strftime", _flagging("clock", time.strftime, lambda a, k: len(a) < 2))
