@@ -14,6 +14,7 @@ import { BuildFailedError, buildSuite, createDefaultStages, type BuildProgress, 
 import { checkPackageFolder, normalizePackageFolder } from '../pipeline/build/package-folder.js';
 import { checkRepositorySource, listRepositoryFiles } from '../pipeline/ingest/ingest-repository.js';
 import { MAX_LISTED_FILES } from '../pipeline/ingest/list-folder-files.js';
+import { DEFAULT_BUILD_REWARD_MODE, type RewardMode } from '../pipeline/write/render-task-file.js';
 import { recordCandidates } from '../pipeline/record/record-candidates.js';
 import { formatFunnelSummary } from '../pipeline/report/funnel-report.js';
 import { createSandboxProvider } from '../sandbox/create-sandbox-provider.js';
@@ -36,6 +37,7 @@ interface BuildOptions extends IsolationFlags {
   llmModel?: string;
   llmCache?: string;
   language?: string;
+  reward: RewardMode;
 }
 
 const SUITE_NAME = /^[a-z0-9][a-z0-9._-]*$/;
@@ -59,6 +61,7 @@ export function createBuildCommand(): Command {
     .option('--package <dir>', "one package of a monorepo, relative to the repository root (e.g. packages/core): only its functions become tasks, its manifest's dependencies are installed with the root's, and the workspace stays the whole repository")
     .option('--language <id>', 'the language plugin to build with (python, javascript, typescript); default: the one whose source files the repository holds most of (python for a git URL)')
     .option('--seed <n>', 'seed of every random choice (same seed, same suite)', positiveInt('--seed'), 0)
+    .addOption(new Option('--reward <mode>', 'reward of the built tasks: binary (1 only when every hidden case passes) or fraction (the share of hidden cases passed)').choices(['binary', 'fraction']).default(DEFAULT_BUILD_REWARD_MODE))
     .option('--concurrency <n>', 'tasks gated at once (each scores its 6 runs in one fresh sandbox)', positiveInt('--concurrency'), 2)
     .addOption(new Option('--sandbox <kind>', 'sandbox adapter').choices(['auto', 'docker', 'local']).default('auto'))
     .option('--llm-base-url <url>', 'OpenAI-compatible endpoint (…/v1) for the LLM hooks: spec rewrite, input proposals, assertion review; off without it. Key from CODEMIDAS_LLM_API_KEY or OPENAI_API_KEY')
@@ -132,6 +135,7 @@ async function runBuild(repo: string, options: BuildOptions, verbose: boolean): 
         suite: options.suite,
         outDir: options.out,
         seed: options.seed,
+        rewardMode: options.reward,
         ...(options.maxTasks === undefined ? {} : { maxTasks: options.maxTasks }),
         ...(options.package === undefined ? {} : { package: options.package }),
         concurrency: Math.max(1, options.concurrency),

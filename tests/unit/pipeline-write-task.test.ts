@@ -95,6 +95,10 @@ describe('writeTask', () => {
     expect(json['schemaVersion']).toBe(2);
     expect(parsed.tests).toEqual({ runner: 'python', cases: 'cases.json', scripts: [], timeoutMs: 120_000, caseTimeoutMs: 10_000 });
     expect(parsed.source).toEqual({ repo: 'examples/geo', revision: 'working-tree', path: 'geo/shapes.py', symbol: 'Box.scale' });
+    // built tasks reward binary unless the build asks for fraction (issue 19, part 8)
+    expect(parsed.rewardMode).toBe('binary');
+    const fraction = renderTaskFile({ suite: 'geo', language: python, name: 'box-scale', unit, snapshot: { origin: 'examples/geo', revision: 'working-tree' }, title: w.title, prompt: w.prompt, gates: null, rewardMode: 'fraction' });
+    expect(taskFileSchema.parse(JSON.parse(stableJson(fraction))).rewardMode).toBe('fraction');
     expect(repoLabel('/somewhere/else/lib', '/work')).toBe('lib');
     expect(repoLabel('https://github.com/a/b.git')).toBe('https://github.com/a/b.git');
   });

@@ -112,7 +112,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   const taskDir = join(ctx.stagingDir, name);
   const prompt = language.writer.withCoMaskedNote(written.prompt, coMasked);
   const taskFileWith = (gates: GatesSummary | null): Record<string, unknown> =>
-    renderTaskFile({ suite, language, name, unit, snapshot, scrub: ctx.scrub, dependencies: ctx.dependencies, title: written.title, prompt, gates });
+    renderTaskFile({ suite, language, name, unit, snapshot, scrub: ctx.scrub, dependencies: ctx.dependencies, title: written.title, prompt, gates, ...(options.rewardMode ? { rewardMode: options.rewardMode } : {}) });
   const taskFile = taskFileWith(null);
   await writeTaskPackage(taskDir, taskFile, written, masked, null);
   const task: LoadedTask = {

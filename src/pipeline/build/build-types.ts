@@ -1,3 +1,4 @@
+import type { RewardMode } from '../write/render-task-file.js';
 import type { RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
 import type { Dependencies, MissingDependency } from './declared-dependencies.js';
 import type { Logger } from '../../logging.js';
@@ -77,6 +78,8 @@ export interface BuildSuiteOptions {
   package?: string;
   /** At most this many tasks in the suite. Default: no limit. */
   maxTasks?: number;
+  /** How the suite's tasks are rewarded. Default `binary` (`DEFAULT_BUILD_REWARD_MODE`). */
+  rewardMode?: RewardMode;
   /** Seed of every random choice of the build. Default 0. */
   seed?: number;
   provider: SandboxProvider;

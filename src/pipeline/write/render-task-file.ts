@@ -4,6 +4,12 @@ import { TASK_SCHEMA_VERSION } from '../../tasks/task-schema.js';
 import type { TestRunner } from '../../tasks/test-runner.js';
 import type { RepoSnapshot, Unit } from '../types.js';
 
+/** How a built task's reward is computed: `binary` (1 only when every hidden case passes) unless the build asks for `fraction`. */
+export type RewardMode = 'binary' | 'fraction';
+
+/** The reward mode of built suites when the build names none: binary, as the paper trains with. */
+export const DEFAULT_BUILD_REWARD_MODE: RewardMode = 'binary';
+
 /** Limits written into every constructed task's `tests`. */
 export const DEFAULT_TASK_TEST_LIMITS = Object.freeze({ timeoutMs: 120_000, caseTimeoutMs: 10_000 });
 
@@ -51,6 +57,8 @@ export function renderTaskFile(input: {
   scrub?: readonly string[];
   /** Packages installed on the language image for this task (none: the key is left out). */
   dependencies?: RuntimeDependencies | undefined;
+  /** Default `DEFAULT_BUILD_REWARD_MODE`. */
+  rewardMode?: RewardMode;
 }): Record<string, unknown> {
   return {
     schemaVersion: TASK_SCHEMA_VERSION,
@@ -68,7 +76,7 @@ export function renderTaskFile(input: {
     tests: testRunnerOf(input.language).casesOnly('cases.json', DEFAULT_TASK_TEST_LIMITS, input.unit),
     protectedPaths: [],
     limits: {},
-    rewardMode: 'fraction',
+    rewardMode: input.rewardMode ?? DEFAULT_BUILD_REWARD_MODE,
     gates: input.gates,
     difficulty: null,
   };
