@@ -125,6 +125,8 @@ export interface RecordedCase {
   /** `aliases` (JavaScript, runtime/aliases.mjs): the objects of the arguments a returned object is or holds. */
   expect: { returns: unknown; aliases?: unknown[] | undefined } | { raises: string };
   argsAfter: unknown[] | null;
+  /** Python: what the REPL prints for the case's example (the result's repr; then the state's, for a stated case), for the prompt only. */
+  shown?: string[] | undefined;
   /** Where the input came from: `repo-test`, `doctest`, `call-site`, `inner-call` (a call another target's case made), `result-flow` (another target's result as an argument), `type-hint`, `constructed`, `mutant-search`, `llm`. */
   source: string;
 }

@@ -6,6 +6,7 @@ import type { InputProposal } from './construction-types.js';
 import type { FileEntry, SandboxProvider } from '../sandbox/types.js';
 import type { Scorer } from '../scoring/types.js';
 import type { LanguageAdapter } from './language-adapter.js';
+import type { TaskTests } from '../tasks/task-schema.js';
 import type { TestRunner } from '../tasks/test-runner.js';
 
 /**
@@ -206,6 +207,33 @@ export interface TaskWriter {
   withCoMaskedNote(prompt: string, coMasked: readonly Unit[]): string;
   /** The cases as a test file for people (hidden/, never run by scoring), and its path under hidden/. */
   readableTest(input: { taskId: string; taskName: string; cases: readonly RecordedCase[]; unit: Unit }): { path: string; content: string };
+  /**
+   * The check that runs every example `prompt` shows on the reference (the build's examples gate),
+   * or null when the prompt shows none. Absent: the language's examples are not checked.
+   */
+  examplesCheck?(input: { taskId: string; prompt: string; unit: Unit; tests: TaskTests }): ExamplesCheck | null;
+}
+
+/** One example a prompt shows, where it sits in the prompt. */
+export interface PromptExample {
+  /** `e1`, `e2`, … in the prompt's order. */
+  id: string;
+  /** True for an example of the prompt's own examples section; false for one a quoted docstring brings. */
+  own: boolean;
+  /** Its span in the prompt, [start, end) in characters: its comment lines (and a blank line before it) included. */
+  start: number;
+  end: number;
+}
+
+/** The examples of a prompt as a test run on the reference: one test per example. */
+export interface ExamplesCheck {
+  examples: PromptExample[];
+  /** Files the check adds under hidden/ for the gate's run (removed again after it). */
+  files: Map<string, Buffer>;
+  /** task.json `tests` of that run. */
+  tests: TaskTests;
+  /** The id of the example a test result names; null for a result of no example. */
+  exampleOf(testName: string): string | null;
 }
 
 /** The repository's own tests, as masking sees them. */

@@ -378,12 +378,24 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
       copies.push({ path: `${series}/${k}`, type: 'directory', mode: 0o755, uid: AGENT_UID, gid: AGENT_GID });
       for (const e of p.workspaceTree) copies.push({ ...e, path: `${series}/${k}/${e.path}` });
     });
-    const runs = requests.map((r, i) => {
-      const k = trees.indexOf(r.workspace);
-      const { config, nonce } = judgeRun(prepared[k] as Prepared, head.timeoutMs);
-      copies.push({ path: `${series}/run-${i}.json`, type: 'file', mode: 0o600, uid: 0, gid: 0, content: Buffer.from(JSON.stringify(config)) });
-      return { k, nonce };
-    });
+    // a read-out judged by other tests of the same package (the build's examples gate) gets its own task's judge config
+    const judgedBy = (r: ScoreRequest, k: number): Prepared => {
+      const p = prepared[k] as Prepared;
+      return r.task === p.task ? p : { ...p, task: r.task, judgeConfig: judge.config(r.task), timeoutMs: r.task.file.tests.timeoutMs };
+    };
+    let runs: { k: number; p: Prepared; nonce: string }[];
+    try {
+      runs = requests.map((r, i) => {
+        const k = trees.indexOf(r.workspace);
+        const p = judgedBy(r, k);
+        const { config, nonce } = judgeRun(p, head.timeoutMs);
+        copies.push({ path: `${series}/run-${i}.json`, type: 'file', mode: 0o600, uid: 0, gid: 0, content: Buffer.from(JSON.stringify(config)) });
+        return { k, p, nonce };
+      });
+    } catch {
+      // tests this judge cannot read: each request alone, where `prepare` reports why
+      return each(0);
+    }
 
     const results: ScoreResult[] = [];
     let sandbox: Sandbox | undefined;
@@ -400,8 +412,7 @@ export function createSandboxScorer(options: SandboxScorerOptions): Scorer {
       const execMs = Math.round(performance.now() - started) - setupMs;
       // each run's share of the exec (the judges time themselves; the engine's part is shared)
       const durationMs = Math.round(execMs / requests.length);
-      for (const [i, { k, nonce }] of runs.entries()) {
-        const p = prepared[k] as Prepared;
+      for (const [i, { p, nonce }] of runs.entries()) {
         let judged: JudgeOutput;
         try {
           judged = parseJudgeOutput(done.stdout, nonce, done.exitCode, done.stderr);

@@ -11,6 +11,7 @@ import { createSuiteStaging, hostTag, reclaimStaleStaging, writeFileAtomic } fro
 import type { Recording, RepoSnapshot, Unit } from '../../src/pipeline/types.js';
 import { createMemorySandboxProvider } from '../../src/sandbox/memory/memory-sandbox-provider.js';
 import type { Scorer } from '../../src/scoring/types.js';
+import { examplesRun } from '../fixtures/examples-run.js';
 import { listWorkspaceFiles } from '../../src/tasks/list-workspace-files.js';
 import { loadCatalog } from '../../src/tasks/load-catalog.js';
 
@@ -90,9 +91,11 @@ function fakeStages(repo: string, options: { failRecord?: boolean } = {}): Pipel
   };
 }
 
-/** Scores 1 when the target file still has its body, 0 when it is masked. */
+/** Scores 1 when the target file still has its body, 0 when it is masked (the prompt's examples: each holds). */
 const fakeScorer: Scorer = {
-  async score({ workspace }) {
+  async score({ task, workspace }) {
+    const examples = await examplesRun(task);
+    if (examples) return examples;
     const core = workspace.find((e) => e.path === 'mini/core.py')?.content?.toString() ?? '';
     const masked = core.includes('raise NotImplementedError');
     return { reward: masked ? 0 : 1, outcome: 'SCORED', passed: masked ? 0 : 3, total: 3, tests: [{ name: 'case:x', status: masked ? 'failed' : 'passed', message: '' }], detail: '', durationMs: 5 };
@@ -207,6 +210,34 @@ describe('buildSuite with fake stages and scorer', () => {
     expect(beside.timings.cores).toBeGreaterThanOrEqual(1);
     expect(await readFile(join(out, 'mini/funnel.json'), 'utf8')).not.toContain('timings');
     expect((await readdir(out)).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
+  it("cuts the examples that fail on the reference out of the prompt, drops a task none of whose examples holds, and keeps the check out of the package", async () => {
+    const failing = (fail: (id: string) => boolean): Scorer => ({
+      async score(request) {
+        const run = await examplesRun(request.task);
+        if (run === null) return fakeScorer.score(request);
+        const tests = run.tests.map((t) => (fail(/_(e\d+)$/.exec(t.name)?.[1] ?? '') ? { ...t, status: 'failed' as const, message: 'Expected 3, got 4' } : t));
+        return { ...run, tests, passed: tests.filter((t) => t.status === 'passed').length };
+      },
+    });
+    const kept = await build(fakeStages(repo), { scorer: failing((id) => id !== 'e1') });
+    expect(kept.report.funnel.gated).toBe(1);
+    const prompt = JSON.parse(await readFile(join(out, 'mini/clamp/task.json'), 'utf8')).prompt as string;
+    // e1 is the first example after the import line; the two after it failed
+    expect(prompt.match(/^>>> clamp\(/gm)).toHaveLength(1);
+    expect(prompt).toContain('>>> from mini.core import clamp\n\n>>> clamp(1)\n1\n```');
+    const report = JSON.parse(await readFile(join(out, 'mini/clamp/report.json'), 'utf8'));
+    expect(report.examples).toEqual({ shown: 3, failedOnReference: ['e2', 'e3'], kept: 1 });
+    expect(report.gates.examples.notPassed.map((t: { name: string }) => t.name)).toEqual(['examples/test_prompt_examples.py::test_example_e2', 'examples/test_prompt_examples.py::test_example_e3']);
+    await expect(stat(join(out, 'mini/clamp/hidden/examples'))).rejects.toThrow();
+
+    await expect(build(fakeStages(repo), { scorer: failing(() => true) })).rejects.toThrow(/gate:examples-fail/);
+    const funnel = JSON.parse(await readFile(join(out, 'mini.funnel.json'), 'utf8'));
+    expect(funnel.funnel.drops.find((d: { code: string }) => d.code === 'examples-fail')).toMatchObject({
+      unitId: 'mini.core:clamp',
+      reason: "none of the prompt's 3 examples holds on the reference (examples/test_prompt_examples.py::test_example_e1)",
+    });
   });
 
   /**
@@ -423,6 +454,8 @@ describe('buildSuite with fake stages and scorer', () => {
     /** Scores 1 when the task's own body is in the workspace, whatever became of its sibling. */
     const targetScorer: Scorer = {
       async score({ task, workspace }) {
+        const examples = await examplesRun(task);
+        if (examples) return examples;
         const core = workspace.find((e) => e.path === 'mini/core.py')?.content?.toString() ?? '';
         const solved = core.includes(`return '${task.file.source.symbol.slice(-1)}' in seen`);
         return { reward: solved ? 1 : 0, outcome: 'SCORED', passed: solved ? 3 : 0, total: 3, tests: [{ name: 'case:x', status: solved ? 'passed' : 'failed', message: '' }], detail: '', durationMs: 5 };

@@ -18,6 +18,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { renderPrompt } from '../../src/languages/python/render-prompt.js';
 import { mutateResultSchema, recordResultSchema } from '../../src/pipeline/record/harness-result-schema.js';
 import { renderReadableTest } from '../../src/languages/python/render-readable-test.js';
+import { runPromptExamples } from '../fixtures/prompt-examples-run.js';
 import { makeUnit } from '../fixtures/units.js';
 import { FIXTURE, judgeCases, PYTHON, runHarness, target } from './pipeline-harness-helpers.js';
 import { useTempDirs } from './temp-dirs.js';
@@ -157,7 +158,11 @@ describe('a method judged by the state it leaves', () => {
     const unit = makeUnit({ id: 'recfix.dispatch:Cursor.seek', kind: 'method', module: 'recfix.dispatch', qualname: 'Cursor.seek', file: 'recfix/dispatch.py',
       signature: 'def seek(self, index):' });
     const prompt = renderPrompt({ unit, cases: [shown], libraryName: 'recfix' });
-    expect(prompt).toMatch(/>>> recfix\.dispatch\.Cursor\(.*\)\.seek\(.*\)\n# the call's result, then the instance's attributes after it[^\n]*\n\(None, \{'_cache': /);
+    // a session as the REPL shows it: the instance, the call (None: no output), then its attributes
+    // as vars() prints them (an address as 0x..., which doctest's ELLIPSIS matches)
+    expect(prompt).toMatch(/# the call's result, then the instance's attributes after it\n>>> _o = recfix\.dispatch\.Cursor\(.*\)\n>>> _o\.seek\(.*\)\n>>> vars\(_o\)\n\{'_source': <list_iterator object at 0x\.\.\.>, '_cache': /);
+    // and it holds, run as a doctest on the original
+    expect(runPromptExamples(prompt, unit, FIXTURE)).toMatchObject({ held: ['e1'], failed: [] });
   });
 });
 

@@ -335,7 +335,7 @@ describe('generated callables downstream', () => {
       bodyStartLine: 17, bodyEndLine: 19, signature: 'def __init__(self, major, minor, pre=None):', params: [], returnAnnotation: null, docstring: null, decorators: [],
       statementCount: 3, codeLines: 4, calls: [], callSites: [], isAsync: false, isGenerator: false, impurities: [] } as Unit;
     const prompt = renderPrompt({ unit, cases: [shown], libraryName: 'recfix' });
-    expect(prompt).toMatch(/>>> recfix\.releases\.Release\(.*\)\n# the new instance holds these attributes \(vars\(\), or its __slots__\):\n\{'major': /);
+    expect(prompt).toMatch(/>>> vars\(recfix\.releases\.Release\(.*\)\)\n\{'major': /);
   });
 
   it('renders as valid Python in the readable test, which passes', () => {

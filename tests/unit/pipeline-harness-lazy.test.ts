@@ -279,7 +279,7 @@ describe('calls that return a tuple or list of iterators', () => {
       docstring: 'Odd values and even values.', decorators: [], statementCount: 3, codeLines: 4, calls: [], callSites: [], isAsync: false, isGenerator: false, impurities: [],
     };
     const prompt = renderPrompt({ unit, cases: [c], libraryName: 'recfix' });
-    expect(prompt).toContain('>>> recfix.lazy.split_parity([1, 2, 3, 4])\n[[1, 3], [2, 4]]\n# each iterator in the result is shown as the list of its items');
+    expect(prompt).toContain('# each iterator in the result is shown as the list of its items\n>>> recfix.lazy.split_parity([1, 2, 3, 4])\n[[1, 3], [2, 4]]');
     const dir = mkdtempSync(join(work, 'readable-'));
     cpSync(join(FIXTURE, 'recfix'), join(dir, 'recfix'), { recursive: true, filter: (p) => !p.includes('__pycache__') });
     writeFileSync(join(dir, 'test_split_parity.py'), renderReadableTest({ taskId: 'recfix/split-parity', module: MODULE, target: 'split_parity', cases: [{ ...c, id: 'nested-1' }] }));

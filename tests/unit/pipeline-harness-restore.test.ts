@@ -86,7 +86,7 @@ describe('a receiver rebuilt from the attributes it had at the call', () => {
     const unit = makeUnit({ id: `${MODULE}:Parser._atom`, kind: 'method', module: MODULE, qualname: 'Parser._atom', file: 'recfix/arith.py', signature: 'def _atom(self):' });
     // (a long receiver is past the size a prompt picks examples up to: the block is what it shows when one is picked)
     expect(exampleBlock(unit, shown)).toMatch(
-      /^>>> \(lambda _o: vars\(_o\)\.update\(\{'_index': \d+, '_tokens': .*\}\) or _o\)\(object\.__new__\(recfix\.arith\.Parser\)\)\._atom\(\)\n# the call's result, then the instance's attributes after it[^\n]*\n\(\{'(num|op)': .*\}, \{'_index': \d+, '_tokens': .*\}\)$/s,
+      /^# the call's result, then the instance's attributes after it\n>>> _o = \(lambda _o: vars\(_o\)\.update\(\{'_index': \d+, '_tokens': .*\}\) or _o\)\(object\.__new__\(recfix\.arith\.Parser\)\)\n>>> _o\._atom\(\)\n\{'(num|op)': .*\}\n>>> vars\(_o\)\n\{'_index': \d+, '_tokens': .*\}$/s,
     );
     const dir = tempDir('codemidas-restored-test-');
     const file = join(dir, 'test_atom.py');

@@ -82,4 +82,51 @@ describe('runGates', () => {
     expect(report.failure).toMatchObject({ code: 'masked-passes' });
     expect(report.masked?.runs.map((r) => r.reward)).toEqual([1, 1]);
   });
+
+  it("scores the prompt's examples on the reference's tree last in the same series, and reports them by test name", async () => {
+    const examplesTask = { ...task, file: { ...task.file, tests: { ...task.file.tests, cases: null, scripts: ['examples/test_prompt_examples.py'] } } };
+    const series: ScoreRequest[][] = [];
+    const examplesResult: ScoreResult = {
+      reward: 0.5,
+      outcome: 'SCORED',
+      passed: 1,
+      total: 2,
+      tests: [
+        { name: 'examples/test_prompt_examples.py::test_example_e1', status: 'passed', message: '' },
+        { name: 'examples/test_prompt_examples.py::test_example_e2', status: 'failed', message: 'Expected 2, got 3' },
+      ],
+      detail: '',
+      durationMs: 1,
+    };
+    const scorer: Scorer = {
+      score: async (r) => rewardOf(r),
+      scoreSeries: async (requests) => {
+        series.push([...requests]);
+        return requests.map((r) => (r.task === examplesTask ? examplesResult : rewardOf(r)));
+      },
+    };
+    const report = await runGates({ task, solution, mutation, scorer, logger, examplesTask });
+    // a failing example does not fail the gates: the build cuts it out of the prompt
+    expect(report.passed).toBe(true);
+    const [runs] = series;
+    expect(runs).toHaveLength(7);
+    expect(runs![6]!.task).toBe(examplesTask);
+    expect(runs![6]!.workspace).toBe(runs![0]!.workspace);
+    expect(report.examples).toEqual({
+      passed: ['examples/test_prompt_examples.py::test_example_e1'],
+      notPassed: [{ name: 'examples/test_prompt_examples.py::test_example_e2', status: 'failed' }],
+    });
+  });
+
+  it("fails with gate-infra when the run of the prompt's examples is an infra error", async () => {
+    const examplesTask = { ...task, file: { ...task.file, tests: { ...task.file.tests, cases: null, scripts: ['examples/test_prompt_examples.py'] } } };
+    const scorer: Scorer = {
+      score: async (r) => rewardOf(r),
+      scoreSeries: async (requests) =>
+        requests.map((r) => (r.task === examplesTask ? { reward: 0, outcome: 'INFRA_ERROR', passed: 0, total: 0, tests: [], detail: 'engine gone', durationMs: 1 } : rewardOf(r))),
+    };
+    const report = await runGates({ task, solution, mutation, scorer, logger, examplesTask });
+    expect(report.passed).toBe(false);
+    expect(report.failure).toEqual({ code: 'gate-infra', reason: "the run of the prompt's examples failed: engine gone" });
+  });
 });

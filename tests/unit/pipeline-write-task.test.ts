@@ -83,7 +83,9 @@ describe('writeTask', () => {
     expect(prompt).toContain('```python\ndef scale(self, factors, clamp=None):\n```');
     expect(prompt).toContain('Negative factors raise ValueError.');
     expect(prompt).toContain('`geo/shapes.py` (module `geo.shapes`, class `Box`');
-    expect(prompt.match(/^>>> /gm)?.length).toBe(3);
+    // the import line, then 3 examples
+    expect(prompt.match(/^>>> /gm)?.length).toBe(4);
+    expect(prompt).toContain('```python\n>>> from geo.shapes import Box\n\n>>> ');
     expect(prompt).toContain('>>> Box(2, 3).scale([1], clamp=1.5)\n(2, 3)');
     expect(prompt).toContain('Hidden tests check 5 recorded cases');
   });
@@ -229,8 +231,7 @@ describe('renderPrompt for a method called on a receiver rebuilt from its attrib
     const slotted = "(lambda _o: any(object.__setattr__(_o, k, v) for k, v in {'w': 2}.items()) or _o)(object.__new__(geo.shapes.Box))";
     for (const receiver of [plain, slotted]) {
       const prompt = renderPrompt({ unit, cases: [restoredCase('r', receiver)], libraryName: 'geo' });
-      expect(prompt).toContain(`>>> ${receiver}.scale(3)\n# called on an instance built from the attributes shown`);
-      expect(prompt).toContain('it returns:\n6');
+      expect(prompt).toContain(`# called on an instance built from the attributes shown, __init__ not called (its __new__, then each attribute set)\n>>> ${receiver}.scale(3)\n6`);
       expect(prompt).not.toContain('for _ in');
     }
   });

@@ -1,4 +1,5 @@
 import { createPythonScorer } from './python-scorer.js';
+import { pythonExamplesCheck } from './prompt-examples.js';
 import { foldersNamed } from '../host-folders.js';
 import { pythonDependencyRules } from './python-dependencies.js';
 import { pythonProposalValues } from './python-proposal-values.js';
@@ -26,6 +27,7 @@ const pythonWriter: TaskWriter = Object.freeze({
   exampleLines,
   title: taskTitle,
   withCoMaskedNote,
+  examplesCheck: pythonExamplesCheck,
   readableTest: ({ taskId, taskName, cases, unit }: Parameters<TaskWriter['readableTest']>[0]) => {
     const first = cases[0];
     const content = renderReadableTest({ taskId, module: first?.module ?? unit.module, target: first?.target ?? unit.qualname, cases });

@@ -2,7 +2,7 @@ import { calledUnit } from '../called-unit.js';
 import type { RecordedCase, Unit } from '../construction-types.js';
 import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
 import { importRootOf } from './parse-module-names.js';
-import { keywordArguments, taggedToPython } from './python-literal.js';
+import { importsOf, keywordArguments, taggedToPython } from './python-literal.js';
 
 /** At most this many recorded examples appear in a prompt; the hidden tests hold the rest. */
 export const MAX_PROMPT_EXAMPLES = 3;
@@ -82,7 +82,9 @@ function exampleCall(target: Unit, c: RecordedCase): string {
 export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
   // a probed, nested, stated or constructed case is measured by the call it shows, not the expression around it
   const size = (c: RecordedCase): number => JSON.stringify([c.init, judgedForm(c)?.call ?? c.args, c.kwargs, c.expect]).length;
-  const ranked = [...cases].sort((a, b) => Number(b.source === 'doctest') - Number(a.source === 'doctest') || size(a) - size(b));
+  // an example returning None shows nothing (the REPL prints no output for it): those come last
+  const showsNothing = (c: RecordedCase): number => Number('returns' in c.expect && isNone(c.expect.returns));
+  const ranked = [...cases].sort((a, b) => Number(b.source === 'doctest') - Number(a.source === 'doctest') || showsNothing(a) - showsNothing(b) || size(a) - size(b));
   const picked: RecordedCase[] = [];
   let raises = 0;
   for (const c of ranked) {
@@ -102,25 +104,58 @@ export function exampleLines(text: string): string[] {
   return text.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('>>> '));
 }
 
-/** One case as the prompt shows it: `>>> <call>` then the value (or the exception type). */
+/** A tagged None (a result the REPL shows as no output). */
+function isNone(value: unknown): boolean {
+  return (value as { t?: unknown } | null)?.t === 'none';
+}
+
+/**
+ * One case as the prompt shows it, as the REPL shows it: what the example shows in comment lines
+ * first, then `>>> <call>` and the value the REPL prints (nothing for None), or the exception type.
+ * A method judged with the state it leaves is a session: the instance, the call, then `vars(_o)`;
+ * a constructor's case shows `vars(<call>)`.
+ */
 export function exampleBlock(unit: Unit, c: RecordedCase): string {
-  const call = `>>> ${exampleCall(unit, c)}`;
+  const judged = judgedForm(c);
+  const form = judged?.form;
+  const comments: string[] = [];
+  if (form === 'stated') comments.push("# the call's result, then the instance's attributes after it");
+  if (form === 'nested') comments.push('# each iterator in the result is shown as the list of its items');
+  if (form === 'restored') comments.push('# called on an instance built from the attributes shown, __init__ not called (its __new__, then each attribute set)');
+  if (c.argsAfter) comments.push(`# afterwards the arguments are: ${c.argsAfter.map((x) => taggedToPython(x, 'prompt')).join(', ')}`);
+  const call = exampleCall(unit, c);
   if ('raises' in c.expect) {
     const type = c.expect.raises.startsWith('builtins.') ? c.expect.raises.slice('builtins.'.length) : c.expect.raises;
-    return `${call}\nTraceback (most recent call last):\n${type}: ...`;
+    const shownCall = form === 'constructed' ? `vars(${call})` : call;
+    return [...comments, `>>> ${shownCall}`, 'Traceback (most recent call last):', `${type}: ...`].join('\n');
   }
   const returns = c.expect.returns as { t?: unknown; v?: unknown };
-  const form = judgedForm(c)?.form;
-  // a probed, stated, attribute or constructed case expects the list of the one value its call gives
+  // a probed, stated, attribute, restored or constructed case expects the list of the one value its call gives
   const single = form === 'probed' || form === 'constructed' || form === 'stated' || form === 'attribute' || form === 'restored';
   const shown = single && returns.t === 'list' && Array.isArray(returns.v) && returns.v.length === 1 ? returns.v[0] : c.expect.returns;
-  const lines = [call, taggedToPython(shown, 'prompt')];
-  if (form === 'constructed') lines.splice(1, 0, '# the new instance holds these attributes (vars(), or its __slots__):');
-  if (form === 'stated') lines.splice(1, 0, "# the call's result, then the instance's attributes after it (vars(), or its __slots__; iterators and functions left out):");
-  if (form === 'nested') lines.push('# each iterator in the result is shown as the list of its items');
-  if (form === 'restored') lines.splice(1, 0, '# called on an instance built from the attributes shown, __init__ not called (its __new__, then each attribute set); it returns:');
-  if (c.argsAfter) lines.push(`# afterwards the arguments are: ${c.argsAfter.map((x) => taggedToPython(x, 'prompt')).join(', ')}`);
-  return lines.join('\n');
+  // as the REPL prints it: the repr recorded with the case (c.shown), else the value written as Python
+  const printed = (v: unknown, k: number): string => c.shown?.[k] ?? taggedToPython(v, 'prompt');
+  const value = (v: unknown, k: number): string[] => (isNone(v) ? [] : [printed(v, k)]);
+  if (form === 'stated' && judged !== null) {
+    const pair = shown as { t?: unknown; v?: unknown };
+    const match = JUDGED_FORMS[2].pattern.exec((c.args[0] as { v: string }).v);
+    if (pair.t === 'tuple' && Array.isArray(pair.v) && pair.v.length === 2 && match !== null) {
+      const method = match[2] ?? '';
+      return [...comments, `>>> _o = ${match[1] ?? ''}`, `>>> _o${method}`, ...value(pair.v[0], 0), '>>> vars(_o)', printed(pair.v[1], 1)].join('\n');
+    }
+  }
+  if (form === 'constructed') return [...comments, `>>> vars(${call})`, printed(shown, 0)].join('\n');
+  return [...comments, `>>> ${call}`, ...value(shown, 0)].join('\n');
+}
+
+/** The import lines an Examples section starts with: the names its calls use, and the modules their inputs need. */
+function exampleImports(unit: Unit, examples: readonly RecordedCase[]): string[] {
+  const called = calledUnit(unit);
+  const first = called.qualname.split('.')[0] ?? called.qualname;
+  const modules = new Set<string>();
+  for (const c of examples) importsOf([c.args, c.kwargs, c.init, c.argsAfter], modules);
+  modules.delete('builtins');
+  return [`>>> from ${unit.module} import ${first}`, ...[...modules].sort().map((m) => `>>> import ${m}`)];
 }
 
 function dedentDocstring(doc: string): string {
@@ -176,7 +211,7 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
   }
   const examples = pickExamples(input.cases);
   if (examples.length) {
-    out.push('## Examples', '', '```python', examples.map((c) => exampleBlock(unit, c)).join('\n'), '```', '');
+    out.push('## Examples', '', '```python', [exampleImports(unit, examples).join('\n'), ...examples.map((c) => exampleBlock(unit, c))].join('\n\n'), '```', '');
   }
   out.push(
     `${hiddenCasesSentence(input.cases.length)}, many more than these examples. Results are compared with their exact types (a \`tuple\` is not a \`list\`, \`True\` is not \`1\`), exceptions by their exact type and never by their message, and effects on mutable arguments where the original has them.`,

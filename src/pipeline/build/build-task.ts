@@ -1,7 +1,8 @@
 import type { RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm, rmdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { MaskBodyError } from '../../languages/language-adapter.js';
+import type { ExamplesCheck } from '../../languages/language.js';
 import type { Scorer } from '../../scoring/types.js';
 import { taskFileSchema } from '../../tasks/task-schema.js';
 import type { LoadedTask } from '../../tasks/types.js';
@@ -12,6 +13,7 @@ import { maskWorkspace, type MaskedWorkspace } from '../mask/mask-workspace.js';
 import { stagedWorkspace, writeTaskPackage } from '../package/write-task-package.js';
 import type { AcceptedTask } from '../report/funnel-report.js';
 import type { DropStage, Recording, Unit } from '../types.js';
+import { withoutExamples } from '../write/prompt-examples.js';
 import { renderTaskFile, type GatesSummary } from '../write/render-task-file.js';
 import { noopAssertionReviewer, noopSpecWriter } from '../write/spec-writer.js';
 import { WriteError, writeTask, type WrittenTask } from '../write/write-task.js';
@@ -110,11 +112,14 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   }
 
   const taskDir = join(ctx.stagingDir, name);
-  const prompt = language.writer.withCoMaskedNote(written.prompt, coMasked);
-  const taskFileWith = (gates: GatesSummary | null): Record<string, unknown> =>
+  const drafted = language.writer.withCoMaskedNote(written.prompt, coMasked);
+  const taskFileWith = (gates: GatesSummary | null, prompt: string): Record<string, unknown> =>
     renderTaskFile({ suite, language, name, unit, snapshot, scrub: ctx.scrub, dependencies: ctx.dependencies, title: written.title, prompt, gates, ...(options.rewardMode ? { rewardMode: options.rewardMode } : {}) });
-  const taskFile = taskFileWith(null);
-  await writeTaskPackage(taskDir, taskFile, written, masked, null);
+  const taskFile = taskFileWith(null, drafted);
+  const tests = taskFileSchema.parse(taskFile).tests;
+  // the prompt's examples, run on the reference with the gates (the check's files only while they run)
+  const check = language.writer.examplesCheck?.({ taskId: `${suite}/${name}`, prompt: drafted, unit, tests }) ?? null;
+  await writeTaskPackage(taskDir, taskFile, check ? { hidden: new Map([...written.hidden, ...check.files]) } : written, masked, null);
   const task: LoadedTask = {
     id: `${suite}/${name}`,
     suite,
@@ -126,19 +131,36 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
     file: taskFileSchema.parse(taskFile),
   };
   const gates: GateReport = await run.timed('gate', () =>
-    runGates({ task, solution: masked.solution, mutation: recording.mutation, scorer: ctx.scorer, logger: run.logger, ...(options.gates ? { options: options.gates } : {}), ...run.signalOption }),
+    runGates({
+      task,
+      solution: masked.solution,
+      mutation: recording.mutation,
+      scorer: ctx.scorer,
+      logger: run.logger,
+      ...(options.gates ? { options: options.gates } : {}),
+      ...(check ? { examplesTask: { ...task, file: { ...task.file, tests: check.tests } } } : {}),
+      ...run.signalOption,
+    }),
   );
   if (!gates.passed || gates.failure) {
     await rm(taskDir, { recursive: true, force: true });
     return drop('gate', gates.failure?.code ?? 'gate-failed', gates.failure?.reason ?? 'a gate failed');
   }
-  await writeTaskPackage(taskDir, taskFileWith(gatesSummary(written, gates, leak)), written, masked, {
+  if (check) await removeCheckFiles(join(taskDir, 'hidden'), check);
+  const examples = check ? examplesOutcome(check, gates.examples) : null;
+  if (examples?.drop) {
+    await rm(taskDir, { recursive: true, force: true });
+    return drop('gate', 'examples-fail', examples.drop);
+  }
+  const prompt = check && examples ? withoutExamples(drafted, check.examples.filter((e) => examples.failed.includes(e.id))) : drafted;
+  await writeTaskPackage(taskDir, taskFileWith(gatesSummary(written, gates, leak), prompt), written, masked, {
     schemaVersion: 1,
     task: `${suite}/${name}`,
     unit: unit.id,
     ...(unit.via ? { via: unit.via.id } : {}),
     cases: { total: written.cases.length, sources: recording.sources, rejected: recording.rejected, ...(written.reviewDropped > 0 ? { droppedByReview: written.reviewDropped } : {}) },
     gates: { ...gates, leakAudit: leak },
+    ...(examples ? { examples: { shown: examples.shown, failedOnReference: examples.failed, kept: examples.shown - examples.failed.length } } : {}),
     mask: {
       removedTests: masked.removedTests,
       scrubbed: masked.scrubbed,
@@ -148,6 +170,32 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
     },
   });
   return { unit, name, written: true, drop: null, accepted: { name, unitId: unit.id, cases: written.cases.length, mutationScore: recording.mutation.score, ...(unit.via ? { via: unit.via.id } : {}) } };
+}
+
+/** The examples check's files under `hiddenDir`, and the folders they leave empty. */
+async function removeCheckFiles(hiddenDir: string, check: ExamplesCheck): Promise<void> {
+  for (const path of check.files.keys()) {
+    await rm(join(hiddenDir, path), { force: true });
+    for (let dir = dirname(path); dir !== '.' && dir !== ''; dir = dirname(dir)) {
+      // a folder that still holds files stays (ENOTEMPTY)
+      if (!(await rmdir(join(hiddenDir, dir)).then(() => true, () => false))) break;
+    }
+  }
+}
+
+/**
+ * Which of the prompt's examples failed on the reference (every example the run did not report
+ * passed: one it never reached failed too), and the drop when none of the prompt's own examples
+ * held (a prompt whose every example is wrong teaches nothing by example).
+ */
+function examplesOutcome(check: ExamplesCheck, run: GateReport['examples']): { shown: number; failed: string[]; drop: string | null } {
+  const held = new Set((run?.passed ?? []).map((name) => check.exampleOf(name)));
+  const failed = check.examples.filter((e) => !held.has(e.id)).map((e) => e.id);
+  const own = check.examples.filter((e) => e.own);
+  const drop = own.length > 0 && own.every((e) => failed.includes(e.id))
+    ? `none of the prompt's ${own.length} examples holds on the reference (${run?.notPassed[0]?.name ?? 'the run of the examples reported no test'})`
+    : null;
+  return { shown: check.examples.length, failed, drop };
 }
 
 function gatesSummary(written: WrittenTask, gates: GateReport, leak: LeakAuditResult): GatesSummary {

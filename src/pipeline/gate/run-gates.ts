@@ -39,6 +39,8 @@ export interface GateReport {
   mutation: MutationResult & { threshold: number; passed: boolean };
   reference: { runs: GateRun[]; required: string; passed: boolean } | null;
   masked: { runs: GateRun[]; required: string; passed: boolean } | null;
+  /** The run of the prompt's examples on the reference, its tests by name (null: no check, or an earlier gate failed). */
+  examples: { passed: string[]; notPassed: { name: string; status: string }[] } | null;
 }
 
 function toRun(result: ScoreResult): GateRun {
@@ -63,7 +65,8 @@ async function scoreAll(scorer: Scorer, requests: ScoreRequest[], sandboxPerRun:
 /**
  * The gates of one staged task, cheapest first, stopping at the first failure: the mutation kill
  * rate (from the recording), then `referenceRuns` fresh runs of the reference (reward 1.0 each),
- * then `maskedRuns` fresh runs of the untouched masked workspace (reward < 1 each); the runs are
+ * then `maskedRuns` fresh runs of the untouched masked workspace (reward < 1 each), then, given an
+ * `examplesTask`, one run of the prompt's examples on the reference (`examples`); the runs are
  * scored together (`scoreAll`), the masked ones reported only when the reference passed. The leak
  * audit runs before, at the audit stage. Infra errors fail the gate with `gate-infra`.
  */
@@ -74,6 +77,11 @@ export async function runGates(input: {
   scorer: Scorer;
   logger: Logger;
   options?: Partial<GateOptions>;
+  /**
+   * The task with `tests` that run the prompt's examples (the language's `examplesCheck`): scored on
+   * the reference in the same series; which examples held is the caller's to read from the run.
+   */
+  examplesTask?: LoadedTask;
   signal?: AbortSignal;
 }): Promise<GateReport> {
   const options = { ...DEFAULT_GATE_OPTIONS, ...input.options };
@@ -85,6 +93,7 @@ export async function runGates(input: {
     mutation: { ...input.mutation, threshold: options.minKillRate, passed: mutationPassed },
     reference: null,
     masked: null,
+    examples: null,
   };
   if (!mutationPassed) {
     report.failure = {
@@ -102,6 +111,7 @@ export async function runGates(input: {
   const requests: ScoreRequest[] = [
     ...Array.from({ length: options.referenceRuns }, () => ({ task: input.task, workspace: solved, ...signal })),
     ...Array.from({ length: options.maskedRuns }, () => ({ task: input.task, workspace: masked, ...signal })),
+    ...(input.examplesTask ? [{ task: input.examplesTask, workspace: solved, ...signal }] : []),
   ];
   const results = await scoreAll(input.scorer, requests, options.sandboxPerRun, signal);
   const referenceResults = results.slice(0, options.referenceRuns);
@@ -122,7 +132,7 @@ export async function runGates(input: {
     return report;
   }
 
-  const maskedResults = results.slice(options.referenceRuns);
+  const maskedResults = results.slice(options.referenceRuns, options.referenceRuns + options.maskedRuns);
   const maskedPassed = maskedResults.every((r) => r.outcome !== 'INFRA_ERROR' && r.reward < 1);
   report.masked = { runs: maskedResults.map(toRun), required: `${options.maskedRuns}/${options.maskedRuns} runs score below 1.0`, passed: maskedPassed };
   if (!maskedPassed) {
@@ -131,6 +141,14 @@ export async function runGates(input: {
       ? { code: 'gate-infra', reason: `a masked scoring run failed: ${infra.detail}` }
       : { code: 'masked-passes', reason: `the masked workspace scored ${maskedResults.map((r) => r.reward.toFixed(2)).join(', ')}: the tests do not need the body` };
     return report;
+  }
+  const examples = results[options.referenceRuns + options.maskedRuns];
+  if (input.examplesTask && examples) {
+    if (examples.outcome === 'INFRA_ERROR') {
+      report.failure = { code: 'gate-infra', reason: `the run of the prompt's examples failed: ${examples.detail}` };
+      return report;
+    }
+    report.examples = { passed: examples.tests.filter((t) => t.status === 'passed').map((t) => t.name), notPassed: toRun(examples).notPassed };
   }
   report.passed = true;
   return report;

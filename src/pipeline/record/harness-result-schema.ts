@@ -37,6 +37,12 @@ const recordedCaseSchema = z.object({
   argsAfter: z.array(tagged).nullable(),
   source: z.string(),
   /**
+   * Python only: what the REPL prints for the case's example (worker._shown_outputs), the result's
+   * repr (then the state's, for a stated case); absent when a repr is long or fails. The prompt
+   * shows it; cases.json never holds it.
+   */
+  shown: z.array(z.string()).optional(),
+  /**
    * record.py only: the call returned an iterator (true), or a tuple or list holding iterators
    * ("nested", each iterator element collected), judged on its first items; mutate.py replays the
    * case in that form and gives it back collected (list(islice(...))), without this mark.

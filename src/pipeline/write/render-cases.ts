@@ -35,6 +35,7 @@ export function normaliseCases(cases: readonly RecordedCase[], taskName: string)
 }
 
 export function renderCasesFile(cases: readonly RecordedCase[]): string {
-  const file: CasesFile = { schemaVersion: 1, cases: [...cases] };
+  // what the REPL prints for a case is for the prompt's examples; the judge reads the tagged values only
+  const file: CasesFile = { schemaVersion: 1, cases: cases.map(({ shown: _shown, ...c }) => c) };
   return stableJson(file);
 }

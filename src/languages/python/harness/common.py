@@ -262,6 +262,9 @@ def make_case(target, case_input, outcome, source, generator=False):
                  or bool(outcome.get("attribute")) or bool(case_input.get("warm")) or restored(case))
     case["argsAfter"] = outcome.get("argsAfter") if needs_args_after(case) and not collected else None
     case["source"] = source
+    if outcome.get("shown") is not None:
+        # what the REPL prints for it (worker._shown_outputs): the prompt's examples show that
+        case["shown"] = outcome["shown"]
     case["id"] = case_id(target["qualname"], case)
     if lazy:
         case["lazy"] = lazy
@@ -376,7 +379,8 @@ def _list_case(case, expr, imports):
     """A case judged as builtins.list called on one `repr` expression (the forms above)."""
     return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
             "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
-            "expect": case["expect"], "argsAfter": None, "source": case["source"]}
+            "expect": case["expect"], "argsAfter": None, "source": case["source"],
+            **({"shown": case["shown"]} if case.get("shown") is not None else {})}
 
 
 def probed_case(target, case, bound):

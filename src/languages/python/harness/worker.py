@@ -1213,7 +1213,48 @@ def run_case(case, trace=False):
             # a function: the task can judge what it returns when called (common.probed_case)
             return {"kind": "unserialisable", "reason": "callable-result", "probes": _probes_for(result), **kept}
         return {"kind": "unserialisable", "reason": "unserialisable", **kept}
+    single = bool(STATE.get("property") or STATE.get("construct") or probe_args is not None
+                  or (STATE["method"] and case.get("warm")) or (restore is not None and not lazy))
+    shown = _shown_outputs(result, single, instance if case.get("state") and STATE["method"] else None)
+    if shown is not None:
+        out["shown"] = shown
     return out
+
+
+SHOWN_LIMIT = 300
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _shown(value):
+    """`repr(value)` as the REPL prints it, an object's address as `0x...` (doctest's ELLIPSIS
+    matches it); None when repr fails or is longer than SHOWN_LIMIT."""
+    try:
+        text = repr(value)
+    except BaseException:  # noqa: BLE001
+        return None
+    if not isinstance(text, str) or len(text) > SHOWN_LIMIT:
+        return None
+    return _ADDRESS.sub(" at 0x...", text)
+
+
+def _shown_outputs(result, single, stated):
+    """What the REPL prints for the calls a prompt's example shows of this case (render-prompt.ts):
+    the result's repr; for a form judged as `[value]` (a property, a constructor's state, a probed
+    function, a warmed or restored receiver) the value's; for a stated case (`stated`: its
+    instance) the call's result and then `vars()` of the instance, as the example's `vars(_o)`
+    prints it (the judged state leaves iterators and functions out). None when one of them has no
+    short repr."""
+    if stated is not None or single:
+        if type(result) is not list or len(result) != 1:
+            return None
+        result = result[0]
+    if stated is not None:
+        if type(result) is not tuple or len(result) != 2 or not hasattr(stated, "__dict__"):
+            return None
+        shown = [_shown(result[0]), _shown(vars(stated))]
+    else:
+        shown = [_shown(result)]
+    return None if any(s is None for s in shown) else shown
 
 
 def _probes_for(fn):
