@@ -267,8 +267,12 @@ describe('calls that return a tuple or list of iterators', () => {
       }
     }
     const all = NESTED_NAMES.flatMap((n) => [...nestedMutated.get(n).cases, ...nestedMutated.get(n).newCases]);
-    const got = judgeLikeSubject(all);
-    all.forEach((c: any, k) => expect(got[k], c.args[0]?.v ?? c.target).toEqual(c.expect));
+    const got = judgeLikeSubject(all) as any[];
+    // a case that asserts only that the call raises ("*") is met by any exception but NotImplementedError
+    const asJudged = (g: any, c: any): unknown => (c.expect.raises === '*' && typeof g.raises === 'string' && g.raises !== 'builtins.NotImplementedError' ? { raises: '*' } : g);
+    all.forEach((c: any, k) => expect(asJudged(got[k], c), c.args[0]?.v ?? c.target).toEqual(c.expect));
+    // and there are such cases: exceptions out of operations on the inputs, which no raise of the library makes
+    expect(all.some((c: any) => c.expect.raises === '*')).toBe(true);
   });
 
   it('renders a nested case as the call and its value in the prompt, and as a passing readable test', () => {

@@ -4,6 +4,9 @@ import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
 import { importRootOf } from './parse-module-names.js';
 import { importsOf, keywordArguments, taggedToPython } from './python-literal.js';
 
+/** A case's `expect.raises` when it checks only that the call raises (docs/task-format.md). */
+export const ANY_EXCEPTION = '*';
+
 /** At most this many recorded examples appear in a prompt; the hidden tests hold the rest. */
 export const MAX_PROMPT_EXAMPLES = 3;
 
@@ -125,7 +128,11 @@ export function exampleBlock(unit: Unit, c: RecordedCase): string {
   if (c.argsAfter) comments.push(`# afterwards the arguments are: ${c.argsAfter.map((x) => taggedToPython(x, 'prompt')).join(', ')}`);
   const call = exampleCall(unit, c);
   if ('raises' in c.expect) {
-    const type = c.expect.raises.startsWith('builtins.') ? c.expect.raises.slice('builtins.'.length) : c.expect.raises;
+    // a case that asserts only that the call raises shows the type the original raised (c.shown)
+    const any = c.expect.raises === ANY_EXCEPTION;
+    if (any) comments.push('# raises an exception (the hidden tests check only that it raises)');
+    const raised = any ? (c.shown?.[0] ?? 'builtins.Exception') : c.expect.raises;
+    const type = raised.startsWith('builtins.') ? raised.slice('builtins.'.length) : raised;
     const shownCall = form === 'constructed' ? `vars(${call})` : call;
     return [...comments, `>>> ${shownCall}`, 'Traceback (most recent call last):', `${type}: ...`].join('\n');
   }
@@ -214,7 +221,7 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
     out.push('## Examples', '', '```python', [exampleImports(unit, examples).join('\n'), ...examples.map((c) => exampleBlock(unit, c))].join('\n\n'), '```', '');
   }
   out.push(
-    `${hiddenCasesSentence(input.cases.length)}, many more than these examples. Results are compared with their exact types (a \`tuple\` is not a \`list\`, \`True\` is not \`1\`), exceptions by their exact type and never by their message, and effects on mutable arguments where the original has them.`,
+    `${hiddenCasesSentence(input.cases.length)}, many more than these examples. Results are compared with their exact types (a \`tuple\` is not a \`list\`, \`True\` is not \`1\`), exceptions by their exact type (where the library raises them itself or documents them; on other invalid inputs only that the call raises an exception other than \`NotImplementedError\`) and never by their message, and effects on mutable arguments where the original has them.`,
     '',
   );
   return out.join('\n');

@@ -98,7 +98,7 @@ def _kills(answer, expected, with_aa):
         return True, "error"
     # the worker stops at the first case that differs: the outcomes may end there
     for outcome, want, aa in zip(answer["outcomes"], expected, with_aa):
-        if common.verdict(outcome, aa) != want:
+        if common.judged_verdict(outcome, aa, want) != want:
             return True, "timeout" if outcome.get("kind") == "timeout" else "differs"
     return False, ""
 
@@ -170,7 +170,7 @@ def mutate_target(config, target):
             good = []
             for k, outcome in enumerate(base["outcomes"]):
                 lines[k] = set(outcome.get("lines", []))
-                if common.verdict(outcome, with_aa[k]) == expected[k]:
+                if common.judged_verdict(outcome, with_aa[k], expected[k]) == expected[k]:
                     good.append(k)
             result["baselineMismatches"] = len(cases) - len(good)
         else:
@@ -350,17 +350,17 @@ def search(config, t, target, rng, valid, status, inputs, lines, result, expecte
             for x, o, mo in zip(chunk, orig, mut):
                 lazy = common.lazy_form(o)
                 aa = common.needs_args_after(x) and not common.judged_elsewhere(dict(x, lazy=lazy), gen)
-                vo = common.verdict(o, aa)
+                vo = common.expected_verdict_of(o, aa)
                 if vo is not None and o.get("kind") == "returns" and m["line"] in o.get("lines", ()):
                     reaching += 1
                     outcomes_seen.add(vo)
-                if vo is None or vo == common.verdict(mo, aa):
+                if vo is None or vo == common.judged_verdict(mo, aa, vo):
                     continue
                 if common.judged_elsewhere(dict(x, lazy=lazy), gen) and not common.has_source(x):
                     continue  # no collected or probed case can be written for it (common.judged_cases)
                 first = t.one(dict(x, lazy=lazy))
                 second = t.one(dict(x, lazy=lazy), second=True)
-                if common.verdict(first, aa) == vo and common.verdict(second, aa) == vo:
+                if common.expected_verdict_of(first, aa) == vo and common.expected_verdict_of(second, aa) == vo:
                     found = (x, dict(first, lazy=lazy))
                     break
         if found is not None:

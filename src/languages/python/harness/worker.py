@@ -204,6 +204,8 @@ def op_setup(req):
     is_property = kind == "method" and klass is not None and isinstance(attr, (property, functools.cached_property))
     # a constructor is judged by the state it leaves: vars(<Class>(<args>)) (run_case, common.constructed_case)
     construct = kind == "method" and klass is not None and parts[-1] == "__init__"
+    # the repository's folders (its root and import roots): a frame of a file under one is the repository's code
+    STATE["roots"] = tuple(os.path.join(os.path.realpath(p), "") for p in req.get("sysPath", []))
     STATE.update(module=module, owner=owner, name=parts[-1], qualname=qualname, raw=raw, klass=klass,
                  filename=filename, first=first, last=last, method=kind == "method" and klass is not None and not construct,
                  generator=generator, construct=construct, property=is_property)
@@ -1204,6 +1206,12 @@ def run_case(case, trace=False):
         out["returnsSelf"] = True  # a fluent method: its result already shows the state it leaves
     if raised:
         out.update(kind="raises", type=_type_name(type(exc)))
+        if _raised_by_repository(exc):
+            out["raisedBy"] = "repository"
+        elif _documented(type(exc)):
+            out["documented"] = True
+        # the type the REPL shows (a case that asserts only that the call raises keeps it for its example)
+        out["shown"] = [out["type"]]
         return out
     try:
         out.update(kind="returns", value=codec.encode(result))
@@ -1219,6 +1227,50 @@ def run_case(case, trace=False):
     if shown is not None:
         out["shown"] = shown
     return out
+
+
+_RAISE_LINES = {}
+
+
+def _raise_lines(filename):
+    """The lines of a file's `raise` and `assert` statements (each statement's whole span)."""
+    lines = _RAISE_LINES.get(filename)
+    if lines is None:
+        lines = set()
+        try:
+            with open(filename, "rb") as handle:
+                tree = ast.parse(handle.read())
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.Raise, ast.Assert)):
+                    lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+        except (OSError, SyntaxError, ValueError, RecursionError):
+            pass
+        _RAISE_LINES[filename] = lines
+    return lines
+
+
+def _raised_by_repository(exc):
+    """Whether the repository's own code raised `exc`: the innermost frame of its traceback in a
+    file under the repository's folders is at a `raise` (a re-raise too) or `assert` statement.
+    False for an exception that came out of a call from there (`None.lower()`, `int('x')`,
+    `d[key]`): the library never chose to raise it (issue 19: only promised assertions)."""
+    roots = STATE.get("roots") or ()
+    where = None
+    tb = exc.__traceback__
+    while tb is not None:
+        filename = os.path.realpath(tb.tb_frame.f_code.co_filename)
+        if filename.startswith(roots):
+            where = (filename, tb.tb_lineno)
+        tb = tb.tb_next
+    return where is not None and where[1] in _raise_lines(where[0])
+
+
+def _documented(exc_type):
+    """Whether the docstring of the function the cases call, or of its class, names the type."""
+    name = getattr(exc_type, "__name__", "")
+    docs = [getattr(STATE.get("raw"), "__doc__", None), getattr(STATE.get("klass"), "__doc__", None)]
+    pattern = re.compile(r"(?<![\w.])%s\b" % re.escape(name)) if name else None
+    return pattern is not None and any(isinstance(d, str) and pattern.search(d) for d in docs)
 
 
 SHOWN_LIMIT = 300
@@ -1449,7 +1501,7 @@ def op_batch(req):
         for k, case in enumerate(cases):
             outcome = _run_limited(case, trace, limits[k])
             outcomes.append(outcome)
-            if expected is not None and common.verdict(outcome, with_aa[k]) != expected[k]:
+            if expected is not None and common.judged_verdict(outcome, with_aa[k], expected[k]) != expected[k]:
                 break
             if stop_on_timeout and outcome.get("kind") == "timeout":
                 break  # interrupted mid-call: what the child holds now is not what a fresh call would find
