@@ -68,9 +68,9 @@ const int = (n: number): { t: string; v: string } => ({ t: 'int', v: String(n) }
 function recordingOf(u: Unit, score: number): Recording {
   return {
     unitId: u.id,
-    cases: [3, 1, 2].map((n) => ({ id: `c${n}`, module: u.module, target: u.qualname, init: null, args: [int(n)], kwargs: {}, expect: { returns: int(n) }, argsAfter: null, source: 'type-hint' })),
+    cases: [3, 1, 2, 4, 5].map((n) => ({ id: `c${n}`, module: u.module, target: u.qualname, init: null, args: [int(n)], kwargs: {}, expect: { returns: int(n) }, argsAfter: null, source: 'type-hint' })),
     mutation: { total: 10, killed: Math.round(score * 10), score, survivors: [] },
-    sources: { 'type-hint': { tried: 3, kept: 3 } },
+    sources: { 'type-hint': { tried: 5, kept: 5 } },
     rejected: {},
   };
 }
@@ -187,7 +187,7 @@ describe('buildSuite with fake stages and scorer', () => {
     expect(catalog.problems).toEqual([]);
     expect([...catalog.tasks.keys()]).toEqual(['mini/clamp']);
     const task = catalog.get('mini/clamp');
-    expect(task?.file.gates).toMatchObject({ referencePasses: '4/4', maskedFails: '2/2', leakAudit: 'clean', cases: 3 });
+    expect(task?.file.gates).toMatchObject({ referencePasses: '4/4', maskedFails: '2/2', leakAudit: 'clean', cases: 5, memoriserPasses: '3/5' });
     // Stored once: the base holds the module as the repository has it, the task's overlay its masked copy.
     await expect(stat(join(out, 'mini/clamp/workspace'))).rejects.toThrow();
     expect(await readFile(join(out, 'mini/_base/mini/core.py'), 'utf8')).toBe(SOURCE);
@@ -210,6 +210,24 @@ describe('buildSuite with fake stages and scorer', () => {
     expect(beside.timings.cores).toBeGreaterThanOrEqual(1);
     expect(await readFile(join(out, 'mini/funnel.json'), 'utf8')).not.toContain('timings');
     expect((await readdir(out)).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
+  it("drops a task whose hidden cases a policy answering only the prompt's examples passes (the memoriser control)", async () => {
+    const base = fakeStages(repo);
+    const stages: PipelineStages = {
+      ...base,
+      record: async (input) => {
+        const recorded = await base.record(input);
+        // clamp keeps 3 cases: the prompt shows all of them
+        return { ...recorded, recordings: recorded.recordings.map((r) => (r.unitId === 'mini.core:clamp' ? { ...r, cases: r.cases.slice(0, 3) } : r)) };
+      },
+    };
+    await expect(build(stages)).rejects.toThrow(/gate:memoriser-passes/);
+    const funnel = JSON.parse(await readFile(join(out, 'mini.funnel.json'), 'utf8'));
+    expect(funnel.funnel.drops.find((d: { code: string }) => d.code === 'memoriser-passes')).toMatchObject({
+      unitId: 'mini.core:clamp',
+      reason: "a policy answering only the prompt's examples passes all 3 hidden cases",
+    });
   });
 
   it("cuts the examples that fail on the reference out of the prompt, drops a task none of whose examples holds, and keeps the check out of the package", async () => {

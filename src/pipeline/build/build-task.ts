@@ -8,13 +8,14 @@ import { taskFileSchema } from '../../tasks/task-schema.js';
 import type { LoadedTask } from '../../tasks/types.js';
 import type { LeakAuditor, LeakAuditResult } from '../audit/audit-leaks.js';
 import { coMaskSiblings } from '../audit/co-mask-siblings.js';
+import { memoriserScore, type MemoriserResult } from '../gate/memoriser.js';
 import { runGates, type GateReport } from '../gate/run-gates.js';
 import { maskWorkspace, type MaskedWorkspace } from '../mask/mask-workspace.js';
 import { stagedWorkspace, writeTaskPackage } from '../package/write-task-package.js';
 import type { AcceptedTask } from '../report/funnel-report.js';
 import type { DropStage, Recording, Unit } from '../types.js';
 import { withoutExamples } from '../write/prompt-examples.js';
-import { renderTaskFile, type GatesSummary } from '../write/render-task-file.js';
+import { DEFAULT_BUILD_REWARD_MODE, renderTaskFile, type GatesSummary } from '../write/render-task-file.js';
 import { noopAssertionReviewer, noopSpecWriter } from '../write/spec-writer.js';
 import { WriteError, writeTask, type WrittenTask } from '../write/write-task.js';
 import type { BuildRun } from './build-run.js';
@@ -153,13 +154,19 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
     return drop('gate', 'examples-fail', examples.drop);
   }
   const prompt = check && examples ? withoutExamples(drafted, check.examples.filter((e) => examples.failed.includes(e.id))) : drafted;
-  await writeTaskPackage(taskDir, taskFileWith(gatesSummary(written, gates, leak), prompt), written, masked, {
+  // the memoriser control: what the prompt's examples alone would score
+  const memoriser = memoriserScore(written.cases, language.writer.pickExamples(written.cases), options.rewardMode ?? DEFAULT_BUILD_REWARD_MODE);
+  if (memoriser.passed === memoriser.total) {
+    await rm(taskDir, { recursive: true, force: true });
+    return drop('gate', 'memoriser-passes', `a policy answering only the prompt's examples passes all ${memoriser.total} hidden cases`);
+  }
+  await writeTaskPackage(taskDir, taskFileWith(gatesSummary(written, gates, leak, memoriser), prompt), written, masked, {
     schemaVersion: 1,
     task: `${suite}/${name}`,
     unit: unit.id,
     ...(unit.via ? { via: unit.via.id } : {}),
     cases: { total: written.cases.length, sources: recording.sources, rejected: recording.rejected, ...(written.reviewDropped > 0 ? { droppedByReview: written.reviewDropped } : {}) },
-    gates: { ...gates, leakAudit: leak },
+    gates: { ...gates, leakAudit: leak, memoriser },
     ...(examples ? { examples: { shown: examples.shown, failedOnReference: examples.failed, kept: examples.shown - examples.failed.length } } : {}),
     mask: {
       removedTests: masked.removedTests,
@@ -198,7 +205,7 @@ function examplesOutcome(check: ExamplesCheck, run: GateReport['examples']): { s
   return { shown: check.examples.length, failed, drop };
 }
 
-function gatesSummary(written: WrittenTask, gates: GateReport, leak: LeakAuditResult): GatesSummary {
+function gatesSummary(written: WrittenTask, gates: GateReport, leak: LeakAuditResult, memoriser: MemoriserResult): GatesSummary {
   const ref = gates.reference?.runs ?? [];
   const masked = gates.masked?.runs ?? [];
   return {
@@ -208,5 +215,6 @@ function gatesSummary(written: WrittenTask, gates: GateReport, leak: LeakAuditRe
     mutationScore: Math.round(gates.mutation.score * 1000) / 1000,
     mutantsKilled: `${gates.mutation.killed}/${gates.mutation.total}`,
     leakAudit: leak.clean ? 'clean' : 'leak',
+    memoriserPasses: `${memoriser.passed}/${memoriser.total}`,
   };
 }

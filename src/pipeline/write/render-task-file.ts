@@ -21,6 +21,8 @@ export interface GatesSummary {
   mutationScore: number;
   mutantsKilled: string;
   leakAudit: 'clean' | 'leak';
+  /** Hidden cases the memoriser control passes (src/pipeline/gate/memoriser.ts), of all. */
+  memoriserPasses: string;
 }
 
 /**
