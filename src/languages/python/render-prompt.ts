@@ -221,7 +221,7 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
     out.push('## Examples', '', '```python', [exampleImports(unit, examples).join('\n'), ...examples.map((c) => exampleBlock(unit, c))].join('\n\n'), '```', '');
   }
   out.push(
-    `${hiddenCasesSentence(input.cases.length)}, many more than these examples. Results are compared with their exact types (a \`tuple\` is not a \`list\`, \`True\` is not \`1\`), exceptions by their exact type (where the library raises them itself or documents them; on other invalid inputs only that the call raises an exception other than \`NotImplementedError\`) and never by their message, and effects on mutable arguments where the original has them.`,
+    `${hiddenCasesSentence(input.cases.length)}, many more than these examples. Results are compared with their exact types (a \`tuple\` is not a \`list\`, \`True\` is not \`1\`; a \`float\` within a relative tolerance of 1e-9), exceptions by their exact type (where the library raises them itself or documents them; on other invalid inputs only that the call raises an exception other than \`NotImplementedError\`) and never by their message, and effects on mutable arguments where the original has them.`,
     '',
   );
   return out.join('\n');

@@ -221,7 +221,8 @@ def verdict(outcome, with_args_after):
         return None
     if with_args_after:
         judged["argsAfter"] = outcome.get("argsAfter")
-    return codec.canonical(judged)
+    # floats to 12 digits: the judge compares them within a tolerance (codec.close)
+    return codec.canonical(codec.rounded(judged))
 
 
 def needs_args_after(case):
@@ -232,7 +233,7 @@ def expected_verdict(case):
     judged = dict(case["expect"])
     if case.get("argsAfter") is not None:
         judged["argsAfter"] = case["argsAfter"]
-    return codec.canonical(judged)
+    return codec.canonical(codec.rounded(judged))
 
 
 # A case's `raises` when the hidden test checks only that the call raises (judge.py): an exception the

@@ -264,6 +264,61 @@ def same(a, b):
     return canonical(a) == canonical(b)
 
 
+# Floats are compared within these tolerances (math.isclose): a result computed in another order of
+# the same arithmetic (0.1 + 0.2 + 0.3 against 0.3 + 0.2 + 0.1) differs in its last bits, which no
+# prompt states (docs/task-format.md). NaN matches NaN, an infinity only itself.
+FLOAT_REL_TOL = 1e-9
+FLOAT_ABS_TOL = 1e-12
+
+
+def close(a, b):
+    """Whether two tagged values are the same but for floats within FLOAT_REL_TOL / FLOAT_ABS_TOL
+    (inside lists, tuples, dicts' values and objects' states; a set's items, a dict's keys and
+    everything else exactly). Never raises: a malformed tree is not close."""
+    try:
+        return _close(a, b)
+    except Exception:  # noqa: BLE001 - an untrusted tree
+        return False
+
+
+def _close(a, b):
+    if not (isinstance(a, dict) and isinstance(b, dict)) or a.get("t") != b.get("t"):
+        return False
+    t = a.get("t")
+    if t == "float":
+        x, y = float(a["v"]), float(b["v"])
+        if math.isnan(x) or math.isnan(y):
+            return math.isnan(x) and math.isnan(y)
+        return x == y or math.isclose(x, y, rel_tol=FLOAT_REL_TOL, abs_tol=FLOAT_ABS_TOL)
+    if t in ("list", "tuple"):
+        return len(a["v"]) == len(b["v"]) and all(_close(x, y) for x, y in zip(a["v"], b["v"]))
+    if t == "dict":
+        return len(a["v"]) == len(b["v"]) and all(
+            canonical(ka) == canonical(kb) and _close(va, vb) for (ka, va), (kb, vb) in zip(a["v"], b["v"]))
+    if t == "object":
+        return a["v"].get("type") == b["v"].get("type") and _close(a["v"].get("state"), b["v"].get("state"))
+    return canonical(a) == canonical(b)
+
+
+def rounded(tagged, digits=12):
+    """A copy of a tagged value with every float written to `digits` significant digits: two results
+    that differ only past them give the same canonical text (the record harness's verdicts, so a
+    mutant is killed only by what the judge's `close` tells apart)."""
+    if isinstance(tagged, list):
+        return [rounded(x, digits) for x in tagged]
+    if not isinstance(tagged, dict):
+        return tagged
+    if tagged.get("t") == "float":
+        try:
+            x = float(tagged["v"])
+        except (TypeError, ValueError):
+            return tagged
+        if math.isnan(x) or math.isinf(x) or x == 0:
+            return tagged
+        return dict(tagged, v=repr(float("%.*g" % (digits, x))))
+    return {k: rounded(v, digits) for k, v in tagged.items()}
+
+
 def describe(tagged, limit=200):
     """A short human-readable rendering, for failure messages."""
     text = _describe(tagged)

@@ -356,7 +356,7 @@ def judge_answer(case, answer):
         return False, clip("raised %s: %s" % (answer.get("type"), answer.get("message", "")))
     if kind != "returns" or not isinstance(answer.get("value"), dict):
         return False, "malformed answer from the subject"
-    if not codec.same(answer["value"], expect["returns"]):
+    if not codec.close(answer["value"], expect["returns"]):
         return False, clip("expected %s, got %s" % (codec.describe(expect["returns"]), _describe(answer["value"])))
     return _judge_args_after(case, answer)
 
@@ -368,7 +368,7 @@ def _judge_args_after(case, answer):
     got = answer.get("argsAfter")
     if not isinstance(got, list):
         return False, "arguments after the call could not be read back"
-    if codec.canonical({"t": "list", "v": got}) != codec.canonical({"t": "list", "v": want}):
+    if not codec.close({"t": "list", "v": got}, {"t": "list", "v": want}):
         return False, clip("arguments after the call differ: expected %s, got %s" % (
             codec.describe({"t": "list", "v": want}), _describe({"t": "list", "v": got})))
     return True, ""
