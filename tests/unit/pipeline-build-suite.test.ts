@@ -254,7 +254,7 @@ describe('buildSuite with fake stages and scorer', () => {
     const funnel = JSON.parse(await readFile(join(out, 'mini.funnel.json'), 'utf8'));
     expect(funnel.funnel.drops.find((d: { code: string }) => d.code === 'examples-fail')).toMatchObject({
       unitId: 'mini.core:clamp',
-      reason: "none of the prompt's 3 examples holds on the reference (examples/test_prompt_examples.py::test_example_e1)",
+      reason: "none of the prompt's 3 examples holds on the reference (examples/test_prompt_examples.py::test_example_e1: Expected 3, got 4)",
     });
   });
 

@@ -115,6 +115,7 @@ describe('runGates', () => {
     expect(report.examples).toEqual({
       passed: ['examples/test_prompt_examples.py::test_example_e1'],
       notPassed: [{ name: 'examples/test_prompt_examples.py::test_example_e2', status: 'failed' }],
+      firstFailure: 'examples/test_prompt_examples.py::test_example_e2: Expected 2, got 3',
     });
   });
 

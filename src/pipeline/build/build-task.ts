@@ -166,7 +166,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
     unit: unit.id,
     ...(unit.via ? { via: unit.via.id } : {}),
     cases: { total: written.cases.length, sources: recording.sources, rejected: recording.rejected, ...(written.reviewDropped > 0 ? { droppedByReview: written.reviewDropped } : {}) },
-    gates: { ...gates, leakAudit: leak, memoriser },
+    gates: { ...gates, ...(gates.examples ? { examples: { passed: gates.examples.passed, notPassed: gates.examples.notPassed } } : {}), leakAudit: leak, memoriser },
     ...(examples ? { examples: { shown: examples.shown, failedOnReference: examples.failed, kept: examples.shown - examples.failed.length } } : {}),
     mask: {
       removedTests: masked.removedTests,
@@ -200,7 +200,7 @@ function examplesOutcome(check: ExamplesCheck, run: GateReport['examples']): { s
   const failed = check.examples.filter((e) => !held.has(e.id)).map((e) => e.id);
   const own = check.examples.filter((e) => e.own);
   const drop = own.length > 0 && own.every((e) => failed.includes(e.id))
-    ? `none of the prompt's ${own.length} examples holds on the reference (${run?.notPassed[0]?.name ?? 'the run of the examples reported no test'})`
+    ? `none of the prompt's ${own.length} examples holds on the reference (${run?.firstFailure?.replace(/\s+/g, ' ').slice(0, 400) ?? 'the run of the examples reported no test'})`
     : null;
   return { shown: check.examples.length, failed, drop };
 }

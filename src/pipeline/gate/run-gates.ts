@@ -39,8 +39,12 @@ export interface GateReport {
   mutation: MutationResult & { threshold: number; passed: boolean };
   reference: { runs: GateRun[]; required: string; passed: boolean } | null;
   masked: { runs: GateRun[]; required: string; passed: boolean } | null;
-  /** The run of the prompt's examples on the reference, its tests by name (null: no check, or an earlier gate failed). */
-  examples: { passed: string[]; notPassed: { name: string; status: string }[] } | null;
+  /**
+   * The run of the prompt's examples on the reference, its tests by name (null: no check, or an
+   * earlier gate failed); `firstFailure`, the first failing test's message, is for the build's
+   * drop reason and stays out of report.json.
+   */
+  examples: { passed: string[]; notPassed: { name: string; status: string }[]; firstFailure?: string } | null;
 }
 
 function toRun(result: ScoreResult): GateRun {
@@ -148,7 +152,12 @@ export async function runGates(input: {
       report.failure = { code: 'gate-infra', reason: `the run of the prompt's examples failed: ${examples.detail}` };
       return report;
     }
-    report.examples = { passed: examples.tests.filter((t) => t.status === 'passed').map((t) => t.name), notPassed: toRun(examples).notPassed };
+    const failure = examples.tests.find((t) => t.status !== 'passed');
+    report.examples = {
+      passed: examples.tests.filter((t) => t.status === 'passed').map((t) => t.name),
+      notPassed: toRun(examples).notPassed,
+      ...(failure ? { firstFailure: `${failure.name}: ${failure.message}` } : {}),
+    };
   }
   report.passed = true;
   return report;
