@@ -127,6 +127,8 @@ export interface RecordedCase {
   argsAfter: unknown[] | null;
   /** Python: what the REPL prints for the case's example (the result's repr; then the state's, for a stated case), for the prompt only. */
   shown?: string[] | undefined;
+  /** Python: a hash of the target's lines the case ran; with its outcome, the case's behaviour class (the prompt shows one example of each). */
+  path?: string | undefined;
   /** Where the input came from: `repo-test`, `doctest`, `call-site`, `inner-call` (a call another target's case made), `result-flow` (another target's result as an argument), `type-hint`, `constructed`, `mutant-search`, `llm`. */
   source: string;
 }

@@ -236,3 +236,31 @@ describe('renderPrompt for a method called on a receiver rebuilt from its attrib
     }
   });
 });
+
+describe('examples by behaviour class (issue 19, part 3)', () => {
+  const withPath = (c: RecordedCase, path: string): RecordedCase => ({ ...c, path });
+
+  it('shows one example of every class, results before exceptions and larger classes first, the rest under More examples', async () => {
+    const { pickExamples, renderPrompt } = await import('../../src/languages/python/render-prompt.js');
+    const { behaviourClasses } = await import('../../src/pipeline/write/behaviour-classes.js');
+    const many = [
+      ...[1, 2, 3].map((n) => withPath(caseOf(`a${n}`, n, { returns: t('tuple', [t('int', String(n)), t('int', '0')]) }), 'p-small')),
+      withPath(caseOf('raise', -1, { raises: 'builtins.ValueError' }), 'p-neg'),
+      ...[5, 6, 7, 8, 9].map((n) => withPath(caseOf(`b${n}`, n * 10, { returns: t('tuple', [t('int', String(n)), t('int', '1')]) }), `p-${n}`)),
+    ];
+    const picked = pickExamples(many);
+    // 7 classes: the 3-case one first (its shortest case: a2 has no clamp), the five single ones, then the exception
+    expect(picked.map((c) => c.id)).toEqual(['a2', 'b5', 'b6', 'b7', 'b8', 'b9', 'raise']);
+    const prompt = renderPrompt({ unit, cases: many, libraryName: 'geo' });
+    expect(prompt).toContain('## More examples\n\nOne example of each other behaviour the hidden tests check:');
+    expect(prompt.match(/^>>> Box\(/gm)).toHaveLength(7);
+    expect(behaviourClasses(many, picked.slice(0, 3))).toMatchObject({ total: 7, shown: 3 });
+    expect(behaviourClasses(many, picked).classes.find((c) => c.class === 'p-small|returns')).toEqual({ class: 'p-small|returns', cases: 3, shown: true });
+  });
+
+  it('fills up to three examples from one class when the cases have only one', async () => {
+    const { pickExamples } = await import('../../src/languages/python/render-prompt.js');
+    const one = [1, 2, 3, 4].map((n) => withPath(caseOf(`o${n}`, n, { returns: t('int', String(n)) }), 'same'));
+    expect(pickExamples(one)).toHaveLength(3);
+  });
+});

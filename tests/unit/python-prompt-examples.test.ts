@@ -80,6 +80,13 @@ describe('the examples of a Python prompt', () => {
     expect(prompt.slice(wrong.start, wrong.end)).toBe("\n# a wrong value\n>>> to_roman(3)\n'IV'\n");
   });
 
+  it('reads a More examples section as the prompt\'s own, after its own import lines', () => {
+    const more = `${prompt}## More examples\n\n\`\`\`python\n>>> from textkit.roman import from_roman\n\n>>> from_roman('IX')\n9\n\`\`\`\n`;
+    const last = parsePromptExamples(more).at(-1)!;
+    expect(last).toMatchObject({ id: 'e9', own: true, before: ['>>> from textkit.roman import from_roman\n'], text: ">>> from_roman('IX')\n9\n" });
+    expect(runPromptExamples(more, unit, TEXTKIT).held).toContain('e9');
+  });
+
   it('runs each example as a doctest on the original: a wrong value fails, a set in another order and a shown None hold', () => {
     const run = runPromptExamples(prompt, unit, TEXTKIT);
     expect(run.failed, run.output).toEqual(['e4']);

@@ -7,8 +7,9 @@ import type { ExamplesCheck, PromptExample } from '../language.js';
 import { pythonStrRepr } from './python-literal.js';
 import { pythonTestsOf } from './python-tests.js';
 
-/** The heading of the prompt's own examples (render-prompt.ts). */
+/** The headings of the prompt's own examples (render-prompt.ts): the first few, then one of each other behaviour class. */
 export const EXAMPLES_HEADING = '## Examples';
+export const MORE_EXAMPLES_HEADING = '## More examples';
 
 /** Where the examples check sits under hidden/ while the gate runs it. */
 export const EXAMPLES_CHECK_PATH = 'examples/test_prompt_examples.py';
@@ -59,7 +60,7 @@ export function parsePromptExamples(prompt: string): PythonPromptExample[] {
       continue;
     }
     if (!isPrompt(trimmed)) continue;
-    const own = section === EXAMPLES_HEADING;
+    const own = section === EXAMPLES_HEADING || section === MORE_EXAMPLES_HEADING;
     let first = i;
     // the comment lines above an example of the Examples section say what it shows
     while (own && first > 0 && /^#( |$)/.test((lines[first - 1] ?? '').trim())) first -= 1;

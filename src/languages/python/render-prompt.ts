@@ -1,7 +1,9 @@
 import { calledUnit } from '../called-unit.js';
 import type { RecordedCase, Unit } from '../construction-types.js';
+import { behaviourClassOf } from '../../pipeline/write/behaviour-classes.js';
 import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
 import { importRootOf } from './parse-module-names.js';
+import { EXAMPLES_HEADING, MORE_EXAMPLES_HEADING } from './prompt-examples.js';
 import { importsOf, keywordArguments, taggedToPython } from './python-literal.js';
 
 /** A case's `expect.raises` when it checks only that the call raises (docs/task-format.md). */
@@ -75,31 +77,48 @@ function exampleCall(target: Unit, c: RecordedCase): string {
     const initArgs = [...c.init.args.map((x) => taggedToPython(x)), ...keywordArguments(c.init.kwargs)];
     return `${cls}(${initArgs.join(', ')}).${name}(${args.join(', ')})`;
   }
-  return `${name}(${args.join(', ')})`;
+  // a static or class method is called on its class (what the import line brings in), a function by its name
+  return `${unit.qualname.includes('.') ? unit.qualname : name}(${args.join(', ')})`;
 }
 
+/** At most this many more examples, in a "More examples" section, when the behaviour classes need them. */
+export const MAX_MORE_EXAMPLES = 5;
+
 /**
- * Up to `MAX_PROMPT_EXAMPLES` cases shown to the agent: docstring examples first (the author chose
- * them), then the shortest others, with at most one exception case, in the cases' stable order.
+ * The cases the prompt shows, in the order it shows them: one of every behaviour class, classes that
+ * return before those that raise and larger classes first, up to `MAX_PROMPT_EXAMPLES +
+ * MAX_MORE_EXAMPLES`; in each class the case a docstring example gave (the author chose it), else
+ * one that shows a value (not None), else the shortest. With fewer classes than
+ * `MAX_PROMPT_EXAMPLES`, the best-ranked other cases fill up to it (one exception case at most).
  */
 export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
   // a probed, nested, stated or constructed case is measured by the call it shows, not the expression around it
   const size = (c: RecordedCase): number => JSON.stringify([c.init, judgedForm(c)?.call ?? c.args, c.kwargs, c.expect]).length;
   // an example returning None shows nothing (the REPL prints no output for it): those come last
   const showsNothing = (c: RecordedCase): number => Number('returns' in c.expect && isNone(c.expect.returns));
-  const ranked = [...cases].sort((a, b) => Number(b.source === 'doctest') - Number(a.source === 'doctest') || showsNothing(a) - showsNothing(b) || size(a) - size(b));
-  const picked: RecordedCase[] = [];
-  let raises = 0;
+  const ranked = [...cases]
+    .filter((c) => size(c) <= 400)
+    .sort((a, b) => Number(b.source === 'doctest') - Number(a.source === 'doctest') || showsNothing(a) - showsNothing(b) || size(a) - size(b) || cases.indexOf(a) - cases.indexOf(b));
+  const classes = new Map<string, RecordedCase[]>();
   for (const c of ranked) {
-    if (picked.length === MAX_PROMPT_EXAMPLES) break;
-    if (size(c) > 400) continue;
+    const key = behaviourClassOf(c);
+    classes.set(key, [...(classes.get(key) ?? []), c]);
+  }
+  const raises = (key: string): number => Number(classes.get(key)?.[0] !== undefined && 'raises' in (classes.get(key)?.[0] as RecordedCase).expect);
+  const order = [...classes.keys()].sort((a, b) => raises(a) - raises(b) || (classes.get(b)?.length ?? 0) - (classes.get(a)?.length ?? 0));
+  const picked = order.slice(0, MAX_PROMPT_EXAMPLES + MAX_MORE_EXAMPLES).map((key) => classes.get(key)?.[0] as RecordedCase);
+  let raised = picked.filter((c) => 'raises' in c.expect).length;
+  for (const c of ranked) {
+    if (picked.length >= MAX_PROMPT_EXAMPLES) break;
+    if (picked.includes(c)) continue;
     if ('raises' in c.expect) {
-      if (raises === 1) continue;
-      raises += 1;
+      if (raised >= 1) continue;
+      raised += 1;
     }
     picked.push(c);
   }
-  return picked.sort((a, b) => cases.indexOf(a) - cases.indexOf(b));
+  // ordinary results first, as the classes are ordered
+  return picked.sort((a, b) => Number('raises' in a.expect) - Number('raises' in b.expect) || order.indexOf(behaviourClassOf(a)) - order.indexOf(behaviourClassOf(b)));
 }
 
 /** The example lines of a prompt: the `>>> ` lines, trimmed. */
@@ -217,8 +236,13 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
     if (entry.docstring && entry.docstring.trim()) out.push(dedentDocstring(entry.docstring), '');
   }
   const examples = pickExamples(input.cases);
-  if (examples.length) {
-    out.push('## Examples', '', '```python', [exampleImports(unit, examples).join('\n'), ...examples.map((c) => exampleBlock(unit, c))].join('\n\n'), '```', '');
+  const first = examples.slice(0, MAX_PROMPT_EXAMPLES);
+  const more = examples.slice(MAX_PROMPT_EXAMPLES);
+  if (first.length) {
+    out.push(EXAMPLES_HEADING, '', '```python', [exampleImports(unit, first).join('\n'), ...first.map((c) => exampleBlock(unit, c))].join('\n\n'), '```', '');
+  }
+  if (more.length) {
+    out.push(MORE_EXAMPLES_HEADING, '', 'One example of each other behaviour the hidden tests check:', '', '```python', [exampleImports(unit, more).join('\n'), ...more.map((c) => exampleBlock(unit, c))].join('\n\n'), '```', '');
   }
   out.push(
     `${hiddenCasesSentence(input.cases.length)}, many more than these examples. Results are compared with their exact types (a \`tuple\` is not a \`list\`, \`True\` is not \`1\`; a \`float\` within a relative tolerance of 1e-9), exceptions by their exact type (where the library raises them itself or documents them; on other invalid inputs only that the call raises an exception other than \`NotImplementedError\`) and never by their message, and effects on mutable arguments where the original has them.`,

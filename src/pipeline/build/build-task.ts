@@ -14,6 +14,7 @@ import { maskWorkspace, type MaskedWorkspace } from '../mask/mask-workspace.js';
 import { stagedWorkspace, writeTaskPackage } from '../package/write-task-package.js';
 import type { AcceptedTask } from '../report/funnel-report.js';
 import type { DropStage, Recording, Unit } from '../types.js';
+import { behaviourClasses } from '../write/behaviour-classes.js';
 import { withoutExamples } from '../write/prompt-examples.js';
 import { DEFAULT_BUILD_REWARD_MODE, renderTaskFile, type GatesSummary } from '../write/render-task-file.js';
 import { noopAssertionReviewer, noopSpecWriter } from '../write/spec-writer.js';
@@ -154,8 +155,13 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
     return drop('gate', 'examples-fail', examples.drop);
   }
   const prompt = check && examples ? withoutExamples(drafted, check.examples.filter((e) => examples.failed.includes(e.id))) : drafted;
+  const picked = language.writer.pickExamples(written.cases);
+  // the behaviour classes the examples that hold show: the prompt's own examples are the picked cases, in order
+  const ownIds = check?.examples.filter((e) => e.own).map((e) => e.id) ?? [];
+  const held = ownIds.length === picked.length ? picked.filter((_, k) => !(examples?.failed ?? []).includes(ownIds[k] as string)) : picked;
+  const classes = behaviourClasses(written.cases, held);
   // the memoriser control: what the prompt's examples alone would score
-  const memoriser = memoriserScore(written.cases, language.writer.pickExamples(written.cases), options.rewardMode ?? DEFAULT_BUILD_REWARD_MODE);
+  const memoriser = memoriserScore(written.cases, picked, options.rewardMode ?? DEFAULT_BUILD_REWARD_MODE);
   if (memoriser.passed === memoriser.total) {
     await rm(taskDir, { recursive: true, force: true });
     return drop('gate', 'memoriser-passes', `a policy answering only the prompt's examples passes all ${memoriser.total} hidden cases`);
@@ -168,6 +174,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
     cases: { total: written.cases.length, sources: recording.sources, rejected: recording.rejected, ...(written.reviewDropped > 0 ? { droppedByReview: written.reviewDropped } : {}) },
     gates: { ...gates, ...(gates.examples ? { examples: { passed: gates.examples.passed, notPassed: gates.examples.notPassed } } : {}), leakAudit: leak, memoriser },
     ...(examples ? { examples: { shown: examples.shown, failedOnReference: examples.failed, kept: examples.shown - examples.failed.length } } : {}),
+    classes,
     mask: {
       removedTests: masked.removedTests,
       scrubbed: masked.scrubbed,

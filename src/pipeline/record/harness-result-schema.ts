@@ -42,6 +42,8 @@ const recordedCaseSchema = z.object({
    * shows it; cases.json never holds it.
    */
   shown: z.array(z.string()).optional(),
+  /** Python only: a hash of the target's lines the case ran (with its outcome, its behaviour class); cases.json never holds it. */
+  path: z.string().optional(),
   /**
    * record.py only: the call returned an iterator (true), or a tuple or list holding iterators
    * ("nested", each iterator element collected), judged on its first items; mutate.py replays the

@@ -303,6 +303,9 @@ def make_case(target, case_input, outcome, source, generator=False):
     if outcome.get("shown") is not None:
         # what the REPL prints for it (worker._shown_outputs): the prompt's examples show that
         case["shown"] = outcome["shown"]
+    if outcome.get("lines") is not None:
+        # the lines of the target it ran: with its outcome, its behaviour class (the prompt shows one example of each)
+        case["path"] = hashlib.sha256(json.dumps(sorted(outcome["lines"])).encode()).hexdigest()[:10]
     case["id"] = case_id(target["qualname"], case)
     if lazy:
         case["lazy"] = lazy
@@ -418,7 +421,7 @@ def _list_case(case, expr, imports):
     return {"id": case["id"], "module": "builtins", "target": "list", "init": None,
             "args": [{"t": "repr", "v": expr, "imports": sorted(imports)}], "kwargs": {},
             "expect": case["expect"], "argsAfter": None, "source": case["source"],
-            **({"shown": case["shown"]} if case.get("shown") is not None else {})}
+            **{k: case[k] for k in ("shown", "path") if case.get(k) is not None}}
 
 
 def probed_case(target, case, bound):
