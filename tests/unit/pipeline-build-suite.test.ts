@@ -212,6 +212,30 @@ describe('buildSuite with fake stages and scorer', () => {
     expect((await readdir(out)).filter((n) => n.startsWith('.'))).toEqual([]);
   });
 
+  it('keeps an undocumented task whose examples show every behaviour class, and drops one whose classes outnumber them', async () => {
+    const base = fakeStages(repo);
+    const undocumented = (paths: (n: number) => string): PipelineStages => ({
+      ...base,
+      analyze: async () => ({ units: UNITS.map((u) => (u.qualname === 'clamp' ? { ...u, docstring: null } : u)), problems: [] }),
+      record: async (input) => {
+        const recorded = await base.record(input);
+        const many = (r: Recording): Recording => ({
+          ...r,
+          cases: Array.from({ length: 10 }, (_, n) => ({ id: `c${n}`, module: 'mini.core', target: 'clamp', init: null, args: [int(n)], kwargs: {}, expect: { returns: int(n) }, argsAfter: null, source: 'type-hint', path: paths(n) })),
+        });
+        return { ...recorded, recordings: recorded.recordings.map((r) => (r.unitId === 'mini.core:clamp' ? many(r) : r)) };
+      },
+    });
+    // two classes (even and odd paths): both shown
+    await build(undocumented((n) => `p${n % 2}`));
+    const report = JSON.parse(await readFile(join(out, 'mini/clamp/report.json'), 'utf8'));
+    expect(report.spec).toBe('examples');
+    expect(report.classes).toMatchObject({ total: 2, shown: 2 });
+    expect(JSON.parse(await readFile(join(out, 'mini/clamp/task.json'), 'utf8')).prompt).toContain('`clamp` has no documentation.');
+    // ten classes, eight examples at most
+    await expect(build(undocumented((n) => `p${n}`))).rejects.toThrow(/gate:undocumented-unshown/);
+  });
+
   it("drops a task whose hidden cases a policy answering only the prompt's examples passes (the memoriser control)", async () => {
     const base = fakeStages(repo);
     const stages: PipelineStages = {

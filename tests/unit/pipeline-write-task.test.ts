@@ -264,3 +264,21 @@ describe('examples by behaviour class (issue 19, part 3)', () => {
     expect(pickExamples(one)).toHaveLength(3);
   });
 });
+
+describe('the prompt of an undocumented unit (issue 19, part 5)', () => {
+  it('says the examples are its spec and shows how the repository calls it, tests left out', async () => {
+    const { renderPrompt } = await import('../../src/languages/python/render-prompt.js');
+    const bare: Unit = {
+      ...unit,
+      docstring: null,
+      callSites: [
+        { file: 'tests/test_shapes.py', line: 4, caller: 'test_scale', argumentTexts: ['[9]'], allLiteral: true },
+        { file: 'geo/render.py', line: 30, caller: 'draw', argumentTexts: ['factors', 'clamp=2'], allLiteral: false },
+      ],
+    };
+    const prompt = renderPrompt({ unit: bare, cases, libraryName: 'geo' });
+    expect(prompt).toContain('## Behaviour\n\n`Box.scale` has no documentation. What it must do is what the examples below show');
+    expect(prompt).toContain('- `scale(factors, clamp=2)` in `draw` (`geo/render.py`, line 30)');
+    expect(prompt).not.toContain('test_scale');
+  });
+});

@@ -184,6 +184,26 @@ function exampleImports(unit: Unit, examples: readonly RecordedCase[]): string[]
   return [`>>> from ${unit.module} import ${first}`, ...[...modules].sort().map((m) => `>>> import ${m}`)];
 }
 
+const isTestPath = (path: string): boolean => /(^|\/)(tests?|testing)\//.test(path) || /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$/.test(path);
+
+/**
+ * What a prompt says of a unit with no docstring (issue 19, part 5): that its examples are its
+ * specification (the build keeps such a task only when they show every behaviour class the hidden
+ * tests check), and how the repository's own code calls it (up to three call sites outside tests).
+ */
+function undocumentedBehaviour(unit: Unit): string[] {
+  const lines = [
+    `\`${unit.qualname}\` has no documentation. What it must do is what the examples below show: one example of each behaviour the hidden tests check, with the value or the exception each input gives.`,
+  ];
+  const sites = unit.callSites.filter((site) => !isTestPath(site.file)).slice(0, 3);
+  if (sites.length > 0) {
+    lines.push('', 'The repository calls it like this:', '');
+    const name = unit.qualname.split('.').at(-1) ?? unit.qualname;
+    for (const site of sites) lines.push(`- \`${name}(${site.argumentTexts.join(', ')})\` in \`${site.caller}\` (\`${site.file}\`, line ${site.line})`);
+  }
+  return lines;
+}
+
 function dedentDocstring(doc: string): string {
   const lines = doc.replace(/\r\n/g, '\n').split('\n');
   const rest = lines.slice(1).filter((l) => l.trim() !== '');
@@ -230,6 +250,8 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
   out.push('## Signature', '', '```python', unit.signature.trim(), '```', '');
   if (unit.docstring && unit.docstring.trim()) {
     out.push('## Behaviour', '', dedentDocstring(unit.docstring), '');
+  } else if (entry === null || !entry.docstring?.trim()) {
+    out.push('## Behaviour', '', ...undocumentedBehaviour(unit), '');
   }
   if (entry !== null) {
     out.push('## The entry the hidden tests call', '', '```python', entry.signature.trim(), '```', '');

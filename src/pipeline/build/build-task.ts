@@ -1,6 +1,7 @@
 import type { RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
 import { rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { calledUnit } from '../../languages/called-unit.js';
 import { MaskBodyError } from '../../languages/language-adapter.js';
 import type { ExamplesCheck } from '../../languages/language.js';
 import type { Scorer } from '../../scoring/types.js';
@@ -160,6 +161,13 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   const ownIds = check?.examples.filter((e) => e.own).map((e) => e.id) ?? [];
   const held = ownIds.length === picked.length ? picked.filter((_, k) => !(examples?.failed ?? []).includes(ownIds[k] as string)) : picked;
   const classes = behaviourClasses(written.cases, held);
+  // an undocumented unit's examples are its spec: every behaviour the hidden tests check must be
+  // shown by an example that holds (where the language's examples are checked)
+  const documented = Boolean(unit.docstring?.trim()) || (unit.via !== undefined && Boolean(calledUnit(unit).docstring?.trim()));
+  if (!documented && language.writer.examplesCheck !== undefined && classes.shown < classes.total) {
+    await rm(taskDir, { recursive: true, force: true });
+    return drop('gate', 'undocumented-unshown', `no docstring, and the examples that hold show ${classes.shown} of the ${classes.total} behaviours the hidden tests check`);
+  }
   // the memoriser control: what the prompt's examples alone would score
   const memoriser = memoriserScore(written.cases, picked, options.rewardMode ?? DEFAULT_BUILD_REWARD_MODE);
   if (memoriser.passed === memoriser.total) {
@@ -175,6 +183,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
     gates: { ...gates, ...(gates.examples ? { examples: { passed: gates.examples.passed, notPassed: gates.examples.notPassed } } : {}), leakAudit: leak, memoriser },
     ...(examples ? { examples: { shown: examples.shown, failedOnReference: examples.failed, kept: examples.shown - examples.failed.length } } : {}),
     classes,
+    spec: documented ? 'docstring' : 'examples',
     mask: {
       removedTests: masked.removedTests,
       scrubbed: masked.scrubbed,
