@@ -127,7 +127,7 @@ export interface RecordedCase {
   argsAfter: unknown[] | null;
   /** Python: what the REPL prints for the case's example (the result's repr; then the state's, for a stated case), for the prompt only. */
   shown?: string[] | undefined;
-  /** Python: a hash of the target's lines the case ran; with its outcome, the case's behaviour class (the prompt shows one example of each). */
+  /** Python: the line the target's call ended on (`line 12`: a return, or where an exception came out); with its outcome, the case's behaviour class (the prompt shows one example of each). */
   path?: string | undefined;
   /** Where the input came from: `repo-test`, `doctest`, `call-site`, `inner-call` (a call another target's case made), `result-flow` (another target's result as an argument), `type-hint`, `constructed`, `mutant-search`, `llm`. */
   source: string;
@@ -159,6 +159,23 @@ export interface Recording {
    * entry's, its mutants this unit's own.
    */
   via?: UnitEntry;
+  /**
+   * A feature-level task's recording (issue 19, part 1): its cases call `entry` (`unitId` is
+   * `<entry>#feature`), whose body and those of `helpers` (the private units only it reaches) are
+   * removed together; `mutation` is over all of their bodies.
+   */
+  feature?: { entry: string; helpers: string[] };
+}
+
+/** The shapes of task a build proposes: one function, or a feature (a public entry with the private helpers only it reaches). */
+export type TaskShape = 'function' | 'feature';
+
+/** What `--task-shapes` accepts, in order; a build proposes all of them unless told otherwise. */
+export const TASK_SHAPES: readonly TaskShape[] = Object.freeze(['function', 'feature']);
+
+/** A feature recording's unit id: `<entry unit id>#feature`. */
+export function featureUnitId(entryId: string): string {
+  return `${entryId}#feature`;
 }
 
 /** An extra input for a candidate (an `InputProposer`'s), in the language's tagged value form. */

@@ -29,6 +29,12 @@ describe('the exceptions a case asserts', () => {
     expect(raised('level')).toEqual(['builtins.TypeError', 'builtins.ValueError']);
   });
 
+  it("keeps where each call ended, which with its outcome is the case's behaviour class", () => {
+    // level's exits: `raise TypeError` (line 8), `raise ValueError` (line 11), `return table[key]` (line 12)
+    const exits = new Set(recorded.get('level').cases.map((c: any) => `${c.path} ${'raises' in c.expect ? c.expect.raises : 'returns'}`));
+    expect([...exits].sort()).toEqual(['line 11 builtins.ValueError', 'line 12 returns', 'line 8 builtins.TypeError']);
+  });
+
   it('asserts only that the call raises when the exception came out of an operation on the input', () => {
     // shout(0) or shout(None) fails in `text.upper()`: the function never chose to raise it
     expect(raised('shout')).toEqual(['*']);

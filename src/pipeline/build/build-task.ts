@@ -16,6 +16,7 @@ import { stagedWorkspace, writeTaskPackage } from '../package/write-task-package
 import type { AcceptedTask } from '../report/funnel-report.js';
 import type { DropStage, Recording, Unit } from '../types.js';
 import { behaviourClasses } from '../write/behaviour-classes.js';
+import { bodyLineCount, withFeatureNote } from '../write/feature-note.js';
 import { withoutExamples } from '../write/prompt-examples.js';
 import { DEFAULT_BUILD_REWARD_MODE, renderTaskFile, type GatesSummary } from '../write/render-task-file.js';
 import { noopAssertionReviewer, noopSpecWriter } from '../write/spec-writer.js';
@@ -60,14 +61,19 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   const { options } = run;
   const { language } = options;
   const { snapshot, files, units } = explored;
-  const own = explored.unitsById.get(recording.unitId) as Unit;
+  // a feature (record-candidates.ts, the feature pass): its entry's unit under the feature's id, and the helpers removed with it
+  const feature = recording.feature;
+  const own = feature ? { ...(explored.unitsById.get(feature.entry) as Unit), id: recording.unitId } : (explored.unitsById.get(recording.unitId) as Unit);
+  const helpers = (feature?.helpers ?? []).map((id) => explored.unitsById.get(id)).filter((u): u is Unit => u !== undefined);
   // recorded through an entry that reaches it (record-candidates.ts, the entry pass): its cases call the entry
   const unit: Unit = recording.via ? { ...own, via: recording.via } : own;
-  const name = explored.names.get(unit.id) ?? unit.id;
+  const name = feature ? featureTaskName(explored.names, feature.entry) : (explored.names.get(unit.id) ?? unit.id);
   const suite = options.suite;
   const drop = (stage: DropStage, code: string, reason: string): TaskOutcome => ({ unit, name, accepted: null, drop: { unitId: unit.id, stage, code, reason }, written: stage === 'gate' });
-  const unbuildable = language.unbuildable(unit);
-  if (unbuildable) return drop('write', unbuildable.code, unbuildable.reason);
+  for (const u of [unit, ...helpers]) {
+    const unbuildable = language.unbuildable(u);
+    if (unbuildable) return drop('write', unbuildable.code, u === unit ? unbuildable.reason : `${u.qualname}, removed with it: ${unbuildable.reason}`);
+  }
 
   let written: WrittenTask;
   const reference = referenceOf(explored, unit);
@@ -93,8 +99,10 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
     throw err;
   }
 
-  const mask = (alsoMask: readonly Unit[] = []): Promise<MaskedWorkspace> =>
-    run.timed('mask', () => maskWorkspace({ unit, files, units, maskBody: language.maskBody, repoTests: language.repoTests, workspaceRules: language.workspace, ...(alsoMask.length > 0 ? { alsoMask } : {}) }));
+  const mask = (coMask: readonly Unit[] = []): Promise<MaskedWorkspace> => {
+    const alsoMask = [...helpers, ...coMask.filter((u) => !helpers.includes(u))];
+    return run.timed('mask', () => maskWorkspace({ unit, files, units, maskBody: language.maskBody, repoTests: language.repoTests, workspaceRules: language.workspace, ...(alsoMask.length > 0 ? { alsoMask } : {}) }));
+  };
   let masked: MaskedWorkspace;
   try {
     masked = await mask();
@@ -109,13 +117,20 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   if (!leak.clean) {
     ({ masked, leak, coMasked } = await coMaskSiblings({ unit, units, files, masked, leak, mask, audit, tokenize: language.leaks.tokenize }));
   }
-  if (!leak.clean) {
-    const first = leak.hits[0];
-    return drop('audit', 'leak', `runs of ${leak.runTokens} body tokens covering ${Math.round((first?.coverage ?? 0) * 100)}% of the body found in ${first?.where} file ${first?.path}:${first?.line}${leak.hits.length > 1 ? ` (+${leak.hits.length - 1} more files)` : ''}`);
+  const leakDrop = (found: LeakAuditResult, whose: string): TaskOutcome => {
+    const first = found.hits[0];
+    return drop('audit', 'leak', `runs of ${found.runTokens} body tokens covering ${Math.round((first?.coverage ?? 0) * 100)}% of ${whose} found in ${first?.where} file ${first?.path}:${first?.line}${found.hits.length > 1 ? ` (+${found.hits.length - 1} more files)` : ''}`);
+  };
+  if (!leak.clean) return leakDrop(leak, 'the body');
+  // a feature's every removed body is audited
+  for (const helper of helpers) {
+    const removedBody = bodyOf(files, helper);
+    const found = await run.timed('audit', () => ctx.auditor.audit({ removedBody, workspace: masked.workspace, image: ctx.image, scrub: ctx.scrub, ...run.signalOption }));
+    if (!found.clean) return leakDrop(found, `the body of ${helper.qualname}`);
   }
 
   const taskDir = join(ctx.stagingDir, name);
-  const drafted = language.writer.withCoMaskedNote(written.prompt, coMasked);
+  const drafted = withFeatureNote(language.writer.withCoMaskedNote(written.prompt, coMasked.filter((u) => !helpers.includes(u))), unit, helpers);
   const taskFileWith = (gates: GatesSummary | null, prompt: string): Record<string, unknown> =>
     renderTaskFile({ suite, language, name, unit, snapshot, scrub: ctx.scrub, dependencies: ctx.dependencies, title: written.title, prompt, gates, ...(options.rewardMode ? { rewardMode: options.rewardMode } : {}) });
   const taskFile = taskFileWith(null, drafted);
@@ -156,6 +171,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
     return drop('gate', 'examples-fail', examples.drop);
   }
   const prompt = check && examples ? withoutExamples(drafted, check.examples.filter((e) => examples.failed.includes(e.id))) : drafted;
+  const removedLines = [unit, ...helpers].reduce((n, u) => n + bodyLineCount(u), 0);
   const picked = language.writer.pickExamples(written.cases);
   // the behaviour classes the examples that hold show: the prompt's own examples are the picked cases, in order
   const ownIds = check?.examples.filter((e) => e.own).map((e) => e.id) ?? [];
@@ -184,6 +200,9 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
     ...(examples ? { examples: { shown: examples.shown, failedOnReference: examples.failed, kept: examples.shown - examples.failed.length } } : {}),
     classes,
     spec: documented ? 'docstring' : 'examples',
+    shape: feature ? 'feature' : 'function',
+    removed: [unit, ...helpers].map((u) => ({ symbol: `${u.module}.${u.qualname}`, file: u.file, bodyLines: [u.bodyStartLine, u.bodyEndLine] })),
+    removedLines,
     mask: {
       removedTests: masked.removedTests,
       scrubbed: masked.scrubbed,
@@ -192,7 +211,21 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
       ...(masked.coMasked.length > 0 ? { coMasked: masked.coMasked } : {}),
     },
   });
-  return { unit, name, written: true, drop: null, accepted: { name, unitId: unit.id, cases: written.cases.length, mutationScore: recording.mutation.score, ...(unit.via ? { via: unit.via.id } : {}) } };
+  return { unit, name, written: true, drop: null, accepted: { name, unitId: unit.id, cases: written.cases.length, mutationScore: recording.mutation.score, shape: feature ? 'feature' : 'function', removedLines, ...(unit.via ? { via: unit.via.id } : {}) } };
+}
+
+/** A feature task's folder name: its entry's, `-feature` added (numbered on the rare clash with another task's name). */
+function featureTaskName(names: ReadonlyMap<string, string>, entryId: string): string {
+  const base = `${names.get(entryId) ?? entryId}-feature`;
+  const taken = new Set(names.values());
+  let name = base;
+  for (let k = 2; taken.has(name); k += 1) name = `${base}-${k}`;
+  return name;
+}
+
+/** A unit's body as its file has it (what masking removes). */
+function bodyOf(files: ReadonlyMap<string, Buffer>, unit: Unit): string {
+  return (files.get(unit.file)?.toString('utf8') ?? '').split('\n').slice(unit.bodyStartLine - 1, unit.bodyEndLine).join('\n');
 }
 
 /** The examples check's files under `hiddenDir`, and the folders they leave empty. */

@@ -1,4 +1,5 @@
 import type { RewardMode } from '../write/render-task-file.js';
+import type { TaskShape } from '../types.js';
 import type { RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
 import type { Dependencies, MissingDependency } from './declared-dependencies.js';
 import type { Logger } from '../../logging.js';
@@ -56,6 +57,8 @@ export interface PipelineStages {
     proposals?: ReadonlyMap<string, readonly InputProposal[]>;
     /** The repository's dependencies, installed on the record image. */
     dependencies?: RuntimeDependencies;
+    /** The task shapes the build proposes (`feature`: the record stage's feature pass records them). */
+    shapes?: readonly TaskShape[];
     /** The record run's drops, before mutation testing starts (recordCandidates' `onRecordDrops`). */
     onRecordDrops?: (drops: readonly Drop[]) => void;
     /** Each recording once final, before the stage ends (recordCandidates' `onFinal`); a stage may call it for none. */
@@ -80,6 +83,8 @@ export interface BuildSuiteOptions {
   maxTasks?: number;
   /** How the suite's tasks are rewarded. Default `binary` (`DEFAULT_BUILD_REWARD_MODE`). */
   rewardMode?: RewardMode;
+  /** The shapes of task proposed (`--task-shapes`). Default `DEFAULT_TASK_SHAPES`: single functions and features. */
+  taskShapes?: readonly TaskShape[];
   /** Seed of every random choice of the build. Default 0. */
   seed?: number;
   provider: SandboxProvider;

@@ -1,6 +1,7 @@
 import { referenceCodeOf } from '../llm/reference-code.js';
 import type { RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
 import type { Candidate, Recording, Unit } from '../types.js';
+import { TASK_SHAPES } from '../../languages/construction-types.js';
 import { noopInputProposer, type InputProposal, type ReferenceCode } from '../write/spec-writer.js';
 import { compareStrings } from '../write/stable-json.js';
 import type { BuildRun } from './build-run.js';
@@ -37,7 +38,8 @@ export async function recordBehaviour(run: BuildRun, explored: Explored, early?:
   const { recorded, dependencies } = await recordInstalling(run, explored, recorderOf(run, explored, proposals), early);
   const missing = missingDependencies(dependencies, recorded.missingDependencies ?? []);
   run.drops.push(...blameMissingDependencies(recorded.drops, options.language.dependencies, dependencies, missing));
-  const recordings = [...recorded.recordings].filter((r) => unitsById.has(r.unitId)).sort((a, b) => compareStrings(a.unitId, b.unitId));
+  // a feature's recording is known by its entry's unit
+  const recordings = [...recorded.recordings].filter((r) => unitsById.has(r.feature?.entry ?? r.unitId)).sort((a, b) => compareStrings(a.unitId, b.unitId));
   if (recordings.length === 0) {
     await run.fail({ snapshot, units }, `none of the ${toRecord.length} candidates of ${options.source} could be recorded (${run.countsOf('record')})`, { candidates: explored.candidates.length });
   }
@@ -62,6 +64,7 @@ function recorderOf(run: BuildRun, explored: Explored, proposals: ReadonlyMap<st
         seed: run.seed,
         logger: run.logger,
         units: explored.units,
+        shapes: options.taskShapes ?? TASK_SHAPES,
         ...(proposals.size > 0 ? { proposals } : {}),
         ...(dependencies.runtime ? { dependencies: dependencies.runtime } : {}),
         onProgress: (e) => {
@@ -96,7 +99,7 @@ async function recordInstalling(run: BuildRun, explored: Explored, recordWith: R
           handOn = undeclaredDependencies(drops, run.options.language.dependencies, settled, explored.files).found.length === 0;
         },
         onFinal: (recording) => {
-          if (handOn && unitsById.has(recording.unitId)) early.final(recording, settled.runtime);
+          if (handOn && unitsById.has(recording.feature?.entry ?? recording.unitId)) early.final(recording, settled.runtime);
         },
       }
     : {};

@@ -7,6 +7,7 @@ import type { FunnelDependencies } from '../report/funnel-report.js';
 import type { RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
 import { createLimiter } from '../../shared/limiter.js';
 import type { Recording, Unit } from '../types.js';
+import { TASK_SHAPES } from '../../languages/construction-types.js';
 import { stableJson } from '../write/stable-json.js';
 import type { BuildRun } from './build-run.js';
 import { BuildFailedError, type BuildSuiteResult, type Explored, type Recorded } from './build-types.js';
@@ -57,6 +58,7 @@ export function createTaskStages(run: BuildRun, explored: Explored): TaskStages 
       if (closed) throw new Error('the build ended before this task was gated');
       options.signal?.throwIfAborted();
       try {
+        if (r.feature === undefined && !(options.taskShapes ?? TASK_SHAPES).includes('function')) return notAsked(r, explored);
         const o = await buildTask(await context, r);
         const what = o.accepted ? `accepted ${o.name}` : `dropped ${o.unit.id} (${o.drop?.code})`;
         run.progress({ stage: 'gate', done: ++gated, total, unitId: o.unit.id, message: recording ? `${what} (while recording)` : what });
@@ -90,7 +92,8 @@ export function createTaskStages(run: BuildRun, explored: Explored): TaskStages 
       const accepted = outcomes.flatMap((o) => (o.accepted ? [o.accepted] : []));
       const report = run.report(
         explored,
-        { candidates: explored.candidates.length, recorded: recordings.length, written: outcomes.filter((o) => o.written).length, gated: accepted.length },
+        // a feature's recording is its entry's cases again: `recorded` counts candidates
+        { candidates: explored.candidates.length, recorded: recordings.filter((r) => r.feature === undefined).length, written: outcomes.filter((o) => o.written).length, gated: accepted.length },
         accepted,
         dependencySummary(recorded.dependencies),
       );
@@ -124,6 +127,12 @@ export function createTaskStages(run: BuildRun, explored: Explored): TaskStages 
       await staging?.then((made) => made.abort(), () => undefined);
     },
   };
+}
+
+/** A recording of a shape the build was not asked for (`--task-shapes` without `function`): no task, no drop. */
+function notAsked(r: Recording, explored: Explored): TaskOutcome {
+  const unit = explored.unitsById.get(r.unitId) as Unit;
+  return { unit, name: explored.names.get(r.unitId) ?? r.unitId, accepted: null, drop: null, written: false };
 }
 
 /** What every task shares: the image with the repository's dependencies, without copies of the library, and the leak auditor reading it. */
@@ -190,7 +199,7 @@ async function buildTasks(
     options.signal?.throwIfAborted();
     if (options.maxTasks !== undefined && acceptedCount >= options.maxTasks) {
       for (const r of recordings.slice(i)) {
-        const unit = explored.unitsById.get(r.unitId) as Unit;
+        const unit = (explored.unitsById.get(r.unitId) ?? { ...(explored.unitsById.get(r.feature?.entry ?? '') as Unit), id: r.unitId }) as Unit;
         outcomes.push({ unit, name: explored.names.get(unit.id) ?? unit.id, accepted: null, written: false, drop: { unitId: unit.id, stage: 'gate', code: 'max-tasks', reason: `not gated: --max-tasks ${options.maxTasks} reached` } });
       }
       break;

@@ -42,7 +42,7 @@ const recordedCaseSchema = z.object({
    * shows it; cases.json never holds it.
    */
   shown: z.array(z.string()).optional(),
-  /** Python only: a hash of the target's lines the case ran (with its outcome, its behaviour class); cases.json never holds it. */
+  /** Python only: the line the target's call ended on (`line 12`; with its outcome, its behaviour class); cases.json never holds it. */
   path: z.string().optional(),
   /**
    * record.py only: the call returned an iterator (true), or a tuple or list holding iterators

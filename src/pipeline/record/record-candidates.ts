@@ -9,9 +9,11 @@ import type { FileEntry, Sandbox, SandboxProvider } from '../../sandbox/types.js
 import { mapSettledWithConcurrency } from '../../shared/map-with-concurrency.js';
 import { DEFAULT_GATE_OPTIONS } from '../gate/run-gates.js';
 import type { RecordTimings } from '../report/funnel-report.js';
-import type { Candidate, Drop, RecordedCase, Recording, RepoSnapshot, Unit } from '../types.js';
+import type { Candidate, Drop, RecordedCase, Recording, RepoSnapshot, TaskShape, Unit } from '../types.js';
+import { featureUnitId } from '../../languages/construction-types.js';
 import type { InputProposal } from '../write/spec-writer.js';
 import { entryAttempts, unitEntry } from './entry-attempts.js';
+import { featureSlices } from './feature-slices.js';
 import { mutateResultSchema, recordResultSchema, type MutateResult, type RecordResult } from './harness-result-schema.js';
 
 /** The harness's scratch folder inside the sandbox (never /tmp: the scrubbed images mount it). */
@@ -90,6 +92,8 @@ export interface RecordCandidatesInput {
   proposals?: ReadonlyMap<string, readonly InputProposal[]>;
   /** The repository's dependencies, installed on the record image (`SandboxSpec.dependencies`). Default: none. */
   dependencies?: RuntimeDependencies;
+  /** The task shapes the build proposes (`feature`: the feature pass records them too). Default: `function` only. */
+  shapes?: readonly TaskShape[];
   options?: Partial<RecordOptions>;
   /** The record run's drops, once it ends and before mutation testing starts (the build looks for undeclared imports in them). */
   onRecordDrops?: (drops: readonly Drop[]) => void;
@@ -313,6 +317,64 @@ async function throughEntries(input: {
   return ms;
 }
 
+/**
+ * The feature pass (issue 19, part 1): for each public recording at or above `threshold` with
+ * private helpers only it reaches (feature-slices.ts), each helper mutation tested through the
+ * entry's cases (the harness's `mutantOf`, as the entry pass does). A feature whose every helper
+ * passes `threshold` becomes a recording of its own, `<entry>#feature`: the entry's cases, the
+ * mutation result over every removed body (the entry's and each helper's, summed). Returns the
+ * feature recordings and the milliseconds spent per entry.
+ */
+async function throughFeatures(input: {
+  recordings: readonly Recording[];
+  units: readonly Unit[];
+  kept: ReadonlyMap<string, RecordResult['targets'][number]>;
+  threshold: number;
+  search: boolean;
+  target(unitId: string): Record<string, unknown>;
+  mutate(targets: Record<string, unknown>[]): Promise<MutateResult['targets']>;
+  logger: Logger;
+}): Promise<{ features: Recording[]; ms: Map<string, number> }> {
+  const ms = new Map<string, number>();
+  const own = new Map(input.recordings.filter((r) => r.via === undefined && r.feature === undefined && r.mutation.score >= input.threshold).map((r) => [r.unitId, r] as const));
+  const slices = featureSlices(input.units, new Set([...own.keys()].filter((id) => input.kept.has(id))));
+  if (slices.length === 0) return { features: [], ms };
+  const attempts = slices.flatMap((slice) => slice.helpers.map((helper) => ({ slice, helper })));
+  const results = await input.mutate(
+    attempts.map(({ slice, helper }) => ({
+      ...input.target(slice.entry.id),
+      unitId: helper.id,
+      mutantOf: { module: helper.module, qualname: helper.qualname },
+      search: false,
+      stopBelow: input.threshold,
+      cases: input.kept.get(slice.entry.id)!.cases,
+    })),
+  );
+  const byHelper = new Map<string, MutateResult['targets'][number]>();
+  results.forEach((m, k) => {
+    const { slice, helper } = attempts[k]!;
+    ms.set(slice.entry.id, (ms.get(slice.entry.id) ?? 0) + (m.ms ?? 0));
+    byHelper.set(`${slice.entry.id} ${helper.id}`, m);
+  });
+  const features: Recording[] = [];
+  for (const { entry, helpers } of slices) {
+    const tried = helpers.map((h) => byHelper.get(`${entry.id} ${h.id}`));
+    if (tried.some((m) => m === undefined || m.error || m.mutation.score < input.threshold)) continue;
+    const base = own.get(entry.id)!;
+    const parts = [base.mutation, ...tried.map((m) => m!.mutation)];
+    const total = parts.reduce((n, m) => n + m.total, 0);
+    const killed = parts.reduce((n, m) => n + m.killed, 0);
+    features.push({
+      ...base,
+      unitId: featureUnitId(entry.id),
+      mutation: { total, killed, score: total === 0 ? 1 : killed / total, survivors: parts.flatMap((m) => m.survivors) },
+      feature: { entry: entry.id, helpers: helpers.map((h) => h.id) },
+    });
+  }
+  input.logger.info({ slices: slices.length, kept: features.length }, 'feature pass done');
+  return { features, ms };
+}
+
 function byId<T extends { unitId: string }>(a: T, b: T): number {
   return a.unitId < b.unitId ? -1 : a.unitId > b.unitId ? 1 : 0;
 }
@@ -454,6 +516,26 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
           logger,
         })
       : new Map<string, number>();
+    // the feature pass: public entries with the private helpers only they reach, masked together
+    const featurePass = entryPass && input.units && (input.shapes ?? []).includes('feature')
+      ? await throughFeatures({
+          recordings,
+          units: input.units,
+          kept: keptById,
+          threshold: options.entryPassBelow,
+          search: options.search,
+          target: (unitId) => harness.target(byUnit.get(unitId)!, classes, []),
+          mutate: (targets) => {
+            progress('mutate', total, `mutation testing the helpers of ${new Set(targets.map((t) => t['module'] + ':' + String(t['qualname']))).size} features through their entries`);
+            return mutateEach(targets, () => undefined);
+          },
+          logger,
+        })
+      : { features: [], ms: new Map<string, number>() };
+    for (const feature of featurePass.features) {
+      recordings.push(feature);
+      input.onFinal?.(feature);
+    }
     recordings.sort(byId);
     drops.sort(byId);
     const traceMs: Record<string, number> = {};
@@ -464,7 +546,7 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
       candidates: recorded.targets
         .map((t) => {
           const m = mutationByUnit.get(t.unitId);
-          return { unitId: t.unitId, recordMs: t.ms ?? 0, mutateMs: (m?.ms ?? 0) + (entryMs.get(t.unitId) ?? 0), searchMs: m?.searchMs ?? 0 };
+          return { unitId: t.unitId, recordMs: t.ms ?? 0, mutateMs: (m?.ms ?? 0) + (entryMs.get(t.unitId) ?? 0) + (featurePass.ms.get(t.unitId) ?? 0), searchMs: m?.searchMs ?? 0 };
         })
         .sort(byId),
     };

@@ -12,6 +12,10 @@ export interface AcceptedTask {
   mutationScore: number;
   /** The unit whose calls the cases make, when it is not the task's own (`Unit.via`). */
   via?: string;
+  /** One function, or a feature (an entry with the private helpers only it reaches). Absent: `function`. */
+  shape?: 'function' | 'feature';
+  /** Body lines the task removes (every removed body's). */
+  removedLines?: number;
 }
 
 /**
@@ -178,6 +182,10 @@ export function formatFunnelSummary(report: FunnelReport, timings: BuildTimings 
     const scores = report.tasks.map((t) => t.mutationScore).sort((a, b) => a - b);
     const median = scores[Math.floor((scores.length - 1) / 2)] ?? 0;
     lines.push(`accepted: ${report.tasks.length} tasks, mutation kill rate median ${median.toFixed(2)}, min ${(scores[0] ?? 0).toFixed(2)}`);
+    const shapes = new Map<string, number[]>();
+    for (const t of report.tasks) shapes.set(t.shape ?? 'function', [...(shapes.get(t.shape ?? 'function') ?? []), t.removedLines ?? 0]);
+    const medianOf = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;
+    lines.push(`shapes: ${[...shapes].sort((a, b) => compareStrings(a[0], b[0])).map(([shape, removed]) => `${shape} ${removed.length} (median ${medianOf(removed)} removed lines, max ${Math.max(...removed)})`).join(', ')}`);
   }
   if (timings) {
     const stages = Object.entries(timings.stageMs).map(([k, ms]) => `${k} ${seconds(ms)}`).join(', ');

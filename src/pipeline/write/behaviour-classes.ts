@@ -1,8 +1,8 @@
 import type { RecordedCase } from '../types.js';
 
 /**
- * A case's behaviour class: the target's lines it ran (its branches; `path`, where the language's
- * record stage gives it) and its outcome (returns, or raises which type). Two cases of one class
+ * A case's behaviour class: where the target's call ended (the return it took, or the line an
+ * exception came out of; `path`, where the language's record stage gives it) and its outcome (returns, or raises which type). Two cases of one class
  * exercise the same behaviour; a prompt shows one example of every class it can (issue 19, part 3).
  */
 export function behaviourClassOf(c: RecordedCase): string {

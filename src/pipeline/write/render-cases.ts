@@ -35,7 +35,7 @@ export function normaliseCases(cases: readonly RecordedCase[], taskName: string)
 }
 
 export function renderCasesFile(cases: readonly RecordedCase[]): string {
-  // what the REPL prints for a case and the lines it ran are for the prompt's examples; the judge reads the tagged values only
+  // what the REPL prints for a case and where its call ended are for the prompt's examples; the judge reads the tagged values only
   const file: CasesFile = { schemaVersion: 1, cases: cases.map(({ shown: _shown, path: _path, ...c }) => c) };
   return stableJson(file);
 }

@@ -303,9 +303,10 @@ def make_case(target, case_input, outcome, source, generator=False):
     if outcome.get("shown") is not None:
         # what the REPL prints for it (worker._shown_outputs): the prompt's examples show that
         case["shown"] = outcome["shown"]
-    if outcome.get("lines") is not None:
-        # the lines of the target it ran: with its outcome, its behaviour class (the prompt shows one example of each)
-        case["path"] = hashlib.sha256(json.dumps(sorted(outcome["lines"])).encode()).hexdigest()[:10]
+    if outcome.get("exit") is not None:
+        # the line the target's call ended on (a return, or where an exception came out): with the
+        # outcome, the case's behaviour class (the prompt shows one example of each)
+        case["path"] = "line %d" % outcome["exit"]
     case["id"] = case_id(target["qualname"], case)
     if lazy:
         case["lazy"] = lazy

@@ -1029,14 +1029,19 @@ def _resolve_callable(init):
     return None, STATE["klass"]
 
 
-def _line_tracer(lines):
-    """The lines run in the mutation subject's frames (the target, or op_setup's `mutantOf`)."""
+def _line_tracer(lines, exits=None):
+    """The lines run in the mutation subject's frames (the target, or op_setup's `mutantOf`); with
+    `exits`, the line each call of the subject itself (not a function nested in it) left from, a
+    return or the line an exception came out of, in order."""
     subject = STATE["subject"]
     filename, first, last = subject["filename"], subject["first"], subject["last"]
+    own_first = getattr(getattr(subject.get("raw"), "__code__", None), "co_firstlineno", first)
 
     def local(frame, event, arg):
         if event == "line":
             lines.add(frame.f_lineno)
+        elif event == "return" and exits is not None and frame.f_code.co_firstlineno == own_first:
+            exits.append(frame.f_lineno)
         return local
 
     def global_(frame, event, arg):
@@ -1110,14 +1115,14 @@ def run_case(case, trace=False):
         return {"kind": "error", "reason": "bad-input", "message": _short_error(exc)}
     if STATE["method"] and init is None:
         return {"kind": "error", "reason": "no-init", "message": "a method case needs init"}
-    lines = set()
+    lines, exits = set(), []
     _FLAGS.clear()
     result = exc = instance = None
     raised = lazy = False
     _ACTIVE[0] = True
     try:
         if trace:
-            sys.settrace(_line_tracer(lines))
+            sys.settrace(_line_tracer(lines, exits))
         if STATE["method"]:
             try:
                 if restore is not None:
@@ -1187,6 +1192,9 @@ def run_case(case, trace=False):
     if raised and isinstance(exc, MemoryError):
         return {"kind": "error", "reason": "memory", "message": "MemoryError"}
     out = {"lines": sorted(lines)} if trace else {}
+    if trace and exits:
+        # the line the call of the target left from: with the outcome, the case's behaviour class
+        out["exit"] = exits[-1]
     try:
         after = _args_after(args)
     except BaseException:  # noqa: BLE001
