@@ -80,7 +80,9 @@ for (const line of readFileSync(runsFile, 'utf8').trim().split('\n')) {
   const report = JSON.parse(readFileSync(funnelFile, 'utf8'));
   const f = report.funnel;
   const scores = report.tasks.map((t: any) => t.mutationScore);
-  const accepted = report.tasks.filter((t: any) => substantive.has(t.unitId)).length;
+  // a function counts once, as a task of its own or removed in a feature (the entry, and each helper)
+  const built = new Set<string>(report.tasks.flatMap((t: any) => [t.feature ?? t.unitId, ...(t.helpers ?? [])]));
+  const accepted = [...substantive].filter((id) => built.has(id)).length;
   const subDrops: Record<string, number> = {};
   for (const d of f.drops) if (substantive.has(d.unitId)) subDrops[`${d.stage}:${d.code}`] = (subDrops[`${d.stage}:${d.code}`] ?? 0) + 1;
   // what the leak audit saw: the accepted tasks' report.json (mask.scrubbed, leakAudit), and the audit drops

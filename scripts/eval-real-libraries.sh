@@ -69,7 +69,9 @@ for (const line of readFileSync(runsFile, 'utf8').trim().split('\n')) {
   const report = JSON.parse(readFileSync(funnelFile, 'utf8'));
   const f = report.funnel;
   const scores = report.tasks.map((t: any) => t.mutationScore);
-  const accepted = report.tasks.filter((t: any) => substantive.has(t.unitId)).length;
+  // a function counts once, as a task of its own or removed in a feature (the entry, and each helper)
+  const built = new Set<string>(report.tasks.flatMap((t: any) => [t.feature ?? t.unitId, ...(t.helpers ?? [])]));
+  const accepted = [...substantive].filter((id) => built.has(id)).length;
   const subDrops: Record<string, number> = {};
   for (const d of f.drops) if (substantive.has(d.unitId)) subDrops[`${d.stage}:${d.code}`] = (subDrops[`${d.stage}:${d.code}`] ?? 0) + 1;
   const row = { package: run.package, version: run.version, units: f.units, substantive: substantive.size, candidates: f.candidates, recorded: f.recorded, written: f.written, gated: f.gated,
@@ -77,6 +79,28 @@ for (const line of readFileSync(runsFile, 'utf8').trim().split('\n')) {
     buildSeconds: run.seconds, buildMs: report.timings?.totalMs ?? null, dropCounts: report.dropCounts, substantiveDrops: subDrops, rc: run.rc };
   rows.push(row);
   lines.push(`| ${run.package} ${run.version} | ${f.units} | ${substantive.size} | ${f.candidates} | ${f.recorded} | ${f.gated} | ${accepted} (${(100 * row.substantiveShare).toFixed(0)}%) | ${row.killMedian.toFixed(2)} / ${row.killMin.toFixed(2)} | ${run.seconds} s |`);
+  // the tasks' shapes and prompts (issue 19): per shape the count and median removed lines; examples
+  // the gate cut; cases asserting only that a call raises; class coverage; the memoriser's best
+  const shapes: Record<string, number[]> = {};
+  for (const t of report.tasks) (shapes[t.shape ?? 'function'] ??= []).push(t.removedLines ?? 0);
+  let shownExamples = 0, cutExamples = 0, cases = 0, anyRaise = 0, exactRaise = 0, classesShown = 0, classesAll = 0, memoriserBest = 0, binary = 0;
+  const suiteDir = join(outDir, run.package, run.suite);
+  for (const t of report.tasks) {
+    const taskDir = join(suiteDir, t.name);
+    if (!existsSync(join(taskDir, 'report.json'))) continue;
+    const r = JSON.parse(readFileSync(join(taskDir, 'report.json'), 'utf8'));
+    const hidden = JSON.parse(readFileSync(join(taskDir, 'hidden', 'cases.json'), 'utf8')).cases;
+    shownExamples += r.examples?.shown ?? 0;
+    cutExamples += r.examples?.failedOnReference?.length ?? 0;
+    cases += hidden.length;
+    anyRaise += hidden.filter((c: any) => c.expect.raises === '*').length;
+    exactRaise += hidden.filter((c: any) => typeof c.expect.raises === 'string' && c.expect.raises !== '*').length;
+    classesShown += r.classes?.shown ?? 0;
+    classesAll += r.classes?.total ?? 0;
+    memoriserBest = Math.max(memoriserBest, r.gates?.memoriser?.reward ?? 0);
+    binary += JSON.parse(readFileSync(join(taskDir, 'task.json'), 'utf8')).rewardMode === 'binary' ? 1 : 0;
+  }
+  detail.push(`${run.package}: shapes ${Object.entries(shapes).map(([k, v]) => `${k} ${v.length} (median ${median(v)} removed lines)`).join(', ') || 'none'}; examples ${shownExamples} shown, ${cutExamples} cut as failing on the reference; cases ${cases}: ${exactRaise} assert an exception type, ${anyRaise} only that the call raises; classes shown ${classesShown} of ${classesAll}; memoriser best reward ${memoriserBest}; binary rewards ${binary} of ${report.tasks.length}`);
   detail.push(`${run.package}: drops of ≥3-statement functions: ${Object.entries(subDrops).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
   detail.push(`${run.package}: all drops: ${Object.entries(report.dropCounts as Record<string, number>).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ')}`);
 }

@@ -158,7 +158,9 @@ for (const line of readFileSync(runsFile, 'utf8').trim().split('\n')) {
   const report = JSON.parse(readFileSync(funnelFile, 'utf8'));
   const f = report.funnel;
   const substantive = await substantiveUnits(run.tree);
-  const accepted = report.tasks.filter((t: any) => substantive.has(t.unitId)).length;
+  // a function counts once, as a task of its own or removed in a feature (the entry, and each helper)
+  const built = new Set<string>(report.tasks.flatMap((t: any) => [t.feature ?? t.unitId, ...(t.helpers ?? [])]));
+  const accepted = [...substantive].filter((id) => built.has(id)).length;
   // of them, recorded through an entry that reaches them (the entry pass, Unit.via)
   const throughEntry = report.tasks.filter((t: any) => substantive.has(t.unitId) && t.via).length;
   const scores = report.tasks.map((t: any) => t.mutationScore);

@@ -227,6 +227,24 @@ describe('maskWorkspace', () => {
     ]);
   });
 
+  it('masks the units removed with the target (a feature\'s helpers) and puts them back in the solution, co-masked ones staying masked', () => {
+    const files = new Map<string, Buffer>([
+      ['pkg/mod.py', Buffer.from(MODULE)],
+      ['pkg/helpers.py', Buffer.from('def twin(x):\n    """Twin."""\n    y = x + 1\n    return y\n')],
+    ]);
+    const area = unitOf({ qualname: 'Box.area', startLine: 17, endLine: 20, bodyStartLine: 19, bodyEndLine: 20 });
+    const clamp = unitOf({ qualname: 'clamp', startLine: 4, endLine: 13, bodyStartLine: 10, bodyEndLine: 13 });
+    const twin = unitOf({ qualname: 'twin', module: 'pkg.helpers', id: 'pkg.helpers:twin', file: 'pkg/helpers.py', startLine: 1, endLine: 4, bodyStartLine: 3, bodyEndLine: 4 });
+    const masked = maskWorkspace({ unit: clamp, files, maskBody: maskPythonBody, repoTests: python.repoTests, alsoMask: [area], removeWith: [twin] });
+    expect(masked.workspace.get('pkg/helpers.py')?.toString()).toBe('def twin(x):\n    """Twin."""\n    raise NotImplementedError\n');
+    expect(masked.workspace.get('pkg/mod.py')?.toString()).not.toContain('w * self.h');
+    // the reference: the target and its helper back, the co-masked sibling still masked
+    expect([...masked.solution.keys()].sort()).toEqual(['pkg/helpers.py', 'pkg/mod.py']);
+    expect(masked.solution.get('pkg/helpers.py')?.toString()).toContain('y = x + 1');
+    expect(masked.solution.get('pkg/mod.py')?.toString()).toBe(maskPythonBody(MODULE, area));
+    expect(masked.coMasked).toEqual([{ unit: 'pkg.mod:Box.area', file: 'pkg/mod.py', bodyLines: [19, 20] }]);
+  });
+
   it('refuses to co-mask a unit whose body overlaps the target\'s', () => {
     const files = new Map<string, Buffer>([['pkg/mod.py', Buffer.from(MODULE)]]);
     const clamp = unitOf({ qualname: 'clamp', startLine: 4, endLine: 13, bodyStartLine: 10, bodyEndLine: 13 });

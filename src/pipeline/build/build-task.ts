@@ -100,8 +100,19 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   }
 
   const mask = (coMask: readonly Unit[] = []): Promise<MaskedWorkspace> => {
-    const alsoMask = [...helpers, ...coMask.filter((u) => !helpers.includes(u))];
-    return run.timed('mask', () => maskWorkspace({ unit, files, units, maskBody: language.maskBody, repoTests: language.repoTests, workspaceRules: language.workspace, ...(alsoMask.length > 0 ? { alsoMask } : {}) }));
+    const alsoMask = coMask.filter((u) => !helpers.some((h) => h.id === u.id));
+    return run.timed('mask', () =>
+      maskWorkspace({
+        unit,
+        files,
+        units,
+        maskBody: language.maskBody,
+        repoTests: language.repoTests,
+        workspaceRules: language.workspace,
+        ...(alsoMask.length > 0 ? { alsoMask } : {}),
+        ...(helpers.length > 0 ? { removeWith: helpers } : {}),
+      }),
+    );
   };
   let masked: MaskedWorkspace;
   try {
@@ -130,7 +141,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   }
 
   const taskDir = join(ctx.stagingDir, name);
-  const drafted = withFeatureNote(language.writer.withCoMaskedNote(written.prompt, coMasked.filter((u) => !helpers.includes(u))), unit, helpers);
+  const drafted = withFeatureNote(language.writer.withCoMaskedNote(written.prompt, coMasked.filter((u) => !helpers.some((h) => h.id === u.id))), unit, helpers);
   const taskFileWith = (gates: GatesSummary | null, prompt: string): Record<string, unknown> =>
     renderTaskFile({ suite, language, name, unit, snapshot, scrub: ctx.scrub, dependencies: ctx.dependencies, title: written.title, prompt, gates, ...(options.rewardMode ? { rewardMode: options.rewardMode } : {}) });
   const taskFile = taskFileWith(null, drafted);
@@ -211,7 +222,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
       ...(masked.coMasked.length > 0 ? { coMasked: masked.coMasked } : {}),
     },
   });
-  return { unit, name, written: true, drop: null, accepted: { name, unitId: unit.id, cases: written.cases.length, mutationScore: recording.mutation.score, shape: feature ? 'feature' : 'function', removedLines, ...(unit.via ? { via: unit.via.id } : {}) } };
+  return { unit, name, written: true, drop: null, accepted: { name, unitId: unit.id, cases: written.cases.length, mutationScore: recording.mutation.score, shape: feature ? 'feature' : 'function', removedLines, ...(feature ? { feature: feature.entry, helpers: feature.helpers } : {}), ...(unit.via ? { via: unit.via.id } : {}) } };
 }
 
 /** A feature task's folder name: its entry's, `-feature` added (numbered on the rare clash with another task's name). */

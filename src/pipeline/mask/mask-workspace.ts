@@ -54,6 +54,12 @@ export interface MaskOptions {
    * bodies must not overlap the target's or each other's. Default none.
    */
   alsoMask?: readonly Unit[];
+  /**
+   * Units removed as part of the task (a feature's helpers): masked like the target, their tests
+   * removed like the target's, and put back in the solution (the co-masked `alsoMask` stay masked
+   * there: the hidden tests never need them). Bodies must not overlap. Default none.
+   */
+  removeWith?: readonly Unit[];
 }
 
 /**
@@ -64,7 +70,10 @@ export interface MaskOptions {
  */
 export function maskWorkspace(options: MaskOptions): MaskedWorkspace {
   const { unit, files, maskBody, repoTests } = options;
-  const siblings = [...(options.alsoMask ?? [])].sort((a, b) => compareStrings(a.file, b.file) || a.bodyStartLine - b.bodyStartLine);
+  const partOfTask = options.removeWith ?? [];
+  const siblings = [...(options.alsoMask ?? []), ...partOfTask].sort((a, b) => compareStrings(a.file, b.file) || a.bodyStartLine - b.bodyStartLine);
+  // masked in the solution too: the co-masked siblings, never the task's own helpers
+  const coMaskedIn = (file: string): Unit[] => siblings.filter((s) => s.file === file && !partOfTask.includes(s));
   const original = files.get(unit.file);
   if (original === undefined) throw new Error(`${unit.id}: ${unit.file} is not in the snapshot`);
   const originalText = original.toString('utf8');
@@ -76,7 +85,11 @@ export function maskWorkspace(options: MaskOptions): MaskedWorkspace {
     const masks = file === unit.file ? [unit, ...siblingsIn(file)] : siblingsIn(file);
     maskedFiles.set(file, Buffer.from(maskBodies(content.toString('utf8'), masks, maskBody), 'utf8'));
   }
-  const solution = siblingsIn(unit.file).length === 0 ? original : Buffer.from(maskBodies(originalText, siblingsIn(unit.file), maskBody), 'utf8');
+  const solutionOf = (file: string): Buffer => {
+    const content = files.get(file) as Buffer;
+    return coMaskedIn(file).length === 0 ? content : Buffer.from(maskBodies(content.toString('utf8'), coMaskedIn(file), maskBody), 'utf8');
+  };
+  const solution = new Map([...new Set([unit.file, ...partOfTask.map((u) => u.file)])].map((file) => [file, solutionOf(file)] as const));
   const lines = originalText.split(/\r?\n/);
   const removedBody = lines.slice(unit.bodyStartLine - 1, unit.bodyEndLine).join('\n');
 
@@ -109,11 +122,19 @@ export function maskWorkspace(options: MaskOptions): MaskedWorkspace {
       continue;
     }
     if (repoTests.isTestFile(path)) {
-      const removal = removeTestsOfTarget(repoTests, content.toString('utf8'), unit);
-      if (removal.removed.length) {
-        removedTests.push({ file: path, tests: removal.removed, fileDeleted: removal.source === null });
-        if (removal.source === null) continue;
-        workspace.set(path, Buffer.from(removal.source, 'utf8'));
+      // the tests of the target and of every unit removed with it
+      let source: string | null = content.toString('utf8');
+      const removed: string[] = [];
+      for (const u of [unit, ...partOfTask]) {
+        if (source === null) break;
+        const removal = removeTestsOfTarget(repoTests, source, u);
+        removed.push(...removal.removed);
+        source = removal.source;
+      }
+      if (removed.length) {
+        removedTests.push({ file: path, tests: removed, fileDeleted: source === null });
+        if (source === null) continue;
+        workspace.set(path, Buffer.from(source, 'utf8'));
         continue;
       }
     }
@@ -121,11 +142,11 @@ export function maskWorkspace(options: MaskOptions): MaskedWorkspace {
   }
   return {
     workspace,
-    solution: new Map([[unit.file, solution]]),
+    solution,
     removedBody,
     removedTests,
     scrubbed,
-    coMasked: siblings.map((s) => ({ unit: s.id, file: s.file, bodyLines: [s.bodyStartLine, s.bodyEndLine] })),
+    coMasked: siblings.filter((s) => !partOfTask.includes(s)).map((s) => ({ unit: s.id, file: s.file, bodyLines: [s.bodyStartLine, s.bodyEndLine] })),
   };
 }
 

@@ -16,6 +16,9 @@ export interface AcceptedTask {
   shape?: 'function' | 'feature';
   /** Body lines the task removes (every removed body's). */
   removedLines?: number;
+  /** A feature's entry unit, and the helpers removed with it (their unit ids). */
+  feature?: string;
+  helpers?: string[];
 }
 
 /**
