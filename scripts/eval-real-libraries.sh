@@ -83,7 +83,10 @@ for (const line of readFileSync(runsFile, 'utf8').trim().split('\n')) {
   // the gate cut; cases asserting only that a call raises; class coverage; the memoriser's best
   const shapes: Record<string, number[]> = {};
   for (const t of report.tasks) (shapes[t.shape ?? 'function'] ??= []).push(t.removedLines ?? 0);
-  let shownExamples = 0, cutExamples = 0, cases = 0, anyRaise = 0, exactRaise = 0, classesShown = 0, classesAll = 0, memoriserBest = 0, binary = 0;
+  let shownExamples = 0, cutExamples = 0, cases = 0, anyRaise = 0, exactRaise = 0, classesShown = 0, classesAll = 0, memoriserBest = 0, binary = 0, incidental = 0;
+  // a cross-check read off the source, not the build's own provenance: the exception names the library's raise statements name
+  const raisedNames = new Set<string>();
+  for (const file of pyFiles(run.repo)) for (const m of readFileSync(join(run.repo, file), 'utf8').matchAll(/\braise\s+([\w.]+)/g)) raisedNames.add((m[1] as string).split('.').at(-1) as string);
   const suiteDir = join(outDir, run.package, run.suite);
   for (const t of report.tasks) {
     const taskDir = join(suiteDir, t.name);
@@ -94,13 +97,16 @@ for (const line of readFileSync(runsFile, 'utf8').trim().split('\n')) {
     cutExamples += r.examples?.failedOnReference?.length ?? 0;
     cases += hidden.length;
     anyRaise += hidden.filter((c: any) => c.expect.raises === '*').length;
-    exactRaise += hidden.filter((c: any) => typeof c.expect.raises === 'string' && c.expect.raises !== '*').length;
+    const exact = hidden.filter((c: any) => typeof c.expect.raises === 'string' && c.expect.raises !== '*');
+    exactRaise += exact.length;
+    const prompt = JSON.parse(readFileSync(join(taskDir, 'task.json'), 'utf8')).prompt as string;
+    incidental += exact.filter((c: any) => { const name = c.expect.raises.split('.').at(-1); return !raisedNames.has(name) && !prompt.includes(name); }).length;
     classesShown += r.classes?.shown ?? 0;
     classesAll += r.classes?.total ?? 0;
     memoriserBest = Math.max(memoriserBest, r.gates?.memoriser?.reward ?? 0);
     binary += JSON.parse(readFileSync(join(taskDir, 'task.json'), 'utf8')).rewardMode === 'binary' ? 1 : 0;
   }
-  detail.push(`${run.package}: shapes ${Object.entries(shapes).map(([k, v]) => `${k} ${v.length} (median ${median(v)} removed lines)`).join(', ') || 'none'}; examples ${shownExamples} shown, ${cutExamples} cut as failing on the reference; cases ${cases}: ${exactRaise} assert an exception type, ${anyRaise} only that the call raises; classes shown ${classesShown} of ${classesAll}; memoriser best reward ${memoriserBest}; binary rewards ${binary} of ${report.tasks.length}`);
+  detail.push(`${run.package}: shapes ${Object.entries(shapes).map(([k, v]) => `${k} ${v.length} (median ${median(v)} removed lines)`).join(', ') || 'none'}; examples ${shownExamples} shown, ${cutExamples} cut as failing on the reference; cases ${cases}: ${exactRaise} assert an exception type (${incidental} of a type no raise statement of the library nor the prompt names), ${anyRaise} only that the call raises; classes shown ${classesShown} of ${classesAll}; memoriser best reward ${memoriserBest}; binary rewards ${binary} of ${report.tasks.length}`);
   detail.push(`${run.package}: drops of ≥3-statement functions: ${Object.entries(subDrops).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
   detail.push(`${run.package}: all drops: ${Object.entries(report.dropCounts as Record<string, number>).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ')}`);
 }

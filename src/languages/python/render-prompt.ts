@@ -81,6 +81,12 @@ function exampleCall(target: Unit, c: RecordedCase): string {
   return `${unit.qualname.includes('.') ? unit.qualname : name}(${args.join(', ')})`;
 }
 
+/** The longest example a prompt shows to fill up to `MAX_PROMPT_EXAMPLES` (its call and value as JSON, in characters). */
+const MAX_EXAMPLE_SIZE = 400;
+
+/** The longest example shown for a behaviour class no shorter case shows. */
+const MAX_CLASS_EXAMPLE_SIZE = 1500;
+
 /** At most this many more examples, in a "More examples" section, when the behaviour classes need them. */
 export const MAX_MORE_EXAMPLES = 5;
 
@@ -88,8 +94,9 @@ export const MAX_MORE_EXAMPLES = 5;
  * The cases the prompt shows, in the order it shows them: one of every behaviour class, classes that
  * return before those that raise and larger classes first, up to `MAX_PROMPT_EXAMPLES +
  * MAX_MORE_EXAMPLES`; in each class the case a docstring example gave (the author chose it), else
- * one that shows a value (not None), else the shortest. With fewer classes than
- * `MAX_PROMPT_EXAMPLES`, the best-ranked other cases fill up to it (one exception case at most).
+ * one that shows a value (not None), else the shortest (up to `MAX_CLASS_EXAMPLE_SIZE`). With
+ * fewer classes than `MAX_PROMPT_EXAMPLES`, the best-ranked other cases of at most
+ * `MAX_EXAMPLE_SIZE` fill up to it (one exception case at most).
  */
 export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
   // a probed, nested, stated or constructed case is measured by the call it shows, not the expression around it
@@ -97,7 +104,7 @@ export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
   // an example returning None shows nothing (the REPL prints no output for it): those come last
   const showsNothing = (c: RecordedCase): number => Number('returns' in c.expect && isNone(c.expect.returns));
   const ranked = [...cases]
-    .filter((c) => size(c) <= 400)
+    .filter((c) => size(c) <= MAX_CLASS_EXAMPLE_SIZE)
     .sort((a, b) => Number(b.source === 'doctest') - Number(a.source === 'doctest') || showsNothing(a) - showsNothing(b) || size(a) - size(b) || cases.indexOf(a) - cases.indexOf(b));
   const classes = new Map<string, RecordedCase[]>();
   for (const c of ranked) {
@@ -106,9 +113,10 @@ export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
   }
   const raises = (key: string): number => Number(classes.get(key)?.[0] !== undefined && 'raises' in (classes.get(key)?.[0] as RecordedCase).expect);
   const order = [...classes.keys()].sort((a, b) => raises(a) - raises(b) || (classes.get(b)?.length ?? 0) - (classes.get(a)?.length ?? 0));
+  // a class is shown by its best case even when that one is long; filling up takes short ones only
   const picked = order.slice(0, MAX_PROMPT_EXAMPLES + MAX_MORE_EXAMPLES).map((key) => classes.get(key)?.[0] as RecordedCase);
   let raised = picked.filter((c) => 'raises' in c.expect).length;
-  for (const c of ranked) {
+  for (const c of ranked.filter((x) => size(x) <= MAX_EXAMPLE_SIZE)) {
     if (picked.length >= MAX_PROMPT_EXAMPLES) break;
     if (picked.includes(c)) continue;
     if ('raises' in c.expect) {
