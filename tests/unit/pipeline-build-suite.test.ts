@@ -212,7 +212,7 @@ describe('buildSuite with fake stages and scorer', () => {
     expect((await readdir(out)).filter((n) => n.startsWith('.'))).toEqual([]);
   });
 
-  it('keeps an undocumented task whose examples show every behaviour class, and drops one whose classes outnumber them', async () => {
+  it('keeps an undocumented task whose examples show every behaviour class, and drops one whose classes outnumber them (classes-unshown)', async () => {
     const base = fakeStages(repo);
     const undocumented = (paths: (n: number) => string): PipelineStages => ({
       ...base,
@@ -233,7 +233,7 @@ describe('buildSuite with fake stages and scorer', () => {
     expect(report.classes).toMatchObject({ total: 2, shown: 2 });
     expect(JSON.parse(await readFile(join(out, 'mini/clamp/task.json'), 'utf8')).prompt).toContain('`clamp` has no documentation.');
     // ten classes, eight examples at most
-    await expect(build(undocumented((n) => `p${n}`))).rejects.toThrow(/gate:undocumented-unshown/);
+    await expect(build(undocumented((n) => `p${n}`))).rejects.toThrow(/gate:classes-unshown/);
   });
 
   it("drops a task whose hidden cases a policy answering only the prompt's examples passes (the memoriser control)", async () => {

@@ -188,12 +188,12 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   const ownIds = check?.examples.filter((e) => e.own).map((e) => e.id) ?? [];
   const held = ownIds.length === picked.length ? picked.filter((_, k) => !(examples?.failed ?? []).includes(ownIds[k] as string)) : picked;
   const classes = behaviourClasses(written.cases, held);
-  // an undocumented unit's examples are its spec: every behaviour the hidden tests check must be
-  // shown by an example that holds (where the language's examples are checked)
+  // every behaviour the hidden tests check is shown by an example that holds (where the language's
+  // examples are checked): an undocumented unit's examples are all its spec
   const documented = Boolean(unit.docstring?.trim()) || (unit.via !== undefined && Boolean(calledUnit(unit).docstring?.trim()));
-  if (!documented && language.writer.examplesCheck !== undefined && classes.shown < classes.total) {
+  if (language.writer.examplesCheck !== undefined && classes.shown < classes.total) {
     await rm(taskDir, { recursive: true, force: true });
-    return drop('gate', 'undocumented-unshown', `no docstring, and the examples that hold show ${classes.shown} of the ${classes.total} behaviours the hidden tests check`);
+    return drop('gate', 'classes-unshown', `the examples that hold show ${classes.shown} of the ${classes.total} behaviours the hidden tests check${documented ? '' : ' (and the unit has no docstring)'}`);
   }
   // the memoriser control: what the prompt's examples alone would score
   const memoriser = memoriserScore(written.cases, picked, options.rewardMode ?? DEFAULT_BUILD_REWARD_MODE);
