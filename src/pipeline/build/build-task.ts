@@ -186,7 +186,9 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   const picked = language.writer.pickExamples(written.cases);
   // the behaviour classes the examples that hold show: the prompt's own examples are the picked cases, in order
   const ownIds = check?.examples.filter((e) => e.own).map((e) => e.id) ?? [];
-  const held = ownIds.length === picked.length ? picked.filter((_, k) => !(examples?.failed ?? []).includes(ownIds[k] as string)) : picked;
+  // (a prompt whose examples are not the picked ones, an LLM rewrite's, counts as showing them only when none failed)
+  const failed = examples?.failed ?? [];
+  const held = ownIds.length === picked.length ? picked.filter((_, k) => !failed.includes(ownIds[k] as string)) : failed.length === 0 ? picked : [];
   const classes = behaviourClasses(written.cases, held);
   // every behaviour the hidden tests check is shown by an example that holds (where the language's
   // examples are checked): an undocumented unit's examples are all its spec
