@@ -162,16 +162,26 @@ export interface Recording {
   /**
    * A feature-level task's recording (issue 19, part 1): its cases call `entry` (`unitId` is
    * `<entry>#feature`), whose body and those of `helpers` (the private units only it reaches) are
-   * removed together; `mutation` is over all of their bodies.
+   * removed together; `mutation` is over all of their bodies. With `shape: 'class'`, `entry` and
+   * `helpers` are the methods of one class, each recorded on its own (`unitId` is
+   * `<module>:<Class>#class`): the cases call every one of them.
    */
-  feature?: { entry: string; helpers: string[] };
+  feature?: { entry: string; helpers: string[]; shape?: 'feature' | 'class' };
 }
 
-/** The shapes of task a build proposes: one function, or a feature (a public entry with the private helpers only it reaches). */
-export type TaskShape = 'function' | 'feature';
+/**
+ * The shapes of task a build proposes: one function; a feature (a public entry with the private
+ * helpers only it reaches); a class (its methods recorded on their own, removed together).
+ */
+export type TaskShape = 'function' | 'feature' | 'class';
 
 /** What `--task-shapes` accepts, in order; a build proposes all of them unless told otherwise. */
-export const TASK_SHAPES: readonly TaskShape[] = Object.freeze(['function', 'feature']);
+export const TASK_SHAPES: readonly TaskShape[] = Object.freeze(['function', 'feature', 'class']);
+
+/** A class recording's unit id: `<module>:<Class>#class`. */
+export function classUnitId(module: string, owner: string): string {
+  return `${module}:${owner}#class`;
+}
 
 /** A feature recording's unit id: `<entry unit id>#feature`. */
 export function featureUnitId(entryId: string): string {

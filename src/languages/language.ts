@@ -1,7 +1,7 @@
 import type { DependencyInstaller } from '../images/dependency-image.js';
 import type { ImageLanguage } from '../images/image-builder.js';
 import type { Logger } from '../logging.js';
-import type { Candidate, RecordedCase, Unit } from './construction-types.js';
+import type { Candidate, RecordedCase, TaskShape, Unit } from './construction-types.js';
 import type { InputProposal } from './construction-types.js';
 import type { FileEntry, SandboxProvider } from '../sandbox/types.js';
 import type { Scorer } from '../scoring/types.js';
@@ -193,8 +193,12 @@ export interface RecordHarness {
 
 /** The write stage's language-specific part: how a task's cases read to the agent and to people. */
 export interface TaskWriter {
-  /** The deterministic prompt (Markdown) for `unit`: signature, behaviour, examples, what is compared. */
-  renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]; libraryName: string }): string;
+  /**
+   * The deterministic prompt (Markdown) for `unit`: signature, behaviour, examples, what is compared.
+   * With `methods` (a class task; the first is `unit`), the prompt of the class: each method's
+   * signature, documentation and examples (a language without it writes `unit`'s prompt).
+   */
+  renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]; libraryName: string; methods?: readonly Unit[] }): string;
   /** The cases the prompt shows as examples (an assertion review never drops them). */
   pickExamples(cases: readonly RecordedCase[]): RecordedCase[];
   /** One case as the language's REPL shows it (the LLM assertion reviewer reads cases this way). */
@@ -207,6 +211,8 @@ export interface TaskWriter {
   withCoMaskedNote(prompt: string, coMasked: readonly Unit[]): string;
   /** The cases as a test file for people (hidden/, never run by scoring), and its path under hidden/. */
   readableTest(input: { taskId: string; taskName: string; cases: readonly RecordedCase[]; unit: Unit }): { path: string; content: string };
+  /** The task shapes its prompts describe. Default `function` and `feature` (a class task needs `renderPrompt`'s `methods`). */
+  shapes?: readonly TaskShape[];
   /**
    * The check that runs every example `prompt` shows on the reference (the build's examples gate),
    * or null when the prompt shows none. Absent: the language's examples are not checked.

@@ -2,7 +2,8 @@
  * Feature-level tasks (issue 19, part 1) against the real docker engine: `codemidas build` on
  * examples/textkit with `--task-shapes feature` builds the public entries whose private helpers
  * only they reach as one task each, every removed body masked in the workspace and put back in the
- * solution, and each scores oracle 1.0 and null 0.0 over gRPC.
+ * solution, and each scores oracle 1.0 and null 0.0 over gRPC; with `--task-shapes class`, parsekit's
+ * Histogram becomes one task removing all four of its methods.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -87,4 +88,39 @@ describe('feature-level tasks from examples/textkit (docker)', () => {
     if (!provider) throw new Error('no provider');
     await scoresOracleAndNull({ catalog, taskIds: [...catalog.tasks.keys()], provider, scorer: createPythonScorer({ provider, logger }), logger });
   });
+
+  it("builds a class task from examples/parsekit's Histogram: its methods removed together, each method's examples in the prompt, scored over gRPC", async () => {
+    if (!provider) throw new Error('no provider');
+    const out = join(work, 'classes');
+    const result = await buildSuite({
+      source: join(projectRoot(), 'examples/parsekit'),
+      suite: 'parsekit',
+      outDir: out,
+      seed: 0,
+      taskShapes: ['class'],
+      provider,
+      logger,
+      imageReader: createDockerImageFileReader(docker),
+      stages: createDefaultStages({ record: (o) => recordCandidates(o), language: python }),
+      language: python,
+    });
+    expect(result.report.tasks.map((t) => [t.name, t.shape])).toEqual([['histogram-class', 'class']]);
+    const classes = await loadCatalog(out);
+    const task = classes.get('parsekit/histogram-class')!;
+    const report = JSON.parse(await readFile(join(task.dir, 'report.json'), 'utf8'));
+    expect(report.removed.map((r: { symbol: string }) => r.symbol)).toEqual([
+      'parsekit.histogram.Histogram.__init__',
+      'parsekit.histogram.Histogram.bucket_of',
+      'parsekit.histogram.Histogram.add',
+      'parsekit.histogram.Histogram.counts',
+    ]);
+    expect(report.classes.shown).toBe(report.classes.total);
+    expect(task.file.prompt).toContain('# Implement the methods of `Histogram` in `parsekit/histogram.py`');
+    for (const name of ['__init__', 'bucket_of', 'add', 'counts']) expect(task.file.prompt).toContain(`## \`Histogram.${name}\``);
+    // every method's cases are hidden cases of the task
+    const hidden = JSON.parse(await readFile(join(task.hiddenDir, 'cases.json'), 'utf8')).cases as { target: string; args: { v: string }[] }[];
+    const called = new Set(hidden.map((c) => (c.target === 'list' ? (/\.(\w+)\([^()]*\)[^.]*$/.exec(c.args[0]!.v)?.[1] ?? 'list') : c.target.split('.').at(-1))));
+    for (const name of ['bucket_of', 'add', 'counts']) expect(called).toContain(name);
+    await scoresOracleAndNull({ catalog: classes, taskIds: ['parsekit/histogram-class'], provider, scorer: createPythonScorer({ provider, logger }), logger });
+  }, 900_000);
 });

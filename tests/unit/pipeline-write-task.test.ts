@@ -282,3 +282,23 @@ describe('the prompt of an undocumented unit (issue 19, part 5)', () => {
     expect(prompt).not.toContain('test_scale');
   });
 });
+
+describe('the prompt of a class task (issue 19, part 1)', () => {
+  it("names the class and every removed method with its signature and documentation, then each method's examples", async () => {
+    const { pickExamples, renderPrompt } = await import('../../src/languages/python/render-prompt.js');
+    const area: Unit = { ...unit, id: 'geo.shapes:Box.area', qualname: 'Box.area', signature: 'def area(self):', docstring: 'The area.', startLine: 20, endLine: 22, bodyStartLine: 22, bodyEndLine: 22 };
+    const areaCase = (id: string, w: number): RecordedCase => ({ id, module: 'geo.shapes', target: 'Box.area', init: { args: [t('int', String(w)), t('int', '3')], kwargs: {} }, args: [], kwargs: {}, expect: { returns: t('int', String(3 * w)) }, argsAfter: null, source: 'type-hint', path: 'line 22' });
+    const all = [...cases, areaCase('a1', 2), areaCase('a2', 4)];
+    const picked = pickExamples(all);
+    // each method's own examples, picked as for a task of that method alone
+    expect(picked.filter((c) => c.target === 'Box.area').length).toBeGreaterThanOrEqual(1);
+    expect(picked.filter((c) => c.target === 'Box.scale').length).toBeGreaterThanOrEqual(3);
+    const prompt = renderPrompt({ unit, cases: all, libraryName: 'geo', methods: [unit, area] });
+    expect(prompt).toContain('# Implement the methods of `Box` in `geo/shapes.py`');
+    expect(prompt).toContain('has lost the bodies of 2 methods: `scale`, `area`.');
+    expect(prompt).toContain('## `Box.scale`\n\n```python\ndef scale(self, factors, clamp=None):\n```\n\nScales the box by each factor in turn.');
+    expect(prompt).toContain('## `Box.area`\n\n```python\ndef area(self):\n```\n\nThe area.');
+    expect(prompt).toContain('>>> Box(2, 3).area()\n6');
+    expect(prompt).toContain('>>> Box(2, 3).scale([1], clamp=1.5)\n(2, 3)');
+  });
+});

@@ -99,6 +99,21 @@ export const MAX_MORE_EXAMPLES = 5;
  * `MAX_EXAMPLE_SIZE` fill up to it (one exception case at most).
  */
 export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
+  // a class task's cases call several methods: the examples of each, method by method
+  const byMethod = new Map<string, RecordedCase[]>();
+  for (const c of cases) byMethod.set(methodOf(c), [...(byMethod.get(methodOf(c)) ?? []), c]);
+  if (byMethod.size > 1) return [...byMethod.values()].flatMap((own) => pickOf(own));
+  return pickOf(cases);
+}
+
+/** The name of the method (or function) a case calls: its target's, or for a case judged through an expression the last method that expression calls. */
+function methodOf(c: RecordedCase): string {
+  const call = isListOfExpression(c) ? (judgedForm(c)?.call ?? '') : '';
+  return [...call.matchAll(/\.(\w+)\(/g)].at(-1)?.[1] ?? c.target.split('.').at(-1) ?? c.target;
+}
+
+/** `pickExamples` for the cases of one function or method. */
+function pickOf(cases: readonly RecordedCase[]): RecordedCase[] {
   // a probed, nested, stated or constructed case is measured by the call it shows, not the expression around it
   const size = (c: RecordedCase): number => JSON.stringify([c.init, judgedForm(c)?.call ?? c.args, c.kwargs, c.expect]).length;
   // an example returning None shows nothing (the REPL prints no output for it): those come last
@@ -229,7 +244,8 @@ export function taskTitle(unit: Unit): string {
  * The deterministic prompt (Markdown): what to implement and where it sits, the signature, the
  * docstring, a few recorded examples, and what is expected. An LLM `SpecWriter` may rewrite it.
  */
-export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]; libraryName: string }): string {
+export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]; libraryName: string; methods?: readonly Unit[] }): string {
+  if (input.methods !== undefined && input.methods.length > 1) return renderClassPrompt({ ...input, methods: input.methods });
   const { unit } = input;
   const parts = unit.qualname.split('.');
   const name = parts.at(-1) ?? unit.qualname;
@@ -281,6 +297,40 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
   return out.join('\n');
 }
 
+
+/**
+ * The prompt of a class task (issue 19, part 1): the class and where it lives, each removed method's
+ * signature and documentation, then the examples, method by method (one of each behaviour class of
+ * each), each called on an instance as the hidden cases call it.
+ */
+function renderClassPrompt(input: { unit: Unit; methods: readonly Unit[]; cases: readonly RecordedCase[]; libraryName: string }): string {
+  const { unit, methods } = input;
+  const owner = unit.qualname.slice(0, unit.qualname.lastIndexOf('.'));
+  const top = owner.split('.')[0] ?? owner;
+  const importRoot = importRootOf(unit);
+  const names = methods.map((m) => `\`${m.qualname.split('.').at(-1)}\``).join(', ');
+  const out: string[] = [
+    `# Implement the methods of \`${owner}\` in \`${unit.file}\``,
+    '',
+    `The workspace holds ${input.libraryName}. The class \`${owner}\` in \`${unit.file}\` (module \`${unit.module}\`, imported as \`from ${unit.module} import ${top}\`${importRoot === '' ? '' : ` with \`${importRoot}/\` on the import path`}) has lost the bodies of ${methods.length} methods: ${names}. Each now raises \`NotImplementedError\`. Implement them so that the class behaves as described below. Keep their signatures and leave the rest of the code as it is; the hidden tests call each of them on instances of the class.`,
+    '',
+  ];
+  for (const m of methods) {
+    out.push(`## \`${m.qualname}\``, '', '```python', m.signature.trim(), '```', '');
+    out.push(...(m.docstring && m.docstring.trim() ? [dedentDocstring(m.docstring)] : undocumentedBehaviour(m)), '');
+  }
+  const byName = new Map(methods.map((m) => [m.qualname, m] as const));
+  const block = (c: RecordedCase): string => exampleBlock(byName.get(c.target) ?? unit, c);
+  const examples = pickExamples(input.cases);
+  if (examples.length > 0) {
+    out.push(EXAMPLES_HEADING, '', 'Of each method, one example of each behaviour the hidden tests check:', '', '```python', [exampleImports(unit, examples).join('\n'), ...examples.map(block)].join('\n\n'), '```', '');
+  }
+  out.push(
+    `${hiddenCasesSentence(input.cases.length)}, many more than these examples. Results are compared with their exact types (a \`tuple\` is not a \`list\`, \`True\` is not \`1\`; a \`float\` within a relative tolerance of 1e-9), exceptions by their exact type (where the library raises them itself or documents them; on other invalid inputs only that the call raises an exception other than \`NotImplementedError\`) and never by their message, and effects on mutable arguments where the original has them.`,
+    '',
+  );
+  return out.join('\n');
+}
 
 /**
  * The prompt with a closing note naming the units masked besides the target (co-masked because

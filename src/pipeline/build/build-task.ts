@@ -14,13 +14,13 @@ import { runGates, type GateReport } from '../gate/run-gates.js';
 import { maskWorkspace, type MaskedWorkspace } from '../mask/mask-workspace.js';
 import { stagedWorkspace, writeTaskPackage } from '../package/write-task-package.js';
 import type { AcceptedTask } from '../report/funnel-report.js';
-import type { DropStage, Recording, Unit } from '../types.js';
+import type { DropStage, Recording, TaskShape, Unit } from '../types.js';
 import { behaviourClasses } from '../write/behaviour-classes.js';
 import { bodyLineCount, withFeatureNote } from '../write/feature-note.js';
 import { withoutExamples } from '../write/prompt-examples.js';
 import { DEFAULT_BUILD_REWARD_MODE, renderTaskFile, type GatesSummary } from '../write/render-task-file.js';
 import { noopAssertionReviewer, noopSpecWriter } from '../write/spec-writer.js';
-import { WriteError, writeTask, type WrittenTask } from '../write/write-task.js';
+import { taskNameOf, WriteError, writeTask, type WrittenTask } from '../write/write-task.js';
 import type { BuildRun } from './build-run.js';
 import type { Explored } from './build-types.js';
 import { referenceOf } from './record-behaviour.js';
@@ -67,7 +67,10 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   const helpers = (feature?.helpers ?? []).map((id) => explored.unitsById.get(id)).filter((u): u is Unit => u !== undefined);
   // recorded through an entry that reaches it (record-candidates.ts, the entry pass): its cases call the entry
   const unit: Unit = recording.via ? { ...own, via: recording.via } : own;
-  const name = feature ? featureTaskName(explored.names, feature.entry) : (explored.names.get(unit.id) ?? unit.id);
+  const shape: TaskShape = feature?.shape ?? (feature ? 'feature' : 'function');
+  const name = shape === 'class' ? shapedTaskName(explored.names, `${taskNameOf({ qualname: unit.qualname.slice(0, unit.qualname.lastIndexOf('.')), module: unit.module })}-class`)
+    : feature ? shapedTaskName(explored.names, `${explored.names.get(feature.entry) ?? feature.entry}-feature`)
+    : (explored.names.get(unit.id) ?? unit.id);
   const suite = options.suite;
   const drop = (stage: DropStage, code: string, reason: string): TaskOutcome => ({ unit, name, accepted: null, drop: { unitId: unit.id, stage, code, reason }, written: stage === 'gate' });
   for (const u of [unit, ...helpers]) {
@@ -86,6 +89,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
         recording,
         snapshot,
         libraryName: ctx.libraryName,
+        ...(shape === 'class' ? { methods: [unit, ...helpers] } : {}),
         writer: language.writer,
         specWriter: options.specWriter ?? noopSpecWriter,
         assertionReviewer: options.assertionReviewer ?? noopAssertionReviewer,
@@ -141,7 +145,9 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   }
 
   const taskDir = join(ctx.stagingDir, name);
-  const drafted = withFeatureNote(language.writer.withCoMaskedNote(written.prompt, coMasked.filter((u) => !helpers.some((h) => h.id === u.id))), unit, helpers);
+  const noted = language.writer.withCoMaskedNote(written.prompt, coMasked.filter((u) => !helpers.some((h) => h.id === u.id)));
+  // a class task's prompt names its methods itself
+  const drafted = shape === 'feature' ? withFeatureNote(noted, unit, helpers) : noted;
   const taskFileWith = (gates: GatesSummary | null, prompt: string): Record<string, unknown> =>
     renderTaskFile({ suite, language, name, unit, snapshot, scrub: ctx.scrub, dependencies: ctx.dependencies, title: written.title, prompt, gates, ...(options.rewardMode ? { rewardMode: options.rewardMode } : {}) });
   const taskFile = taskFileWith(null, drafted);
@@ -213,7 +219,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
     ...(examples ? { examples: { shown: examples.shown, failedOnReference: examples.failed, kept: examples.shown - examples.failed.length } } : {}),
     classes,
     spec: documented ? 'docstring' : 'examples',
-    shape: feature ? 'feature' : 'function',
+    shape,
     removed: [unit, ...helpers].map((u) => ({ symbol: `${u.module}.${u.qualname}`, file: u.file, bodyLines: [u.bodyStartLine, u.bodyEndLine] })),
     removedLines,
     mask: {
@@ -224,12 +230,11 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
       ...(masked.coMasked.length > 0 ? { coMasked: masked.coMasked } : {}),
     },
   });
-  return { unit, name, written: true, drop: null, accepted: { name, unitId: unit.id, cases: written.cases.length, mutationScore: recording.mutation.score, shape: feature ? 'feature' : 'function', removedLines, ...(feature ? { feature: feature.entry, helpers: feature.helpers } : {}), ...(unit.via ? { via: unit.via.id } : {}) } };
+  return { unit, name, written: true, drop: null, accepted: { name, unitId: unit.id, cases: written.cases.length, mutationScore: recording.mutation.score, shape, removedLines, ...(feature ? { feature: feature.entry, helpers: feature.helpers } : {}), ...(unit.via ? { via: unit.via.id } : {}) } };
 }
 
-/** A feature task's folder name: its entry's, `-feature` added (numbered on the rare clash with another task's name). */
-function featureTaskName(names: ReadonlyMap<string, string>, entryId: string): string {
-  const base = `${names.get(entryId) ?? entryId}-feature`;
+/** A feature or class task's folder name (`<entry>-feature`, `<class>-class`), numbered on the rare clash with another task's name. */
+function shapedTaskName(names: ReadonlyMap<string, string>, base: string): string {
   const taken = new Set(names.values());
   let name = base;
   for (let k = 2; taken.has(name); k += 1) name = `${base}-${k}`;

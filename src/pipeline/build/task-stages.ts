@@ -6,7 +6,7 @@ import { createSuiteStaging, type SuiteStaging, writeFileAtomic, writeFileTree }
 import type { FunnelDependencies } from '../report/funnel-report.js';
 import type { RuntimeDependencies } from '../../sandbox/runtime-dependencies.js';
 import { createLimiter } from '../../shared/limiter.js';
-import type { Recording, Unit } from '../types.js';
+import type { Recording, TaskShape, Unit } from '../types.js';
 import { TASK_SHAPES } from '../../languages/construction-types.js';
 import { stableJson } from '../write/stable-json.js';
 import type { BuildRun } from './build-run.js';
@@ -59,6 +59,8 @@ export function createTaskStages(run: BuildRun, explored: Explored): TaskStages 
       options.signal?.throwIfAborted();
       try {
         if (r.feature === undefined && !(options.taskShapes ?? TASK_SHAPES).includes('function')) return notAsked(r, explored);
+        // a shape the language's prompts cannot describe (a class, for a writer without class prompts)
+        if (r.feature !== undefined && !(options.language.writer.shapes ?? WRITER_SHAPES).includes(r.feature.shape ?? 'feature')) return notAsked(r, explored);
         const o = await buildTask(await context, r);
         const what = o.accepted ? `accepted ${o.name}` : `dropped ${o.unit.id} (${o.drop?.code})`;
         run.progress({ stage: 'gate', done: ++gated, total, unitId: o.unit.id, message: recording ? `${what} (while recording)` : what });
@@ -129,9 +131,12 @@ export function createTaskStages(run: BuildRun, explored: Explored): TaskStages 
   };
 }
 
-/** A recording of a shape the build was not asked for (`--task-shapes` without `function`): no task, no drop. */
+/** The shapes a language's prompts describe when its writer names none. */
+const WRITER_SHAPES: readonly TaskShape[] = Object.freeze(['function', 'feature']);
+
+/** A recording of a shape the build was not asked for, or its language cannot describe: no task, no drop. */
 function notAsked(r: Recording, explored: Explored): TaskOutcome {
-  const unit = explored.unitsById.get(r.unitId) as Unit;
+  const unit = (explored.unitsById.get(r.unitId) ?? { ...(explored.unitsById.get(r.feature?.entry ?? '') as Unit), id: r.unitId }) as Unit;
   return { unit, name: explored.names.get(r.unitId) ?? r.unitId, accepted: null, drop: null, written: false };
 }
 

@@ -10,7 +10,7 @@ import { mapSettledWithConcurrency } from '../../shared/map-with-concurrency.js'
 import { DEFAULT_GATE_OPTIONS } from '../gate/run-gates.js';
 import type { RecordTimings } from '../report/funnel-report.js';
 import type { Candidate, Drop, RecordedCase, Recording, RepoSnapshot, TaskShape, Unit } from '../types.js';
-import { featureUnitId } from '../../languages/construction-types.js';
+import { classUnitId, featureUnitId } from '../../languages/construction-types.js';
 import type { InputProposal } from '../write/spec-writer.js';
 import { entryAttempts, unitEntry } from './entry-attempts.js';
 import { featureSlices } from './feature-slices.js';
@@ -375,6 +375,50 @@ async function throughFeatures(input: {
   return { features, ms };
 }
 
+/** Methods a class task removes, at most (each adds its cases and its mutants). */
+export const MAX_CLASS_METHODS = 8;
+
+/**
+ * The class pass (issue 19, part 1): the methods of one class recorded on their own at or above
+ * `threshold` (not through an entry), two to MAX_CLASS_METHODS of them, become one more recording,
+ * `<module>:<Class>#class`: every method's cases (each calls its own method) and the mutation result
+ * over every method's body (each method's own, summed: a lower bound, since another method's cases
+ * may kill its mutants too). No harness run: it reuses the recordings.
+ */
+export function classRecordings(recordings: readonly Recording[], units: readonly Unit[], threshold: number): Recording[] {
+  const unitsById = new Map(units.map((u) => [u.id, u] as const));
+  const byClass = new Map<string, { unit: Unit; recording: Recording }[]>();
+  for (const r of recordings) {
+    const unit = unitsById.get(r.unitId);
+    if (!unit || unit.kind !== 'method' || r.via !== undefined || r.feature !== undefined || r.mutation.score < threshold) continue;
+    const owner = unit.qualname.slice(0, unit.qualname.lastIndexOf('.'));
+    const key = `${unit.module}:${owner}`;
+    byClass.set(key, [...(byClass.get(key) ?? []), { unit, recording: r }]);
+  }
+  const out: Recording[] = [];
+  for (const [key, methods] of [...byClass].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    if (methods.length < 2 || methods.length > MAX_CLASS_METHODS) continue;
+    methods.sort((a, b) => a.unit.startLine - b.unit.startLine);
+    const parts = methods.map((m) => m.recording.mutation);
+    const total = parts.reduce((n, m) => n + m.total, 0);
+    const killed = parts.reduce((n, m) => n + m.killed, 0);
+    const sources: Recording['sources'] = {};
+    for (const { recording } of methods) {
+      for (const [src, n] of Object.entries(recording.sources)) sources[src] = { tried: (sources[src]?.tried ?? 0) + n.tried, kept: (sources[src]?.kept ?? 0) + n.kept };
+    }
+    const [owner = key] = key.split(':').slice(1);
+    out.push({
+      unitId: classUnitId(methods[0]!.unit.module, owner),
+      cases: methods.flatMap((m) => m.recording.cases),
+      mutation: { total, killed, score: total === 0 ? 1 : killed / total, survivors: parts.flatMap((m) => m.survivors) },
+      sources,
+      rejected: {},
+      feature: { entry: methods[0]!.unit.id, helpers: methods.slice(1).map((m) => m.unit.id), shape: 'class' },
+    });
+  }
+  return out;
+}
+
 function byId<T extends { unitId: string }>(a: T, b: T): number {
   return a.unitId < b.unitId ? -1 : a.unitId > b.unitId ? 1 : 0;
 }
@@ -532,7 +576,9 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
           logger,
         })
       : { features: [], ms: new Map<string, number>() };
-    for (const feature of featurePass.features) {
+    // the class pass: the methods of a class recorded on their own, removed together
+    const classTasks = (input.shapes ?? []).includes('class') ? classRecordings(recordings, input.units ?? [], options.entryPassBelow) : [];
+    for (const feature of [...featurePass.features, ...classTasks]) {
       recordings.push(feature);
       input.onFinal?.(feature);
     }

@@ -12,11 +12,11 @@ export interface AcceptedTask {
   mutationScore: number;
   /** The unit whose calls the cases make, when it is not the task's own (`Unit.via`). */
   via?: string;
-  /** One function, or a feature (an entry with the private helpers only it reaches). Absent: `function`. */
-  shape?: 'function' | 'feature';
+  /** One function, a feature (an entry with the private helpers only it reaches), or a class's methods. Absent: `function`. */
+  shape?: 'function' | 'feature' | 'class';
   /** Body lines the task removes (every removed body's). */
   removedLines?: number;
-  /** A feature's entry unit, and the helpers removed with it (their unit ids). */
+  /** A feature's entry unit, and the helpers removed with it (their unit ids); a class task's first method, and its others. */
   feature?: string;
   helpers?: string[];
 }
