@@ -38,8 +38,11 @@ beforeAll(async () => {
     }
     if (system.includes('review the hidden test cases')) {
       asked.review++;
-      const ids = [...user.matchAll(/^\[([^\]]+)\]$/gm)].map((m) => m[1]);
-      return { content: JSON.stringify({ drop: ids.slice(-1).map((id) => ({ id, why: 'scripted' })) }) };
+      // the last case whose call the spec does not show as an example (a shown one is never dropped)
+      const blocks = [...user.matchAll(/^\[([^\]]+)\]\n(?:#[^\n]*\n)*(>>> [^\n]*)/gm)].map((m) => ({ id: m[1], call: m[2] ?? '' }));
+      const spec = user.slice(0, user.indexOf(`[${blocks[0]?.id}]`));
+      const unshown = blocks.filter((b) => !spec.includes(b.call));
+      return { content: JSON.stringify({ drop: unshown.slice(-1).map(({ id }) => ({ id, why: 'scripted' })) }) };
     }
     asked.other++;
     return { content: 'unexpected request' };
