@@ -199,14 +199,19 @@ describe('maskWorkspace', () => {
     expect(masked.scrubbed.map((s) => s.path)).toEqual(['backup/mod.py', 'pkg/__pycache__/mod.cpython-311.pyc']);
   });
 
-  it('masks the units of alsoMask too, in the target\'s file and in others, and keeps them masked in the solution', () => {
-    const files = new Map<string, Buffer>([
+  /** The module with clamp and Box.area, and pkg/helpers.py with twin. */
+  const twoFiles = (): { files: Map<string, Buffer>; area: Unit; clamp: Unit; twin: Unit } => ({
+    files: new Map<string, Buffer>([
       ['pkg/mod.py', Buffer.from(MODULE)],
       ['pkg/helpers.py', Buffer.from('def twin(x):\n    """Twin."""\n    y = x + 1\n    return y\n')],
-    ]);
-    const area = unitOf({ qualname: 'Box.area', startLine: 17, endLine: 20, bodyStartLine: 19, bodyEndLine: 20 });
-    const clamp = unitOf({ qualname: 'clamp', startLine: 4, endLine: 13, bodyStartLine: 10, bodyEndLine: 13 });
-    const twin = unitOf({ qualname: 'twin', module: 'pkg.helpers', id: 'pkg.helpers:twin', file: 'pkg/helpers.py', startLine: 1, endLine: 4, bodyStartLine: 3, bodyEndLine: 4 });
+    ]),
+    area: unitOf({ qualname: 'Box.area', startLine: 17, endLine: 20, bodyStartLine: 19, bodyEndLine: 20 }),
+    clamp: unitOf({ qualname: 'clamp', startLine: 4, endLine: 13, bodyStartLine: 10, bodyEndLine: 13 }),
+    twin: unitOf({ qualname: 'twin', module: 'pkg.helpers', id: 'pkg.helpers:twin', file: 'pkg/helpers.py', startLine: 1, endLine: 4, bodyStartLine: 3, bodyEndLine: 4 }),
+  });
+
+  it('masks the units of alsoMask too, in the target\'s file and in others, and keeps them masked in the solution', () => {
+    const { files, area, clamp, twin } = twoFiles();
     // Box.area lies below the target: masked after it, it would be looked for 3 lines too low
     const masked = maskWorkspace({ unit: clamp, files, maskBody: maskPythonBody, repoTests: python.repoTests, alsoMask: [twin, area] });
 
@@ -228,13 +233,7 @@ describe('maskWorkspace', () => {
   });
 
   it('masks the units removed with the target (a feature\'s helpers) and puts them back in the solution, co-masked ones staying masked', () => {
-    const files = new Map<string, Buffer>([
-      ['pkg/mod.py', Buffer.from(MODULE)],
-      ['pkg/helpers.py', Buffer.from('def twin(x):\n    """Twin."""\n    y = x + 1\n    return y\n')],
-    ]);
-    const area = unitOf({ qualname: 'Box.area', startLine: 17, endLine: 20, bodyStartLine: 19, bodyEndLine: 20 });
-    const clamp = unitOf({ qualname: 'clamp', startLine: 4, endLine: 13, bodyStartLine: 10, bodyEndLine: 13 });
-    const twin = unitOf({ qualname: 'twin', module: 'pkg.helpers', id: 'pkg.helpers:twin', file: 'pkg/helpers.py', startLine: 1, endLine: 4, bodyStartLine: 3, bodyEndLine: 4 });
+    const { files, area, clamp, twin } = twoFiles();
     const masked = maskWorkspace({ unit: clamp, files, maskBody: maskPythonBody, repoTests: python.repoTests, alsoMask: [area], removeWith: [twin] });
     expect(masked.workspace.get('pkg/helpers.py')?.toString()).toBe('def twin(x):\n    """Twin."""\n    raise NotImplementedError\n');
     expect(masked.workspace.get('pkg/mod.py')?.toString()).not.toContain('w * self.h');

@@ -259,6 +259,33 @@ function recordingOf(unitId: string, t: RecordResult['targets'][number], m: Muta
   return { unitId, cases, mutation: m.mutation, mutationBeforeSearch: m.before, sources, rejected };
 }
 
+/** What the entry pass and the feature pass need of the record stage. */
+interface ThroughEntryInput {
+  units: readonly Unit[];
+  /** The record run's result per recorded candidate (an entry's cases). */
+  kept: ReadonlyMap<string, RecordResult['targets'][number]>;
+  threshold: number;
+  /** The harness's target of a candidate, by unit id. */
+  target(unitId: string): Record<string, unknown>;
+  mutate(targets: Record<string, unknown>[]): Promise<MutateResult['targets']>;
+  logger: Logger;
+}
+
+/**
+ * The mutate target that tries `helper`'s mutants on `entry`'s cases (the harness's `mutantOf`): no
+ * search, and an end as soon as the try cannot pass (most tries fail, each on an entry's many cases).
+ */
+function helperThroughEntry(input: ThroughEntryInput, entry: Unit, helper: Unit): Record<string, unknown> {
+  return {
+    ...input.target(entry.id),
+    unitId: helper.id,
+    mutantOf: { module: helper.module, qualname: helper.qualname },
+    search: false,
+    stopBelow: input.threshold,
+    cases: input.kept.get(entry.id)!.cases,
+  };
+}
+
 /**
  * The entry pass (DESIGN.md, Construction): each candidate kept below `threshold` (or dropped with
  * `ENTRY_PASS_DROPS`) is mutation tested again through the passing candidates whose calls may reach
@@ -267,18 +294,7 @@ function recordingOf(unitId: string, t: RecordResult['targets'][number], m: Muta
  * The best try at or above `threshold` replaces its recording (or its drop), with `via` the entry.
  * `recordings` and `drops` are changed in place; returns the milliseconds spent per candidate.
  */
-async function throughEntries(input: {
-  recordings: Recording[];
-  drops: Drop[];
-  units: readonly Unit[];
-  kept: ReadonlyMap<string, RecordResult['targets'][number]>;
-  threshold: number;
-  search: boolean;
-  /** The harness's target of a candidate, by unit id. */
-  target(unitId: string): Record<string, unknown>;
-  mutate(targets: Record<string, unknown>[]): Promise<MutateResult['targets']>;
-  logger: Logger;
-}): Promise<Map<string, number>> {
+async function throughEntries(input: ThroughEntryInput & { recordings: Recording[]; drops: Drop[]; search: boolean }): Promise<Map<string, number>> {
   const { recordings, drops, threshold } = input;
   const ms = new Map<string, number>();
   const unitsById = new Map(input.units.map((u) => [u.id, u] as const));
@@ -288,17 +304,7 @@ async function throughEntries(input: {
     .filter((u): u is Unit => u !== undefined);
   const attempts = entryAttempts(weak, passing, input.units).filter(({ entry }) => input.kept.has(entry.id));
   if (attempts.length === 0) return ms;
-  const results = await input.mutate(
-    // no search, and an end as soon as the try cannot pass: most tries fail, each on an entry's many cases
-    attempts.map(({ helper, entry }) => ({
-      ...input.target(entry.id),
-      unitId: helper.id,
-      mutantOf: { module: helper.module, qualname: helper.qualname },
-      search: false,
-      stopBelow: threshold,
-      cases: input.kept.get(entry.id)!.cases,
-    })),
-  );
+  const results = await input.mutate(attempts.map(({ helper, entry }) => helperThroughEntry(input, entry, helper)));
   const best = new Map<string, Recording>();
   results.forEach((m, k) => {
     const { helper, entry } = attempts[k]!;
@@ -325,31 +331,13 @@ async function throughEntries(input: {
  * mutation result over every removed body (the entry's and each helper's, summed). Returns the
  * feature recordings and the milliseconds spent per entry.
  */
-async function throughFeatures(input: {
-  recordings: readonly Recording[];
-  units: readonly Unit[];
-  kept: ReadonlyMap<string, RecordResult['targets'][number]>;
-  threshold: number;
-  search: boolean;
-  target(unitId: string): Record<string, unknown>;
-  mutate(targets: Record<string, unknown>[]): Promise<MutateResult['targets']>;
-  logger: Logger;
-}): Promise<{ features: Recording[]; ms: Map<string, number> }> {
+async function throughFeatures(input: ThroughEntryInput & { recordings: readonly Recording[] }): Promise<{ features: Recording[]; ms: Map<string, number> }> {
   const ms = new Map<string, number>();
   const own = new Map(input.recordings.filter((r) => r.via === undefined && r.feature === undefined && r.mutation.score >= input.threshold).map((r) => [r.unitId, r] as const));
   const slices = featureSlices(input.units, new Set([...own.keys()].filter((id) => input.kept.has(id))));
   if (slices.length === 0) return { features: [], ms };
   const attempts = slices.flatMap((slice) => slice.helpers.map((helper) => ({ slice, helper })));
-  const results = await input.mutate(
-    attempts.map(({ slice, helper }) => ({
-      ...input.target(slice.entry.id),
-      unitId: helper.id,
-      mutantOf: { module: helper.module, qualname: helper.qualname },
-      search: false,
-      stopBelow: input.threshold,
-      cases: input.kept.get(slice.entry.id)!.cases,
-    })),
-  );
+  const results = await input.mutate(attempts.map(({ slice, helper }) => helperThroughEntry(input, slice.entry, helper)));
   const byHelper = new Map<string, MutateResult['targets'][number]>();
   results.forEach((m, k) => {
     const { slice, helper } = attempts[k]!;
@@ -567,7 +555,6 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
           units: input.units,
           kept: keptById,
           threshold: options.entryPassBelow,
-          search: options.search,
           target: (unitId) => harness.target(byUnit.get(unitId)!, classes, []),
           mutate: (targets) => {
             progress('mutate', total, `mutation testing the helpers of ${new Set(targets.map((t) => t['module'] + ':' + String(t['qualname']))).size} features through their entries`);
