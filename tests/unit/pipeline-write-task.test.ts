@@ -302,3 +302,13 @@ describe('the prompt of a class task (issue 19, part 1)', () => {
     expect(prompt).toContain('>>> Box(2, 3).scale([1], clamp=1.5)\n(2, 3)');
   });
 });
+
+describe('the method a case calls, for grouping a class task\'s examples', () => {
+  it('reads it off the call outside any parentheses, not off the receiver or the arguments', async () => {
+    const { methodOf } = await import('../../src/languages/python/render-prompt.js');
+    const judged = (expr: string): RecordedCase => listOfExpression('j', expr, 'geo.shapes', { returns: t('list', [t('int', '1')]) });
+    expect(methodOf(caseOf('p', 1, { returns: t('int', '1') }))).toBe('scale');
+    expect(methodOf(judged('(geo.shapes.area(datetime.date(2020, 1, 2)) for _ in (0,))'))).toBe('area');
+    expect(methodOf(judged("(_o.scale(d.f(1)) for _ in (0,) for _o in ((lambda _o: vars(_o).update({'w': 2}) or _o)(object.__new__(geo.shapes.Box)),))"))).toBe('scale');
+  });
+});

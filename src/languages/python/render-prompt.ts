@@ -106,10 +106,25 @@ export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
   return pickOf(cases);
 }
 
-/** The name of the method (or function) a case calls: its target's, or for a case judged through an expression the last method that expression calls. */
-function methodOf(c: RecordedCase): string {
+/**
+ * The name of the method (or function) a case calls: its target's, or for a case judged through an
+ * expression the last `.name(` of the call that expression shows outside any parentheses (the
+ * receiver's own calls and the arguments' are inside them: `Cls(d.f(1)).m(x.g())` calls `m`).
+ */
+export function methodOf(c: RecordedCase): string {
   const call = isListOfExpression(c) ? (judgedForm(c)?.call ?? '') : '';
-  return [...call.matchAll(/\.(\w+)\(/g)].at(-1)?.[1] ?? c.target.split('.').at(-1) ?? c.target;
+  let depth = 0;
+  let last: string | undefined;
+  for (let i = 0; i < call.length; i += 1) {
+    const ch = call[i];
+    if (ch === '(' || ch === '[' || ch === '{') depth += 1;
+    else if (ch === ')' || ch === ']' || ch === '}') depth -= 1;
+    else if (ch === '.' && depth === 0) {
+      const name = /^\.(\w+)\(/.exec(call.slice(i))?.[1];
+      if (name !== undefined) last = name;
+    }
+  }
+  return last ?? c.target.split('.').at(-1) ?? c.target;
 }
 
 /** `pickExamples` for the cases of one function or method. */
