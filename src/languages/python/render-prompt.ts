@@ -242,6 +242,11 @@ function undocumentedBehaviour(unit: Unit): string[] {
   return lines;
 }
 
+/** A prompt's closing sentence: how many hidden cases there are and how they are compared. */
+function comparedSentence(cases: number): string {
+  return `${hiddenCasesSentence(cases)}, many more than these examples. Results are compared with their exact types (a \`tuple\` is not a \`list\`, \`True\` is not \`1\`; a \`float\` within a relative tolerance of 1e-9), exceptions by their exact type (where the library raises them itself or documents them; on other invalid inputs only that the call raises an exception other than \`NotImplementedError\`) and never by their message, and effects on mutable arguments where the original has them.`;
+}
+
 function dedentDocstring(doc: string): string {
   const lines = doc.replace(/\r\n/g, '\n').split('\n');
   const rest = lines.slice(1).filter((l) => l.trim() !== '');
@@ -306,7 +311,7 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
     out.push(MORE_EXAMPLES_HEADING, '', 'One example of each other behaviour the hidden tests check:', '', '```python', [exampleImports(unit, more).join('\n'), ...more.map((c) => exampleBlock(unit, c))].join('\n\n'), '```', '');
   }
   out.push(
-    `${hiddenCasesSentence(input.cases.length)}, many more than these examples. Results are compared with their exact types (a \`tuple\` is not a \`list\`, \`True\` is not \`1\`; a \`float\` within a relative tolerance of 1e-9), exceptions by their exact type (where the library raises them itself or documents them; on other invalid inputs only that the call raises an exception other than \`NotImplementedError\`) and never by their message, and effects on mutable arguments where the original has them.`,
+    comparedSentence(input.cases.length),
     '',
   );
   return out.join('\n');
@@ -341,7 +346,7 @@ function renderClassPrompt(input: { unit: Unit; methods: readonly Unit[]; cases:
     out.push(EXAMPLES_HEADING, '', 'Of each method, one example of each behaviour the hidden tests check:', '', '```python', [exampleImports(unit, examples).join('\n'), ...examples.map(block)].join('\n\n'), '```', '');
   }
   out.push(
-    `${hiddenCasesSentence(input.cases.length)}, many more than these examples. Results are compared with their exact types (a \`tuple\` is not a \`list\`, \`True\` is not \`1\`; a \`float\` within a relative tolerance of 1e-9), exceptions by their exact type (where the library raises them itself or documents them; on other invalid inputs only that the call raises an exception other than \`NotImplementedError\`) and never by their message, and effects on mutable arguments where the original has them.`,
+    comparedSentence(input.cases.length),
     '',
   );
   return out.join('\n');

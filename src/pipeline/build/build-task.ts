@@ -43,6 +43,15 @@ export interface TaskStageContext {
   libraryName: string;
 }
 
+/**
+ * The unit a recording is of: its own, or for a feature or class recording (`<entry>#feature`,
+ * `<module>:<Class>#class`) its entry's unit under the recording's id.
+ */
+export function unitOfRecording(explored: Pick<Explored, 'unitsById'>, recording: Pick<Recording, 'unitId' | 'feature'>): Unit {
+  const entry = recording.feature === undefined ? undefined : explored.unitsById.get(recording.feature.entry);
+  return entry ? { ...entry, id: recording.unitId } : (explored.unitsById.get(recording.unitId) as Unit);
+}
+
 /** How one recorded unit ended: accepted, or dropped at a stage (`written`: its package reached the gates). */
 export interface TaskOutcome {
   unit: Unit;
@@ -63,7 +72,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   const { snapshot, files, units } = explored;
   // a feature (record-candidates.ts, the feature pass): its entry's unit under the feature's id, and the helpers removed with it
   const feature = recording.feature;
-  const own = feature ? { ...(explored.unitsById.get(feature.entry) as Unit), id: recording.unitId } : (explored.unitsById.get(recording.unitId) as Unit);
+  const own = unitOfRecording(explored, recording);
   const helpers = (feature?.helpers ?? []).map((id) => explored.unitsById.get(id)).filter((u): u is Unit => u !== undefined);
   // recorded through an entry that reaches it (record-candidates.ts, the entry pass): its cases call the entry
   const unit: Unit = recording.via ? { ...own, via: recording.via } : own;
@@ -139,7 +148,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   if (!leak.clean) return leakDrop(leak, 'the body');
   // a feature's every removed body is audited
   for (const helper of helpers) {
-    const removedBody = bodyOf(files, helper);
+    const removedBody = referenceOf(explored, helper)?.body ?? '';
     const found = await run.timed('audit', () => ctx.auditor.audit({ removedBody, workspace: masked.workspace, image: ctx.image, scrub: ctx.scrub, ...run.signalOption }));
     if (!found.clean) return leakDrop(found, `the body of ${helper.qualname}`);
   }
@@ -151,7 +160,8 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   const taskFileWith = (gates: GatesSummary | null, prompt: string): Record<string, unknown> =>
     renderTaskFile({ suite, language, name, unit, snapshot, scrub: ctx.scrub, dependencies: ctx.dependencies, title: written.title, prompt, gates, ...(options.rewardMode ? { rewardMode: options.rewardMode } : {}) });
   const taskFile = taskFileWith(null, drafted);
-  const tests = taskFileSchema.parse(taskFile).tests;
+  const parsedTaskFile = taskFileSchema.parse(taskFile);
+  const { tests } = parsedTaskFile;
   // the prompt's examples, run on the reference with the gates (the check's files only while they run)
   const check = language.writer.examplesCheck?.({ taskId: `${suite}/${name}`, prompt: drafted, unit, tests }) ?? null;
   await writeTaskPackage(taskDir, taskFile, check ? { hidden: new Map([...written.hidden, ...check.files]) } : written, masked, null);
@@ -163,7 +173,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
     workspace: stagedWorkspace(taskDir),
     hiddenDir: join(taskDir, 'hidden'),
     solutionDir: join(taskDir, 'solution'),
-    file: taskFileSchema.parse(taskFile),
+    file: parsedTaskFile,
   };
   const gates: GateReport = await run.timed('gate', () =>
     runGates({
@@ -239,11 +249,6 @@ function shapedTaskName(names: ReadonlyMap<string, string>, base: string): strin
   let name = base;
   for (let k = 2; taken.has(name); k += 1) name = `${base}-${k}`;
   return name;
-}
-
-/** A unit's body as its file has it (what masking removes). */
-function bodyOf(files: ReadonlyMap<string, Buffer>, unit: Unit): string {
-  return (files.get(unit.file)?.toString('utf8') ?? '').split('\n').slice(unit.bodyStartLine - 1, unit.bodyEndLine).join('\n');
 }
 
 /** The examples check's files under `hiddenDir`, and the folders they leave empty. */

@@ -11,7 +11,7 @@ import { TASK_SHAPES } from '../../languages/construction-types.js';
 import { stableJson } from '../write/stable-json.js';
 import type { BuildRun } from './build-run.js';
 import { BuildFailedError, type BuildSuiteResult, type Explored, type Recorded } from './build-types.js';
-import { buildTask, type TaskOutcome, type TaskStageContext } from './build-task.js';
+import { buildTask, unitOfRecording, type TaskOutcome, type TaskStageContext } from './build-task.js';
 import type { EarlyRecordings } from './record-behaviour.js';
 
 /** The task stages of a build: gating recordings as they become final, then the rest and the package. */
@@ -136,7 +136,7 @@ const WRITER_SHAPES: readonly TaskShape[] = Object.freeze(['function', 'feature'
 
 /** A recording of a shape the build was not asked for, or its language cannot describe: no task, no drop. */
 function notAsked(r: Recording, explored: Explored): TaskOutcome {
-  const unit = (explored.unitsById.get(r.unitId) ?? { ...(explored.unitsById.get(r.feature?.entry ?? '') as Unit), id: r.unitId }) as Unit;
+  const unit = unitOfRecording(explored, r);
   return { unit, name: explored.names.get(r.unitId) ?? r.unitId, accepted: null, drop: null, written: false };
 }
 
@@ -204,7 +204,7 @@ async function buildTasks(
     options.signal?.throwIfAborted();
     if (options.maxTasks !== undefined && acceptedCount >= options.maxTasks) {
       for (const r of recordings.slice(i)) {
-        const unit = (explored.unitsById.get(r.unitId) ?? { ...(explored.unitsById.get(r.feature?.entry ?? '') as Unit), id: r.unitId }) as Unit;
+        const unit = unitOfRecording(explored, r);
         outcomes.push({ unit, name: explored.names.get(unit.id) ?? unit.id, accepted: null, written: false, drop: { unitId: unit.id, stage: 'gate', code: 'max-tasks', reason: `not gated: --max-tasks ${options.maxTasks} reached` } });
       }
       break;

@@ -9,7 +9,7 @@ import type { FileEntry, Sandbox, SandboxProvider } from '../../sandbox/types.js
 import { mapSettledWithConcurrency } from '../../shared/map-with-concurrency.js';
 import { DEFAULT_GATE_OPTIONS } from '../gate/run-gates.js';
 import type { RecordTimings } from '../report/funnel-report.js';
-import type { Candidate, Drop, RecordedCase, Recording, RepoSnapshot, TaskShape, Unit } from '../types.js';
+import type { Candidate, Drop, MutationResult, RecordedCase, Recording, RepoSnapshot, TaskShape, Unit } from '../types.js';
 import { classUnitId, featureUnitId } from '../../languages/construction-types.js';
 import type { InputProposal } from '../write/spec-writer.js';
 import { entryAttempts, unitEntry } from './entry-attempts.js';
@@ -349,18 +349,22 @@ async function throughFeatures(input: ThroughEntryInput & { recordings: readonly
     const tried = helpers.map((h) => byHelper.get(`${entry.id} ${h.id}`));
     if (tried.some((m) => m === undefined || m.error || m.mutation.score < input.threshold)) continue;
     const base = own.get(entry.id)!;
-    const parts = [base.mutation, ...tried.map((m) => m!.mutation)];
-    const total = parts.reduce((n, m) => n + m.total, 0);
-    const killed = parts.reduce((n, m) => n + m.killed, 0);
     features.push({
       ...base,
       unitId: featureUnitId(entry.id),
-      mutation: { total, killed, score: total === 0 ? 1 : killed / total, survivors: parts.flatMap((m) => m.survivors) },
+      mutation: summedMutation([base.mutation, ...tried.map((m) => m!.mutation)]),
       feature: { entry: entry.id, helpers: helpers.map((h) => h.id) },
     });
   }
   input.logger.info({ slices: slices.length, kept: features.length }, 'feature pass done');
   return { features, ms };
+}
+
+/** The mutation result over several bodies: their mutants and kills summed. */
+function summedMutation(parts: readonly MutationResult[]): MutationResult {
+  const total = parts.reduce((n, m) => n + m.total, 0);
+  const killed = parts.reduce((n, m) => n + m.killed, 0);
+  return { total, killed, score: total === 0 ? 1 : killed / total, survivors: parts.flatMap((m) => m.survivors) };
 }
 
 /** Methods a class task removes, at most (each adds its cases and its mutants). */
@@ -387,9 +391,6 @@ export function classRecordings(recordings: readonly Recording[], units: readonl
   for (const [key, methods] of [...byClass].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     if (methods.length < 2 || methods.length > MAX_CLASS_METHODS) continue;
     methods.sort((a, b) => a.unit.startLine - b.unit.startLine);
-    const parts = methods.map((m) => m.recording.mutation);
-    const total = parts.reduce((n, m) => n + m.total, 0);
-    const killed = parts.reduce((n, m) => n + m.killed, 0);
     const sources: Recording['sources'] = {};
     for (const { recording } of methods) {
       for (const [src, n] of Object.entries(recording.sources)) sources[src] = { tried: (sources[src]?.tried ?? 0) + n.tried, kept: (sources[src]?.kept ?? 0) + n.kept };
@@ -398,7 +399,7 @@ export function classRecordings(recordings: readonly Recording[], units: readonl
     out.push({
       unitId: classUnitId(methods[0]!.unit.module, owner),
       cases: methods.flatMap((m) => m.recording.cases),
-      mutation: { total, killed, score: total === 0 ? 1 : killed / total, survivors: parts.flatMap((m) => m.survivors) },
+      mutation: summedMutation(methods.map((m) => m.recording.mutation)),
       sources,
       rejected: {},
       feature: { entry: methods[0]!.unit.id, helpers: methods.slice(1).map((m) => m.unit.id), shape: 'class' },

@@ -264,6 +264,13 @@ def same(a, b):
     return canonical(a) == canonical(b)
 
 
+# `expect.raises` of a case that checks only that the call raises (docs/task-format.md): any
+# exception but NOT_ANY_EXCEPTION's, which are the masked body's and those that are no error of the
+# call. The judge reads it, and so do the record harness's verdicts.
+ANY_EXCEPTION = "*"
+NOT_ANY_EXCEPTION = ("builtins.NotImplementedError", "builtins.SystemExit", "builtins.KeyboardInterrupt", "builtins.GeneratorExit")
+
+
 # Floats are compared within these tolerances (math.isclose): a result computed in another order of
 # the same arithmetic (0.1 + 0.2 + 0.3 against 0.3 + 0.2 + 0.1) differs in its last bits, which no
 # prompt states (docs/task-format.md). NaN matches NaN, an infinity only itself.

@@ -324,12 +324,6 @@ def case_inputs(case):
     }
 
 
-# `expect.raises` of a case that checks only that the call raises: any exception but NOT_ANY_EXCEPTION
-# (docs/task-format.md; the record harness's common.ANY_EXCEPTION).
-ANY_EXCEPTION = "*"
-NOT_ANY_EXCEPTION = ("builtins.NotImplementedError", "builtins.SystemExit", "builtins.KeyboardInterrupt", "builtins.GeneratorExit")
-
-
 def judge_answer(case, answer):
     """Compares an untrusted answer with a case's expectation. Returns (passed, message)."""
     expect = case.get("expect") or {}
@@ -340,9 +334,9 @@ def judge_answer(case, answer):
         want = expect["raises"]
         if kind == "raises" and answer.get("type") == want:
             return _judge_args_after(case, answer)
-        if want == ANY_EXCEPTION:
+        if want == codec.ANY_EXCEPTION:
             # only that the call raises (an input outside the contract): any type but these
-            if kind == "raises" and answer.get("type") not in NOT_ANY_EXCEPTION:
+            if kind == "raises" and answer.get("type") not in codec.NOT_ANY_EXCEPTION:
                 return _judge_args_after(case, answer)
             if kind == "raises":
                 return False, clip("expected an exception other than NotImplementedError, got %s: %s" % (answer.get("type"), answer.get("message", "")))
