@@ -42,11 +42,9 @@ interface BuildOptions extends IsolationFlags {
   taskShapes: TaskShape[];
 }
 
-/** `--task-shapes`: known shapes, each once; `module` is named as not built yet. */
+/** `--task-shapes`: known shapes, each once. */
 function taskShapes(raw: string): TaskShape[] {
   const asked = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  const planned = asked.filter((s) => s === 'module');
-  if (planned.length > 0) throw new CliError(`--task-shapes ${planned.join(', ')}: not built yet`, `use ${TASK_SHAPES.join(', ')}`, 2);
   const unknown = asked.filter((s) => !(TASK_SHAPES as readonly string[]).includes(s));
   if (unknown.length > 0 || asked.length === 0) throw new CliError(`--task-shapes takes ${TASK_SHAPES.join(', ')}, not '${raw}'`, `e.g. --task-shapes ${TASK_SHAPES.join(',')}`, 2);
   return [...new Set(asked)] as TaskShape[];
@@ -73,7 +71,7 @@ export function createBuildCommand(): Command {
     .option('--package <dir>', "one package of a monorepo, relative to the repository root (e.g. packages/core): only its functions become tasks, its manifest's dependencies are installed with the root's, and the workspace stays the whole repository")
     .option('--language <id>', 'the language plugin to build with (python, javascript, typescript); default: the one whose source files the repository holds most of (python for a git URL)')
     .option('--seed <n>', 'seed of every random choice (same seed, same suite)', positiveInt('--seed'), 0)
-    .option('--task-shapes <shapes>', `the task shapes to propose, comma-separated: function (one function or method), feature (a public entry with the private helpers only it reaches, removed together), class (the methods of a class recorded on their own, removed together); default ${TASK_SHAPES.join(',')}`, taskShapes, [...TASK_SHAPES])
+    .option('--task-shapes <shapes>', `the task shapes to propose, comma-separated: function (one function or method), feature (a public entry with the private helpers only it reaches, removed together), class (the methods of a class recorded on their own, removed together), module (the functions of a small module recorded on their own, removed together); default ${TASK_SHAPES.join(',')}`, taskShapes, [...TASK_SHAPES])
     .addOption(new Option('--reward <mode>', 'reward of the built tasks: binary (1 only when every hidden case passes) or fraction (the share of hidden cases passed)').choices(['binary', 'fraction']).default(DEFAULT_BUILD_REWARD_MODE))
     .option('--concurrency <n>', 'tasks gated at once (each scores its 6 runs in one fresh sandbox)', positiveInt('--concurrency'), 2)
     .addOption(new Option('--sandbox <kind>', 'sandbox adapter').choices(['auto', 'docker', 'local']).default('auto'))

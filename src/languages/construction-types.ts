@@ -164,23 +164,31 @@ export interface Recording {
    * `<entry>#feature`), whose body and those of `helpers` (the private units only it reaches) are
    * removed together; `mutation` is over all of their bodies. With `shape: 'class'`, `entry` and
    * `helpers` are the methods of one class, each recorded on its own (`unitId` is
-   * `<module>:<Class>#class`): the cases call every one of them.
+   * `<module>:<Class>#class`): the cases call every one of them. With `shape: 'module'`, they are
+   * the module-level functions of one module, each recorded on its own (`unitId` is
+   * `<module>#module`).
    */
-  feature?: { entry: string; helpers: string[]; shape?: 'feature' | 'class' };
+  feature?: { entry: string; helpers: string[]; shape?: 'feature' | 'class' | 'module' };
 }
 
 /**
  * The shapes of task a build proposes: one function; a feature (a public entry with the private
- * helpers only it reaches); a class (its methods recorded on their own, removed together).
+ * helpers only it reaches); a class (its methods recorded on their own, removed together); a
+ * module (its module-level functions recorded on their own, removed together).
  */
-export type TaskShape = 'function' | 'feature' | 'class';
+export type TaskShape = 'function' | 'feature' | 'class' | 'module';
 
 /** What `--task-shapes` accepts, in order; a build proposes all of them unless told otherwise. */
-export const TASK_SHAPES: readonly TaskShape[] = Object.freeze(['function', 'feature', 'class']);
+export const TASK_SHAPES: readonly TaskShape[] = Object.freeze(['function', 'feature', 'class', 'module']);
 
 /** A class recording's unit id: `<module>:<Class>#class`. */
 export function classUnitId(module: string, owner: string): string {
   return `${module}:${owner}#class`;
+}
+
+/** A module recording's unit id: `<module>#module`. */
+export function moduleUnitId(module: string): string {
+  return `${module}#module`;
 }
 
 /** A feature recording's unit id: `<entry unit id>#feature`. */

@@ -195,10 +195,11 @@ export interface RecordHarness {
 export interface TaskWriter {
   /**
    * The deterministic prompt (Markdown) for `unit`: signature, behaviour, examples, what is compared.
-   * With `methods` (a class task; the first is `unit`), the prompt of the class: each method's
-   * signature, documentation and examples (a language without it writes `unit`'s prompt).
+   * With `methods` (a class or module task, as `shape` says; the first is `unit`), the prompt of the
+   * class or module: each method's or function's signature, documentation and examples (a language
+   * without it writes `unit`'s prompt).
    */
-  renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]; libraryName: string; methods?: readonly Unit[] }): string;
+  renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]; libraryName: string; methods?: readonly Unit[]; shape?: 'class' | 'module' }): string;
   /** The cases the prompt shows as examples (an assertion review never drops them). */
   pickExamples(cases: readonly RecordedCase[]): RecordedCase[];
   /** One case as the language's REPL shows it (the LLM assertion reviewer reads cases this way). */
@@ -211,7 +212,7 @@ export interface TaskWriter {
   withCoMaskedNote(prompt: string, coMasked: readonly Unit[]): string;
   /** The cases as a test file for people (hidden/, never run by scoring), and its path under hidden/. */
   readableTest(input: { taskId: string; taskName: string; cases: readonly RecordedCase[]; unit: Unit }): { path: string; content: string };
-  /** The task shapes its prompts describe. Default `function` and `feature` (a class task needs `renderPrompt`'s `methods`). */
+  /** The task shapes its prompts describe. Default `function` and `feature` (a class or module task needs `renderPrompt`'s `methods`). */
   shapes?: readonly TaskShape[];
   /**
    * The check that runs every example `prompt` shows on the reference (the build's examples gate),

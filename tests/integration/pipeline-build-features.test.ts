@@ -2,8 +2,9 @@
  * Feature-level tasks (issue 19, part 1) against the real docker engine: `codemidas build` on
  * examples/textkit with `--task-shapes feature` builds the public entries whose private helpers
  * only they reach as one task each, every removed body masked in the workspace and put back in the
- * solution, and each scores oracle 1.0 and null 0.0 over gRPC; with `--task-shapes class`, parsekit's
- * Histogram becomes one task removing all four of its methods.
+ * solution, and each scores oracle 1.0 and null 0.0 over gRPC; with `--task-shapes class,module`,
+ * parsekit's Histogram becomes one task removing all four of its methods, and each of its modules
+ * one task removing its functions.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -89,7 +90,7 @@ describe('feature-level tasks from examples/textkit (docker)', () => {
     await scoresOracleAndNull({ catalog, taskIds: [...catalog.tasks.keys()], provider, scorer: createPythonScorer({ provider, logger }), logger });
   });
 
-  it("builds a class task from examples/parsekit's Histogram: its methods removed together, each method's examples in the prompt, scored over gRPC", async () => {
+  it("builds a class task from examples/parsekit's Histogram and a module task from parsekit.ranges: their units removed together, each unit's examples in the prompt, scored over gRPC", async () => {
     if (!provider) throw new Error('no provider');
     const out = join(work, 'classes');
     const result = await buildSuite({
@@ -97,14 +98,16 @@ describe('feature-level tasks from examples/textkit (docker)', () => {
       suite: 'parsekit',
       outDir: out,
       seed: 0,
-      taskShapes: ['class'],
+      taskShapes: ['class', 'module'],
       provider,
       logger,
       imageReader: createDockerImageFileReader(docker),
       stages: createDefaultStages({ record: (o) => recordCandidates(o), language: python }),
       language: python,
     });
-    expect(result.report.tasks.map((t) => [t.name, t.shape])).toEqual([['histogram-class', 'class']]);
+    expect(result.report.tasks.filter((t) => t.shape === 'class').map((t) => t.name)).toEqual(['histogram-class']);
+    // every module of parsekit has two or more functions passing on their own (histogram.py has none)
+    expect(result.report.tasks.filter((t) => t.shape === 'module').map((t) => t.name).sort()).toEqual(['bases-module', 'checksums-module', 'csvline-module', 'durations-module', 'ranges-module']);
     const classes = await loadCatalog(out);
     const task = classes.get('parsekit/histogram-class')!;
     const report = JSON.parse(await readFile(join(task.dir, 'report.json'), 'utf8'));
@@ -121,6 +124,16 @@ describe('feature-level tasks from examples/textkit (docker)', () => {
     const hidden = JSON.parse(await readFile(join(task.hiddenDir, 'cases.json'), 'utf8')).cases as { target: string; args: { v: string }[] }[];
     const called = new Set(hidden.map((c) => (c.target === 'list' ? (/\.(\w+)\([^()]*\)[^.]*$/.exec(c.args[0]!.v)?.[1] ?? 'list') : c.target.split('.').at(-1))));
     for (const name of ['bucket_of', 'add', 'counts']) expect(called).toContain(name);
-    await scoresOracleAndNull({ catalog: classes, taskIds: ['parsekit/histogram-class'], provider, scorer: createPythonScorer({ provider, logger }), logger });
+    const ranges = classes.get('parsekit/ranges-module')!;
+    const rangesReport = JSON.parse(await readFile(join(ranges.dir, 'report.json'), 'utf8'));
+    expect(rangesReport.shape).toBe('module');
+    expect(rangesReport.removed.map((r: { symbol: string }) => r.symbol)).toEqual(['parsekit.ranges.parse_ranges', 'parsekit.ranges.format_ranges']);
+    expect(rangesReport.classes.shown).toBe(rangesReport.classes.total);
+    expect(ranges.file.prompt).toContain('# Implement the functions of `parsekit.ranges` in `parsekit/ranges.py`');
+    expect(ranges.file.prompt).toContain('>>> from parsekit.ranges import parse_ranges, format_ranges');
+    const rangesWorkspace = new Map((await listWorkspaceFiles(ranges)).map((e) => [e.path, e.content?.toString('utf8') ?? '']));
+    expect(rangesWorkspace.get('parsekit/ranges.py')!.match(/raise NotImplementedError/g)).toHaveLength(2);
+    expect(await readFile(join(ranges.solutionDir, 'parsekit/ranges.py'), 'utf8')).not.toContain('raise NotImplementedError');
+    await scoresOracleAndNull({ catalog: classes, taskIds: ['parsekit/histogram-class', 'parsekit/ranges-module'], provider, scorer: createPythonScorer({ provider, logger }), logger });
   }, 900_000);
 });

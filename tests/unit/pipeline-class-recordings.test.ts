@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classRecordings, MAX_CLASS_METHODS } from '../../src/pipeline/record/record-candidates.js';
+import { classRecordings, MAX_CLASS_METHODS, moduleRecordings } from '../../src/pipeline/record/record-candidates.js';
 import type { Recording, Unit } from '../../src/pipeline/types.js';
 import { makeUnit } from '../fixtures/units.js';
 
@@ -40,5 +40,35 @@ describe('class recordings: the methods of a class recorded on their own, remove
     expect(classRecordings([recordingOf(push, 10), via], [push, pop], 0.8)).toEqual([]);
     const many = Array.from({ length: MAX_CLASS_METHODS + 1 }, (_, k) => method(`Big.m${k}`, 100 + 10 * k));
     expect(classRecordings(many.map((u) => recordingOf(u, 10)), many, 0.8)).toEqual([]);
+  });
+});
+
+describe('module recordings: the functions of a small module recorded on their own, removed together', () => {
+  const fn = (module: string, qualname: string, startLine: number): Unit =>
+    makeUnit({ id: `${module}:${qualname}`, kind: 'function', module, qualname, file: `${module.replace('.', '/')}.py`, startLine, endLine: startLine + 3 });
+  const parse = fn('pkg.dates', 'parse', 30);
+  const zone = fn('pkg.dates', 'parse_zone', 10);
+  const weak = fn('pkg.dates', 'guess', 50);
+  const lone = fn('pkg.other', 'only', 5);
+  const push = method('Stack.push', 10);
+  const pop = method('Stack.pop', 20);
+
+  it("joins a module's passing functions (not its methods) into one recording, in source order", () => {
+    const recordings = [recordingOf(parse, 9), recordingOf(zone, 10), recordingOf(weak, 1), recordingOf(lone, 10), recordingOf(push, 10), recordingOf(pop, 10)];
+    const modules = moduleRecordings(recordings, [parse, zone, weak, lone, push, pop], 0.8);
+    expect(modules).toHaveLength(1);
+    expect(modules[0]).toMatchObject({
+      unitId: 'pkg.dates#module',
+      feature: { entry: 'pkg.dates:parse_zone', helpers: ['pkg.dates:parse'], shape: 'module' },
+      mutation: { total: 20, killed: 19 },
+    });
+    expect(modules[0]!.cases.map((c) => c.target)).toEqual(['parse_zone', 'parse']);
+  });
+
+  it('makes none of a module past the limit, nor of functions recorded through an entry', () => {
+    const many = Array.from({ length: MAX_CLASS_METHODS + 1 }, (_, k) => fn('pkg.big', `f${k}`, 10 * k));
+    expect(moduleRecordings(many.map((u) => recordingOf(u, 10)), many, 0.8)).toEqual([]);
+    const via = recordingOf(parse, 10, 10, { via: { id: 'pkg.dates:run' } as never });
+    expect(moduleRecordings([recordingOf(zone, 10), via], [parse, zone], 0.8)).toEqual([]);
   });
 });

@@ -303,6 +303,35 @@ describe('the prompt of a class task (issue 19, part 1)', () => {
   });
 });
 
+describe('the prompt of a module task (issue 19, part 1)', () => {
+  it('names the module and every removed function, imports them all in one line, then each function\'s examples', async () => {
+    const { renderPrompt } = await import('../../src/languages/python/render-prompt.js');
+    const fn = (qualname: string, signature: string, docstring: string | null, startLine: number): Unit => ({
+      ...unit, id: `geo.calc:${qualname}`, kind: 'function', module: 'geo.calc', file: 'geo/calc.py', qualname, signature, docstring, startLine, endLine: startLine + 2, bodyStartLine: startLine + 1, bodyEndLine: startLine + 2,
+    });
+    const double = fn('double', 'def double(x):', 'Twice x.', 1);
+    const half = fn('half', 'def half(x):', null, 10);
+    const call = (id: string, target: string, x: number, expect: RecordedCase['expect'], path: string): RecordedCase =>
+      ({ id, module: 'geo.calc', target, init: null, args: [t('int', String(x))], kwargs: {}, expect, argsAfter: null, source: 'type-hint', path });
+    const all = [
+      call('d1', 'double', 2, { returns: t('int', '4') }, 'line 2'),
+      call('h1', 'half', 8, { returns: t('int', '4') }, 'line 12'),
+      call('h2', 'half', 0, { raises: 'ZeroDivisionError' }, 'line 11'),
+    ];
+    const prompt = renderPrompt({ unit: double, cases: all, libraryName: 'geo', methods: [double, half], shape: 'module' });
+    expect(prompt).toContain('# Implement the functions of `geo.calc` in `geo/calc.py`');
+    expect(prompt).toContain('(imported as `from geo.calc import double, half`) has lost the bodies of 2 functions: `double`, `half`.');
+    expect(prompt).toContain('## `double`\n\n```python\ndef double(x):\n```\n\nTwice x.');
+    expect(prompt).toContain('`half` has no documentation.');
+    expect(prompt).toContain('>>> from geo.calc import double, half\n');
+    expect(prompt).toContain('>>> double(2)\n4');
+    expect(prompt).toContain('>>> half(8)\n4');
+    expect(prompt).toContain('>>> half(0)\nTraceback (most recent call last):');
+    // the class prompt is still the default for grouped methods
+    expect(renderPrompt({ unit: double, cases: all, libraryName: 'geo', methods: [double, half] })).toContain('# Implement the methods of');
+  });
+});
+
 describe('the method a case calls, for grouping a class task\'s examples', () => {
   it('reads it off the call outside any parentheses, not off the receiver or the arguments', async () => {
     const { methodOf } = await import('../../src/languages/python/render-prompt.js');

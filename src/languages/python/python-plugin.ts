@@ -28,7 +28,7 @@ const pythonWriter: TaskWriter = Object.freeze({
   title: taskTitle,
   withCoMaskedNote,
   examplesCheck: pythonExamplesCheck,
-  shapes: Object.freeze(['function', 'feature', 'class'] as const),
+  shapes: Object.freeze(['function', 'feature', 'class', 'module'] as const),
   readableTest: ({ taskId, taskName, cases, unit }: Parameters<TaskWriter['readableTest']>[0]) => {
     const first = cases[0];
     const content = renderReadableTest({ taskId, module: first?.module ?? unit.module, target: first?.target ?? unit.qualname, cases });

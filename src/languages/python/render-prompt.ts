@@ -213,13 +213,13 @@ export function exampleBlock(unit: Unit, c: RecordedCase): string {
 }
 
 /** The import lines an Examples section starts with: the names its calls use, and the modules their inputs need. */
-function exampleImports(unit: Unit, examples: readonly RecordedCase[]): string[] {
+function exampleImports(unit: Unit, examples: readonly RecordedCase[], names?: readonly string[]): string[] {
   const called = calledUnit(unit);
   const first = called.qualname.split('.')[0] ?? called.qualname;
   const modules = new Set<string>();
   for (const c of examples) importsOf([c.args, c.kwargs, c.init, c.argsAfter], modules);
   modules.delete('builtins');
-  return [`>>> from ${unit.module} import ${first}`, ...[...modules].sort().map((m) => `>>> import ${m}`)];
+  return [`>>> from ${unit.module} import ${(names ?? [first]).join(', ')}`, ...[...modules].sort().map((m) => `>>> import ${m}`)];
 }
 
 const isTestPath = (path: string): boolean => /(^|\/)(tests?|testing)\//.test(path) || /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$/.test(path);
@@ -264,8 +264,10 @@ export function taskTitle(unit: Unit): string {
  * The deterministic prompt (Markdown): what to implement and where it sits, the signature, the
  * docstring, a few recorded examples, and what is expected. An LLM `SpecWriter` may rewrite it.
  */
-export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]; libraryName: string; methods?: readonly Unit[] }): string {
-  if (input.methods !== undefined && input.methods.length > 1) return renderClassPrompt({ ...input, methods: input.methods });
+export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]; libraryName: string; methods?: readonly Unit[]; shape?: 'class' | 'module' }): string {
+  if (input.methods !== undefined && input.methods.length > 1) {
+    return input.shape === 'module' ? renderModulePrompt({ ...input, methods: input.methods }) : renderClassPrompt({ ...input, methods: input.methods });
+  }
   const { unit } = input;
   const parts = unit.qualname.split('.');
   const name = parts.at(-1) ?? unit.qualname;
@@ -329,12 +331,37 @@ function renderClassPrompt(input: { unit: Unit; methods: readonly Unit[]; cases:
   const top = owner.split('.')[0] ?? owner;
   const importRoot = importRootOf(unit);
   const names = methods.map((m) => `\`${m.qualname.split('.').at(-1)}\``).join(', ');
-  const out: string[] = [
-    `# Implement the methods of \`${owner}\` in \`${unit.file}\``,
-    '',
-    `The workspace holds ${input.libraryName}. The class \`${owner}\` in \`${unit.file}\` (module \`${unit.module}\`, imported as \`from ${unit.module} import ${top}\`${importRoot === '' ? '' : ` with \`${importRoot}/\` on the import path`}) has lost the bodies of ${methods.length} methods: ${names}. Each now raises \`NotImplementedError\`. Implement them so that the class behaves as described below. Keep their signatures and leave the rest of the code as it is; the hidden tests call each of them on instances of the class.`,
-    '',
-  ];
+  return renderGroupPrompt(input, {
+    heading: `# Implement the methods of \`${owner}\` in \`${unit.file}\``,
+    intro: `The workspace holds ${input.libraryName}. The class \`${owner}\` in \`${unit.file}\` (module \`${unit.module}\`, imported as \`from ${unit.module} import ${top}\`${importRoot === '' ? '' : ` with \`${importRoot}/\` on the import path`}) has lost the bodies of ${methods.length} methods: ${names}. Each now raises \`NotImplementedError\`. Implement them so that the class behaves as described below. Keep their signatures and leave the rest of the code as it is; the hidden tests call each of them on instances of the class.`,
+    examplesIntro: 'Of each method, one example of each behaviour the hidden tests check:',
+  });
+}
+
+/**
+ * The prompt of a module task (issue 19, part 1): the module and where it lives, each removed
+ * function's signature and documentation, then the examples, function by function (one of each
+ * behaviour class of each), with one import line for all of them.
+ */
+function renderModulePrompt(input: { unit: Unit; methods: readonly Unit[]; cases: readonly RecordedCase[]; libraryName: string }): string {
+  const { unit, methods } = input;
+  const importRoot = importRootOf(unit);
+  const names = methods.map((m) => m.qualname);
+  return renderGroupPrompt(input, {
+    heading: `# Implement the functions of \`${unit.module}\` in \`${unit.file}\``,
+    intro: `The workspace holds ${input.libraryName}. The module \`${unit.module}\` in \`${unit.file}\` (imported as \`from ${unit.module} import ${names.join(', ')}\`${importRoot === '' ? '' : ` with \`${importRoot}/\` on the import path`}) has lost the bodies of ${methods.length} functions: ${names.map((n) => `\`${n}\``).join(', ')}. Each now raises \`NotImplementedError\`, so where one calls another, both must be implemented before either behaves. Implement them so that the module behaves as described below. Keep their signatures and leave the rest of the code as it is; the hidden tests call each of them.`,
+    examplesIntro: 'Of each function, one example of each behaviour the hidden tests check:',
+    imported: names,
+  });
+}
+
+/** A class or module prompt: its heading and introduction, each removed unit's signature and documentation, then the examples unit by unit. */
+function renderGroupPrompt(
+  input: { unit: Unit; methods: readonly Unit[]; cases: readonly RecordedCase[] },
+  text: { heading: string; intro: string; examplesIntro: string; imported?: readonly string[] },
+): string {
+  const { unit, methods } = input;
+  const out: string[] = [text.heading, '', text.intro, ''];
   for (const m of methods) {
     out.push(`## \`${m.qualname}\``, '', '```python', m.signature.trim(), '```', '');
     out.push(...(m.docstring && m.docstring.trim() ? [dedentDocstring(m.docstring)] : undocumentedBehaviour(m)), '');
@@ -343,12 +370,9 @@ function renderClassPrompt(input: { unit: Unit; methods: readonly Unit[]; cases:
   const block = (c: RecordedCase): string => exampleBlock(byName.get(c.target) ?? unit, c);
   const examples = pickExamples(input.cases);
   if (examples.length > 0) {
-    out.push(EXAMPLES_HEADING, '', 'Of each method, one example of each behaviour the hidden tests check:', '', '```python', [exampleImports(unit, examples).join('\n'), ...examples.map(block)].join('\n\n'), '```', '');
+    out.push(EXAMPLES_HEADING, '', text.examplesIntro, '', '```python', [exampleImports(unit, examples, text.imported).join('\n'), ...examples.map(block)].join('\n\n'), '```', '');
   }
-  out.push(
-    comparedSentence(input.cases.length),
-    '',
-  );
+  out.push(comparedSentence(input.cases.length), '');
   return out.join('\n');
 }
 

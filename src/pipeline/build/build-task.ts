@@ -78,6 +78,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   const unit: Unit = recording.via ? { ...own, via: recording.via } : own;
   const shape: TaskShape = feature?.shape ?? (feature ? 'feature' : 'function');
   const name = shape === 'class' ? shapedTaskName(explored.names, `${taskNameOf({ qualname: unit.qualname.slice(0, unit.qualname.lastIndexOf('.')), module: unit.module })}-class`)
+    : shape === 'module' ? shapedTaskName(explored.names, `${taskNameOf({ qualname: unit.module.split('.').at(-1) ?? unit.module, module: unit.module })}-module`)
     : feature ? shapedTaskName(explored.names, `${explored.names.get(feature.entry) ?? feature.entry}-feature`)
     : (explored.names.get(unit.id) ?? unit.id);
   const suite = options.suite;
@@ -98,7 +99,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
         recording,
         snapshot,
         libraryName: ctx.libraryName,
-        ...(shape === 'class' ? { methods: [unit, ...helpers] } : {}),
+        ...(shape === 'class' || shape === 'module' ? { methods: [unit, ...helpers], shape } : {}),
         writer: language.writer,
         specWriter: options.specWriter ?? noopSpecWriter,
         assertionReviewer: options.assertionReviewer ?? noopAssertionReviewer,
@@ -155,7 +156,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
 
   const taskDir = join(ctx.stagingDir, name);
   const noted = language.writer.withCoMaskedNote(written.prompt, coMasked.filter((u) => !helpers.some((h) => h.id === u.id)));
-  // a class task's prompt names its methods itself
+  // a class or module task's prompt names its methods or functions itself
   const drafted = shape === 'feature' ? withFeatureNote(noted, unit, helpers) : noted;
   const taskFileWith = (gates: GatesSummary | null, prompt: string): Record<string, unknown> =>
     renderTaskFile({ suite, language, name, unit, snapshot, scrub: ctx.scrub, dependencies: ctx.dependencies, title: written.title, prompt, gates, ...(options.rewardMode ? { rewardMode: options.rewardMode } : {}) });
@@ -243,7 +244,7 @@ export async function buildTask(ctx: TaskStageContext, recording: Recording): Pr
   return { unit, name, written: true, drop: null, accepted: { name, unitId: unit.id, cases: written.cases.length, mutationScore: recording.mutation.score, shape, removedLines, ...(feature ? { feature: feature.entry, helpers: feature.helpers } : {}), ...(unit.via ? { via: unit.via.id } : {}) } };
 }
 
-/** A feature or class task's folder name (`<entry>-feature`, `<class>-class`), numbered on the rare clash with another task's name. */
+/** A feature, class or module task's folder name (`<entry>-feature`, `<class>-class`, `<module>-module`), numbered on the rare clash with another task's name. */
 function shapedTaskName(names: ReadonlyMap<string, string>, base: string): string {
   const taken = new Set(names.values());
   let name = base;

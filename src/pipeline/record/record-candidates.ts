@@ -10,7 +10,7 @@ import { mapSettledWithConcurrency } from '../../shared/map-with-concurrency.js'
 import { DEFAULT_GATE_OPTIONS } from '../gate/run-gates.js';
 import type { RecordTimings } from '../report/funnel-report.js';
 import type { Candidate, Drop, MutationResult, RecordedCase, Recording, RepoSnapshot, TaskShape, Unit } from '../types.js';
-import { classUnitId, featureUnitId } from '../../languages/construction-types.js';
+import { classUnitId, featureUnitId, moduleUnitId } from '../../languages/construction-types.js';
 import type { InputProposal } from '../write/spec-writer.js';
 import { entryAttempts, unitEntry } from './entry-attempts.js';
 import { featureSlices } from './feature-slices.js';
@@ -367,8 +367,11 @@ function summedMutation(parts: readonly MutationResult[]): MutationResult {
   return { total, killed, score: total === 0 ? 1 : killed / total, survivors: parts.flatMap((m) => m.survivors) };
 }
 
-/** Methods a class task removes, at most (each adds its cases and its mutants). */
+/** Methods a class task removes, at most (each adds its cases and its mutants); functions a module task removes, at most. */
 export const MAX_CLASS_METHODS = 8;
+
+/** The units a grouped task (a class's methods, a module's functions) removes, fewest and most. */
+const GROUP_SIZE = { min: 2, max: MAX_CLASS_METHODS } as const;
 
 /**
  * The class pass (issue 19, part 1): the methods of one class recorded on their own at or above
@@ -378,31 +381,59 @@ export const MAX_CLASS_METHODS = 8;
  * may kill its mutants too). No harness run: it reuses the recordings.
  */
 export function classRecordings(recordings: readonly Recording[], units: readonly Unit[], threshold: number): Recording[] {
+  return groupedRecordings(recordings, units, threshold, {
+    member: (unit) => unit.kind === 'method',
+    key: (unit) => `${unit.module}:${unit.qualname.slice(0, unit.qualname.lastIndexOf('.'))}`,
+    unitId: (first) => classUnitId(first.module, first.qualname.slice(0, first.qualname.lastIndexOf('.'))),
+    shape: 'class',
+  });
+}
+
+/**
+ * The module pass (issue 19, part 1: "a small module's bodies"): the module-level functions of one
+ * module recorded on their own at or above `threshold`, two to MAX_CLASS_METHODS of them, become one
+ * more recording, `<module>#module`, as the class pass does for a class's methods (a module with
+ * more such functions is not small: it makes no module task).
+ */
+export function moduleRecordings(recordings: readonly Recording[], units: readonly Unit[], threshold: number): Recording[] {
+  return groupedRecordings(recordings, units, threshold, {
+    member: (unit) => unit.kind === 'function',
+    key: (unit) => unit.module,
+    unitId: (first) => moduleUnitId(first.module),
+    shape: 'module',
+  });
+}
+
+/** The recordings of the units `group.member` takes, grouped by `group.key`, one per group of GROUP_SIZE members, in key order. */
+function groupedRecordings(
+  recordings: readonly Recording[],
+  units: readonly Unit[],
+  threshold: number,
+  group: { member: (unit: Unit) => boolean; key: (unit: Unit) => string; unitId: (first: Unit) => string; shape: 'class' | 'module' },
+): Recording[] {
   const unitsById = new Map(units.map((u) => [u.id, u] as const));
-  const byClass = new Map<string, { unit: Unit; recording: Recording }[]>();
+  const byKey = new Map<string, { unit: Unit; recording: Recording }[]>();
   for (const r of recordings) {
     const unit = unitsById.get(r.unitId);
-    if (!unit || unit.kind !== 'method' || r.via !== undefined || r.feature !== undefined || r.mutation.score < threshold) continue;
-    const owner = unit.qualname.slice(0, unit.qualname.lastIndexOf('.'));
-    const key = `${unit.module}:${owner}`;
-    byClass.set(key, [...(byClass.get(key) ?? []), { unit, recording: r }]);
+    if (!unit || !group.member(unit) || r.via !== undefined || r.feature !== undefined || r.mutation.score < threshold) continue;
+    const key = group.key(unit);
+    byKey.set(key, [...(byKey.get(key) ?? []), { unit, recording: r }]);
   }
   const out: Recording[] = [];
-  for (const [key, methods] of [...byClass].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    if (methods.length < 2 || methods.length > MAX_CLASS_METHODS) continue;
-    methods.sort((a, b) => a.unit.startLine - b.unit.startLine);
+  for (const [, members] of [...byKey].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    if (members.length < GROUP_SIZE.min || members.length > GROUP_SIZE.max) continue;
+    members.sort((a, b) => a.unit.startLine - b.unit.startLine);
     const sources: Recording['sources'] = {};
-    for (const { recording } of methods) {
+    for (const { recording } of members) {
       for (const [src, n] of Object.entries(recording.sources)) sources[src] = { tried: (sources[src]?.tried ?? 0) + n.tried, kept: (sources[src]?.kept ?? 0) + n.kept };
     }
-    const [owner = key] = key.split(':').slice(1);
     out.push({
-      unitId: classUnitId(methods[0]!.unit.module, owner),
-      cases: methods.flatMap((m) => m.recording.cases),
-      mutation: summedMutation(methods.map((m) => m.recording.mutation)),
+      unitId: group.unitId(members[0]!.unit),
+      cases: members.flatMap((m) => m.recording.cases),
+      mutation: summedMutation(members.map((m) => m.recording.mutation)),
       sources,
       rejected: {},
-      feature: { entry: methods[0]!.unit.id, helpers: methods.slice(1).map((m) => m.unit.id), shape: 'class' },
+      feature: { entry: members[0]!.unit.id, helpers: members.slice(1).map((m) => m.unit.id), shape: group.shape },
     });
   }
   return out;
@@ -566,7 +597,9 @@ export async function recordCandidates(input: RecordCandidatesInput): Promise<Re
       : { features: [], ms: new Map<string, number>() };
     // the class pass: the methods of a class recorded on their own, removed together
     const classTasks = (input.shapes ?? []).includes('class') ? classRecordings(recordings, input.units ?? [], options.entryPassBelow) : [];
-    for (const feature of [...featurePass.features, ...classTasks]) {
+    // the module pass: the functions of a small module recorded on their own, removed together
+    const moduleTasks = (input.shapes ?? []).includes('module') ? moduleRecordings(recordings, input.units ?? [], options.entryPassBelow) : [];
+    for (const feature of [...featurePass.features, ...classTasks, ...moduleTasks]) {
       recordings.push(feature);
       input.onFinal?.(feature);
     }

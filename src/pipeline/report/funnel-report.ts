@@ -1,4 +1,4 @@
-import type { Drop, DropStage, Funnel } from '../types.js';
+import type { Drop, DropStage, Funnel, TaskShape } from '../types.js';
 import { compareStrings } from '../write/stable-json.js';
 
 /** Stage order of the funnel, for sorting drops. */
@@ -13,7 +13,7 @@ export interface AcceptedTask {
   /** The unit whose calls the cases make, when it is not the task's own (`Unit.via`). */
   via?: string;
   /** One function, a feature (an entry with the private helpers only it reaches), or a class's methods. Absent: `function`. */
-  shape?: 'function' | 'feature' | 'class';
+  shape?: TaskShape;
   /** Body lines the task removes (every removed body's). */
   removedLines?: number;
   /** A feature's entry unit, and the helpers removed with it (their unit ids); a class task's first method, and its others. */

@@ -114,8 +114,10 @@ export async function writeTask(input: {
   libraryName: string;
   /** The language's prompt and readable-test rendering (its plugin's `writer`). */
   writer: TaskWriter;
-  /** A class task's methods (the first is `unit`): the prompt describes each. */
+  /** A class or module task's methods or functions (the first is `unit`): the prompt describes each. */
   methods?: readonly Unit[];
+  /** What `methods` are: a class's (default) or a module's. */
+  shape?: 'class' | 'module';
   specWriter?: SpecWriter;
   assertionReviewer?: AssertionReviewer;
   /** Default `DEFAULT_REVIEW_BOUNDS`. */
@@ -133,7 +135,7 @@ export async function writeTask(input: {
     ...(input.reference ? { reference: input.reference } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
   };
-  const draft = writer.renderPrompt({ unit, cases, libraryName: input.libraryName, ...(input.methods ? { methods: input.methods } : {}) });
+  const draft = writer.renderPrompt({ unit, cases, libraryName: input.libraryName, ...(input.methods ? { methods: input.methods, shape: input.shape ?? 'class' } : {}) });
   const specWriter = input.specWriter ?? noopSpecWriter;
   const rewritten = await specWriter.rewrite({ ...common, draft, cases, onFallback: (reason) => input.onLlmFallback?.('spec-writer', reason) });
   let prompt = rewritten ?? draft;
