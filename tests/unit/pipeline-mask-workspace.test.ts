@@ -136,6 +136,33 @@ describe('removeTestsOfTarget', () => {
     expect(result.source).toBe(['class T(TestCase):', '    pass', '', '    def test_other(self):', '        self.assertTrue(True)', ''].join('\n'));
   });
 
+  it('removes a multi-line decorator with its test (its closing line included), leaving a file that parses', () => {
+    const source = [
+      'import pytest',
+      '',
+      '@pytest.mark.parametrize(',
+      '    "text, error",',
+      '    [',
+      '        ("2013-", "Unable (to) parse"),  # a ) in a string',
+      '    ],',
+      ')',
+      '@pytest.mark.slow',
+      'def test_invalid(text, error):',
+      '    parse_date(text)',
+      '',
+      '@pytest.fixture',
+      'def sample():',
+      '    return 1',
+      '',
+      'def test_other(sample):',
+      '    assert sample == 1',
+      '',
+    ].join('\n');
+    const result = removeTestsOfTarget(source, 'parse_date');
+    expect(result.removed).toEqual(['test_invalid']);
+    expect(result.source).toBe(['import pytest', '', '', '@pytest.fixture', 'def sample():', '    return 1', '', 'def test_other(sample):', '    assert sample == 1', ''].join('\n'));
+  });
+
   it('matches a method by its last name', () => {
     expect(removeTestsOfTarget('def test_a():\n    Box(1, 2).area()\n\ndef test_b():\n    pass\n', 'Box.area').removed).toEqual(['test_a']);
   });

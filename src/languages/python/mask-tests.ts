@@ -63,16 +63,45 @@ function indentWidth(line: string): number {
   return (/^[ \t]*/.exec(line)?.[0] ?? '').replace(/\t/g, '        ').length;
 }
 
+/** The last line of the decorator that starts on line `i` (`@pytest.mark.parametrize(` … `)` may span many lines): where its brackets balance. */
+function decoratorEnd(lines: readonly string[], i: number): number {
+  let depth = 0;
+  for (let j = i; j < lines.length; j++) {
+    // one-line strings and comments hold no brackets that count
+    const code = (lines[j] ?? '').replace(/(['"])(?:\\.|(?!\1).)*\1/g, '""').replace(/#.*$/, '');
+    for (const ch of code) {
+      if (ch === '(' || ch === '[' || ch === '{') depth += 1;
+      else if (ch === ')' || ch === ']' || ch === '}') depth -= 1;
+    }
+    if (depth <= 0) return j;
+  }
+  return lines.length - 1;
+}
+
 function findTestBlocks(lines: readonly string[]): Block[] {
   const inside = linesInsideStrings(lines);
   const blocks: Block[] = [];
+  // the first line of the decorators just above the line being read (blank lines and comments may sit between)
+  let decorators: number | null = null;
   for (let i = 0; i < lines.length; i++) {
-    if (inside[i]) continue;
-    const m = TEST_DEF.exec(lines[i] ?? '');
-    if (!m) continue;
-    const indent = indentWidth(lines[i] ?? '');
-    let start = i;
-    while (start > 0 && !inside[start - 1] && /^[ \t]*@/.test(lines[start - 1] ?? '') && indentWidth(lines[start - 1] ?? '') === indent) start -= 1;
+    if (inside[i]) {
+      decorators = null;
+      continue;
+    }
+    const line = lines[i] ?? '';
+    if (/^[ \t]*@/.test(line)) {
+      if (decorators === null || indentWidth(lines[decorators] ?? '') !== indentWidth(line)) decorators = i;
+      i = decoratorEnd(lines, i);
+      continue;
+    }
+    const m = TEST_DEF.exec(line);
+    if (!m) {
+      if (line.trim() !== '' && !line.trimStart().startsWith('#')) decorators = null;
+      continue;
+    }
+    const indent = indentWidth(line);
+    const start = decorators !== null && indentWidth(lines[decorators] ?? '') === indent ? decorators : i;
+    decorators = null;
     let end = i;
     for (let j = i + 1; j < lines.length; j++) {
       const line = lines[j] ?? '';
