@@ -258,6 +258,14 @@ describe('examples by behaviour class (issue 19, part 3)', () => {
     expect(behaviourClasses(many, picked).classes.find((c) => c.class === 'p-small|returns')).toEqual({ class: 'p-small|returns', cases: 3, shown: true });
   });
 
+  it("keeps the classes of cases without a line apart per target: one unit's example does not show another's", async () => {
+    const { behaviourClasses } = await import('../../src/pipeline/write/behaviour-classes.js');
+    const a = caseOf('a', 1, { raises: 'pkg.Bad' });
+    const b = { ...caseOf('b', 2, { raises: 'pkg.Bad' }), target: 'Box.area' };
+    expect(behaviourClasses([a, b], [a])).toMatchObject({ total: 2, shown: 1 });
+    expect(behaviourClasses([a, withPath(b, 'line 3')], [withPath(b, 'line 3')]).classes.map((c) => c.class)).toEqual(['- Box.scale|raises pkg.Bad', 'line 3|raises pkg.Bad']);
+  });
+
   it('fills up to three examples from one class when the cases have only one', async () => {
     const { pickExamples } = await import('../../src/languages/python/render-prompt.js');
     const one = [1, 2, 3, 4].map((n) => withPath(caseOf(`o${n}`, n, { returns: t('int', String(n)) }), 'same'));

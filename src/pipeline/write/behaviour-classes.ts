@@ -6,7 +6,9 @@ import type { RecordedCase } from '../types.js';
  * exercise the same behaviour; a prompt shows one example of every class it can (issue 19, part 3).
  */
 export function behaviourClassOf(c: RecordedCase): string {
-  return `${c.path ?? '-'}|${'raises' in c.expect ? `raises ${c.expect.raises}` : 'returns'}`;
+  // a line is one function's (a class or module task's removed units share one file); without one,
+  // the class is the target's own: another unit's example never shows it
+  return `${c.path ?? `- ${c.target}`}|${'raises' in c.expect ? `raises ${c.expect.raises}` : 'returns'}`;
 }
 
 /** report.json `classes`: each behaviour class of the hidden cases, how many cases it holds, and whether an example of it holds in the prompt. */
