@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs runtime file without type declarations
 import * as codecModule from '../../src/languages/javascript/runtime/codec.mjs';
+import { MASKED_BODY } from '../../src/languages/javascript/mask-javascript-body.js';
 
 interface Codec {
   encode(value: unknown): Tagged;
@@ -8,6 +9,7 @@ interface Codec {
   same(a: Tagged, b: Tagged): boolean;
   describe(tagged: Tagged): string;
   thrownClassName(value: unknown): string;
+  throwMeets(expected: string, type: string, message: string): boolean;
   UnrecordableValueError: new (...args: unknown[]) => Error & { reason: string };
 }
 type Tagged = { t: string; v?: unknown; [key: string]: unknown };
@@ -161,5 +163,33 @@ describe('JavaScript value codec', () => {
 
   it('describes values for failure messages', () => {
     expect(codec.describe(codec.encode({ a: [1, 'x', 2n] }))).toBe('{a: [1, "x", 2n]}');
+  });
+});
+
+describe('JavaScript codec comparisons (issue 19)', () => {
+  const same = (a: unknown, b: unknown): boolean => codec.same(codec.encode(a), codec.encode(b));
+
+  it('compares numbers with a fraction within a relative 1e-9, integers, -0, NaN and infinities exactly', () => {
+    expect(same(0.1 + 0.2, 0.3)).toBe(true);
+    expect(same({ a: [1.0000000001e-3] }, { a: [1e-3] })).toBe(true);
+    expect(same(0.3, 0.3001)).toBe(false);
+    expect(same(3, 4)).toBe(false);
+    expect(same(-0, 0)).toBe(false);
+    expect(same(Number.NaN, Number.NaN)).toBe(true);
+    expect(same(Number.POSITIVE_INFINITY, 1e308)).toBe(false);
+    // the type still counts: a number is not a bigint, nor a string
+    expect(same(1.5, '1.5')).toBe(false);
+    expect(same([0.1 + 0.2, 'x'], [0.3, 'y'])).toBe(false);
+  });
+
+  it("meets an expectation of any throw with anything but a masked body's Error('not implemented')", () => {
+    expect(codec.throwMeets('*', 'TypeError', 'x')).toBe(true);
+    expect(codec.throwMeets('*', 'Error', 'other')).toBe(true);
+    expect(codec.throwMeets('*', 'Error', 'not implemented')).toBe(false);
+    expect(codec.throwMeets('*', 'Error', 'Error: not implemented')).toBe(false);
+    expect(codec.throwMeets('RangeError', 'TypeError', 'x')).toBe(false);
+    expect(codec.throwMeets('RangeError', 'RangeError', 'x')).toBe(true);
+    // the mask writes the error the judge tells apart
+    expect(MASKED_BODY).toBe(`throw new Error('${(codecModule as { MASKED_MESSAGE: string }).MASKED_MESSAGE}');`);
   });
 });

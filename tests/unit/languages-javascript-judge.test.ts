@@ -73,6 +73,22 @@ describe('JavaScript judge', () => {
     expect(result.tests[2]?.message).toContain('expected TypeError to be thrown, got Error');
   });
 
+  it('meets a case that asserts only a throw (`*`) with any thrown value but the masked body\'s', async () => {
+    const anyThrow = padCases.map((c) => ('raises' in c.expect ? { ...c, expect: { raises: '*' } } : c));
+    const pad = (body: string): string => `export function padLeft(text, width = 8, fill = ' ') {\n  ${body}\n}\n`;
+    const original = await judge(workspace('esm-pkg'), anyThrow);
+    expect(statuses(original.result)).toEqual(['passed', 'passed', 'passed']);
+    // another class, a thrown string: still a throw
+    const other = await judge(workspace('esm-pkg', { 'src/text.js': pad("if (text === null) throw new RangeError('x'); return fill.repeat(Math.max(0, width - text.length)) + text;") }), anyThrow);
+    expect(statuses(other.result)).toEqual(['passed', 'passed', 'passed']);
+    // the masked body fails it, and so does a return
+    const masked = await judge(workspace('esm-pkg', { 'src/text.js': pad("throw new Error('not implemented');") }), anyThrow);
+    expect(statuses(masked.result)).toEqual(['failed', 'failed', 'failed']);
+    expect(masked.result.tests[2]?.message).toContain("expected an exception (any but the masked body's) to be thrown, got Error");
+    const returns = await judge(workspace('esm-pkg', { 'src/text.js': pad("return String(text).padStart(width, fill);") }), anyThrow);
+    expect(statuses(returns.result)[2]).toBe('failed');
+  });
+
   it('compares thrown non-Error values by their type', async () => {
     const good = await judge(workspace('edge-pkg'), refuseCases);
     expect(statuses(good.result)).toEqual(['passed', 'passed']);

@@ -191,6 +191,28 @@ describe('record-driver.mjs', () => {
   }, 60_000);
 });
 
+describe('record-driver.mjs: which thrown classes a case asserts (issue 19, part 4)', () => {
+  it("asserts a class the code throws itself or its JSDoc names; any other throw only as a throw, the original's class kept for the prompt", async () => {
+    const f = await fixture('rec-throws');
+    const recorded = await record(f);
+    const thrown = (unitId: string): [string, string | undefined][] =>
+      target(recorded.targets, unitId).cases.filter((c) => 'raises' in c.expect).map((c) => [(c.expect as { raises: string }).raises, c.shown?.[0]]);
+    const count = thrown('src/throws:count');
+    // `throw new RangeError` in the function: its class; `'x'.toFixed` fails in the engine: any throw
+    expect(count).toContainEqual(['RangeError', undefined]);
+    expect(count).toContainEqual(['*', 'TypeError']);
+    // the engine's TypeError out of `''[0].toUpperCase()`, named by the JSDoc: its class
+    expect(thrown('src/throws:initial')).toContainEqual(['TypeError', undefined]);
+    // JSON.parse's SyntaxError (a built-in's): any throw; the library's own `new Error` thrown later: its class
+    const parsed = thrown('src/throws:parsed');
+    expect(parsed).toContainEqual(['*', 'SyntaxError']);
+    expect(parsed).toContainEqual(['Error', undefined]);
+    // every case still meets its expectation when replayed through the mutation run's baseline
+    const mutated = await mutate(f, recorded, { search: false });
+    for (const t of mutated.targets) expect(t.error ?? null, t.unitId).toBeNull();
+  }, 60_000);
+});
+
 describe('mutate-driver.mjs', () => {
   it('kills most mutants of a well-covered function, in the schema', async () => {
     const f = await fixture('rec-esm');

@@ -148,6 +148,10 @@ describe('JavaScript prompt examples', () => {
     expect(block('Point.sum')).toBe('> new Point(2, 5).sum\n7');
     expect(block('Point.scaled', 1)).toBe('> new Point(1, -1).scaled(0)\nUncaught RangeError: ...');
     expect(block('countWords', 1)).toBe('> countWords(42)\nUncaught TypeError: ...');
+    // a case that asserts only a throw: the class the original threw, and that only the throw is checked
+    const { unit, cases } = recordedOf('countWords');
+    const anyThrow = { ...(cases[1] as RecordedCase), expect: { raises: '*' }, shown: ['TypeError'] };
+    expect(exampleBlock(unit, anyThrow)).toBe('> countWords(42) // throws; the hidden tests check only that it throws\nUncaught TypeError: ...');
   });
 
   it('binds an argument the call changes, and shows it again after the call', () => {

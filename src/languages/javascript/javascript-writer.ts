@@ -20,6 +20,9 @@ export const MAX_EXAMPLE_CALLS = 4;
 /** What a masked body throws (mask-javascript-body.ts), as the prompt names it. */
 const MASKED_THROW = "`Error('not implemented')`";
 
+/** A case that asserts only that the call throws (runtime/codec.mjs's ANY_THROW; issue 19, part 4). */
+const ANY_THROW = '*';
+
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const RESERVED = new Set([
   'await', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends',
@@ -142,7 +145,10 @@ export function exampleBlock(target: Unit, c: RecordedCase): string {
   const call = callExpression(unit, c, c.args.map((a, i) => names.get(i) ?? taggedToJavaScript(a)));
   const returned = 'returns' in c.expect ? returnedFunction(c.expect.returns) : null;
   if (returned !== null) lines.push(...functionExampleLines(call, returned, taken));
-  else lines.push(`> ${call}`, 'raises' in c.expect ? uncaught(c.expect.raises) : inspectTagged(c.expect.returns));
+  else if ('raises' in c.expect && c.expect.raises === ANY_THROW) {
+    // a case that asserts only that the call throws shows the class the original threw (c.shown)
+    lines.push(`> ${call} // throws; the hidden tests check only that it throws`, uncaught(c.shown?.[0] ?? 'Error'));
+  } else lines.push(`> ${call}`, 'raises' in c.expect ? uncaught(c.expect.raises) : inspectTagged(c.expect.returns));
   for (const i of changed) lines.push(`> ${names.get(i) ?? ''}`, inspectTagged(c.argsAfter?.[i]));
   return lines.join('\n');
 }
@@ -362,7 +368,7 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
     ? ' A returned function (the result, or a value inside it) is judged by its `length` and by what it returns, or the class of what it throws, when called with `this` undefined on recorded arguments.'
     : '';
   out.push(
-    `${hiddenCasesSentence(input.cases.length)}, many more than these examples. Results are compared with their exact types and values (\`1\` is not \`1n\`, \`-0\` is not \`0\`, \`undefined\` is not \`null\`, an array's holes and the order of an object's keys count), a thrown value by its class and never its message, and effects on the arguments where the original has them.${settles}${functions}${identitySentence(input.cases)}`,
+    `${hiddenCasesSentence(input.cases.length)}, many more than these examples. Results are compared with their exact types and values (\`1\` is not \`1n\`, \`-0\` is not \`0\`, \`undefined\` is not \`null\`, an array's holes and the order of an object's keys count; a number with a fraction within a relative tolerance of 1e-9), a thrown value by its class (where the library throws it itself or its JSDoc names it; on other invalid inputs only that the call throws something other than ${MASKED_THROW}) and never its message, and effects on the arguments where the original has them.${settles}${functions}${identitySentence(input.cases)}`,
     '',
   );
   return out.join('\n');

@@ -37,7 +37,7 @@ const recordedCaseSchema = z.object({
   argsAfter: z.array(tagged).nullable(),
   source: z.string(),
   /**
-   * Python only: what the REPL prints for the case's example (worker._shown_outputs), the result's
+   * Python: what the REPL prints for the case's example (worker._shown_outputs), the result's
    * repr (then the state's, for a stated case); absent when a repr is long or fails. The prompt
    * shows it; cases.json never holds it.
    */

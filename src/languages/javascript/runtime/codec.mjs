@@ -100,6 +100,26 @@ function constructorName(proto) {
 }
 
 /**
+ * What a case expects when the original threw where the library does not throw itself nor documents
+ * the throw (a TypeError out of `undefined.length`, a SyntaxError out of JSON.parse): only that the
+ * call throws (issue 19, part 4; Python's codec.ANY_EXCEPTION).
+ */
+export const ANY_THROW = '*';
+
+/** The message of the error a masked body throws (mask-javascript-body.ts's MASKED_BODY). */
+export const MASKED_MESSAGE = 'not implemented';
+
+/**
+ * Whether a thrown outcome (`type`, `message`: the record harness's bare message or the subject's
+ * `Error: message`) meets a case expecting `expected`: the same class, or for ANY_THROW any throw but
+ * a masked body's.
+ */
+export function throwMeets(expected, type, message) {
+  if (expected === ANY_THROW) return !(type === 'Error' && (message === MASKED_MESSAGE || message === `Error: ${MASKED_MESSAGE}`));
+  return type === expected;
+}
+
+/**
  * The class name by which a thrown value is recorded and judged: an object's constructor name
  * (`TypeError`, `ValidationError`, `Object`), `typeof:<type>` for a thrown primitive
  * (`typeof:string`), `null` for `throw null`.
@@ -297,9 +317,34 @@ export function comparable(tagged) {
   return out;
 }
 
-/** True when two encodings are the same value. */
+/** How close two numbers compare equal where either has a fraction (Python's codec.close: issue 19). */
+export const FLOAT_TOLERANCE = Object.freeze({ relative: 1e-9, absolute: 1e-12 });
+
+/**
+ * True when two encodings are the same value: equal, numbers with a fraction within
+ * FLOAT_TOLERANCE (two integers, `-0` and `0`, NaN and the infinities compare exactly).
+ */
 export function same(a, b) {
-  return isDeepStrictEqual(comparable(a), comparable(b));
+  const x = comparable(a);
+  const y = comparable(b);
+  return isDeepStrictEqual(x, y) || closeTrees(x, y);
+}
+
+function closeTrees(a, b) {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => closeTrees(x, b[i]));
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (a.t === 'number' && b.t === 'number' && typeof a.v === 'string' && typeof b.v === 'string') return closeNumbers(a.v, b.v);
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && closeTrees(a[k], b[k]));
+}
+
+function closeNumbers(a, b) {
+  if (a === b) return true;
+  const x = Number(a);
+  const y = Number(b);
+  if (!Number.isFinite(x) || !Number.isFinite(y) || (Number.isInteger(x) && Number.isInteger(y))) return false;
+  return Math.abs(x - y) <= Math.max(FLOAT_TOLERANCE.relative * Math.max(Math.abs(x), Math.abs(y)), FLOAT_TOLERANCE.absolute);
 }
 
 /** A short human-readable rendering, for failure messages. */

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { aliasDifference } from './aliases.mjs';
-import { same } from './codec.mjs';
+import { ANY_THROW, same, throwMeets } from './codec.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const RECORD_SCRIPT = path.join(HERE, 'record.mjs');
@@ -164,7 +164,11 @@ export function sameOutcome(a, b) {
   const argsSame = same({ t: 'array', v: a.argsAfter ?? [] }, { t: 'array', v: b.argsAfter ?? [] });
   if (!argsSame) return false;
   if ('returns' in a && 'returns' in b) return same(a.returns, b.returns) && aliasDifference(a.aliases, b.aliases) === null;
-  return 'raises' in a && 'raises' in b && a.raises === b.raises;
+  if (!('raises' in a && 'raises' in b)) return false;
+  // an expectation of any throw (ANY_THROW) is met as the judge meets it
+  if (b.raises === ANY_THROW) return throwMeets(ANY_THROW, a.raises, a.message);
+  if (a.raises === ANY_THROW) return throwMeets(ANY_THROW, b.raises, b.message);
+  return a.raises === b.raises;
 }
 
 /**
@@ -209,10 +213,24 @@ export function makeCase(target, input, outcome, source) {
     init: input.init ? { args: input.init.args, kwargs: {} } : null,
     args: input.args,
     kwargs: {},
-    expect: 'returns' in outcome ? expectReturns(outcome) : { raises: outcome.raises },
+    expect: 'returns' in outcome ? expectReturns(outcome) : { raises: promisedThrow(target, outcome) ? outcome.raises : ANY_THROW },
     argsAfter,
     source,
+    // a case that asserts only that the call throws: the class the original threw, for the prompt
+    ...('raises' in outcome && !promisedThrow(target, outcome) ? { shown: [outcome.raises] } : {}),
   };
+}
+
+/**
+ * Whether a case may assert the class the original threw (issue 19, part 4): the repository's own
+ * code threw it (record.mjs's `incidental` unset: a `throw`, or an error the library constructed),
+ * or the target's JSDoc names the class (`@throws {RangeError}`, or the name anywhere in it).
+ */
+export function promisedThrow(target, outcome) {
+  if (!outcome.incidental) return true;
+  const doc = typeof target.docstring === 'string' ? target.docstring : '';
+  const name = String(outcome.raises).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return doc !== '' && new RegExp(`(?<![\\w$])${name}(?![\\w$])`).test(doc);
 }
 
 /** A case's expectation of a return: the value, and its aliases (aliases.mjs) where the outcome has them. */

@@ -36,7 +36,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { aliasDifference } from './aliases.mjs';
-import { describe, functionDifference, probesOf, same } from './codec.mjs';
+import { ANY_THROW, describe, functionDifference, probesOf, same, throwMeets } from './codec.mjs';
 import { encodeFrame, FrameError, FrameReader } from './framing.mjs';
 import { readStdin } from './io.mjs';
 
@@ -238,9 +238,10 @@ function judgeAnswer(c, answer) {
   const kind = answer.kind;
   if (kind === 'error') return [false, clip(answer.message ?? 'subject error')];
   if ('raises' in expect) {
-    if (kind === 'raises' && answer.type === expect.raises) return judgeArgsAfter(c, answer);
-    if (kind === 'raises') return [false, clip(`expected ${expect.raises} to be thrown, got ${answer.type}: ${answer.message ?? ''}`)];
-    return [false, clip(`expected ${expect.raises} to be thrown, got a return value`)];
+    const wanted = expect.raises === ANY_THROW ? 'an exception (any but the masked body\'s)' : expect.raises;
+    if (kind === 'raises' && throwMeets(expect.raises, answer.type, answer.message)) return judgeArgsAfter(c, answer);
+    if (kind === 'raises') return [false, clip(`expected ${wanted} to be thrown, got ${answer.type}: ${answer.message ?? ''}`)];
+    return [false, clip(`expected ${wanted} to be thrown, got a return value`)];
   }
   if (!('returns' in expect)) return [false, 'case has no expectation'];
   if (kind === 'raises') return [false, clip(`threw ${answer.type}: ${answer.message ?? ''}`)];

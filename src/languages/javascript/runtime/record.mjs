@@ -25,7 +25,9 @@
 // {"error": "..."} when the module cannot be loaded, where OUTCOME is one of
 //   {"returns": TAGGED, "argsAfter": [TAGGED...]}         the call returned (a promise: its value)
 //                                                          with "aliases" (aliases.mjs) for an object
-//   {"raises": "TypeError", "message": "...", "argsAfter": [...]}   it threw (a promise: rejected)
+//   {"raises": "TypeError", "message": "...", "argsAfter": [...]}   it threw (a promise: rejected);
+//                                                          "incidental": true when the repository's
+//                                                          own code did not throw it (thrownByRepository)
 //   {"unrecordable": "function"|"symbol"|"cycle"|"depth"|"unsupported", "message": "..."}
 //   {"timeout": true}                                      a promise did not settle in timeoutMs
 //   {"error": "..."}                                       the inputs or the target could not be built
@@ -33,7 +35,8 @@
 // the process and records inputs one at a time (record-twice.ts). The module's own output on
 // stdout is sent to stderr, so the one document is all stdout holds.
 import fs from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { aliasesOf, argumentObjects } from './aliases.mjs';
 import { encode, encodeResult, thrownClassName, UnrecordableValueError } from './codec.mjs';
 import { readStdin } from './io.mjs';
@@ -93,6 +96,60 @@ async function startCoverage(file, { start, end }) {
   };
 }
 
+/** A line that throws, or makes the error it throws: `throw`, `new FooError(`, `reject(`, an assertion. */
+const THROW_SITE = /\bthrow\b|\bnew\s+[\w$.]*(?:Error|Exception)\b|\breject\s*\(|\bassert\b/;
+
+/**
+ * Whether the repository's own code threw `error` (issue 19, part 4): the innermost frame of its
+ * stack in the repository's files (not node_modules) is at a line that throws or makes an error.
+ * An engine's error (`undefined.length`), a built-in's (`JSON.parse`) or a dependency's has its
+ * innermost repository frame at the call that failed, so it is not. A thrown value without a stack
+ * (a string, null) and a TypeScript file (transpiled: its lines are not the stack's) count as the
+ * repository's.
+ */
+function thrownByRepository(error, root) {
+  if (error === null || typeof error !== 'object') return true;
+  let stack;
+  try {
+    stack = error.stack;
+  } catch {
+    return true;
+  }
+  if (typeof stack !== 'string' || typeof root !== 'string') return true;
+  const base = `${path.resolve(root)}${path.sep}`;
+  for (const frame of stack.split('\n').slice(1)) {
+    const m = /((?:file:\/\/)?\/[^()\s]*?):(\d+):\d+\)?\s*$/.exec(frame.trim());
+    if (!m) continue;
+    let file = m[1];
+    try {
+      if (file.startsWith('file://')) file = fileURLToPath(file);
+    } catch {
+      continue;
+    }
+    if (!file.startsWith(base) || file.includes(`${path.sep}node_modules${path.sep}`)) continue;
+    if (/\.(?:[mc]?ts|tsx)$/.test(file)) return true;
+    const text = sourceLine(file, Number(m[2]));
+    return text === null || THROW_SITE.test(text);
+  }
+  return false;
+}
+
+const sourceLines = new Map();
+
+/** Line `line` (1-based) of `file`, or null when it cannot be read. */
+function sourceLine(file, line) {
+  if (!sourceLines.has(file)) {
+    let lines = null;
+    try {
+      lines = fs.readFileSync(file, 'utf8').split(/\r?\n/);
+    } catch {
+      // unreadable: no line
+    }
+    sourceLines.set(file, lines);
+  }
+  return sourceLines.get(file)?.[line - 1] ?? null;
+}
+
 function messageOf(error) {
   try {
     if (error instanceof Error) return String(error.message).slice(0, 500);
@@ -146,7 +203,10 @@ async function runOne(loaded, config, input) {
   }
   if (outcome.timeout) return { timeout: true };
   const argsAfter = encodeArgs(args);
-  if ('error' in outcome) return { raises: thrownClassName(outcome.error), message: messageOf(outcome.error), argsAfter };
+  if ('error' in outcome) {
+    const incidental = !thrownByRepository(outcome.error, config.root);
+    return { raises: thrownClassName(outcome.error), message: messageOf(outcome.error), argsAfter, ...(incidental ? { incidental: true } : {}) };
+  }
   try {
     return withAliases({ returns: encodeReturned(loaded, config, input, outcome.value), argsAfter }, outcome.value, objects);
   } catch (error) {
