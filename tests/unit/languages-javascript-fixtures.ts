@@ -79,14 +79,14 @@ export interface JudgeResult {
   detail: string;
 }
 
-export interface JudgeOptions { caseTimeoutMs?: number; loadTimeoutMs?: number; budgetMs?: number; uid?: number; hidden?: string; typescriptPath?: string }
+export interface JudgeOptions { caseTimeoutMs?: number; loadTimeoutMs?: number; budgetMs?: number; uid?: number; hidden?: string; typescriptPath?: string; /** The hidden document instead of `{cases}` (the examples gate's). */ document?: unknown }
 
 /** Runs judge.mjs on the workspace `ws` and `cases` (privileges dropped only with `uid`); its one result line, parsed, and everything stdout held. */
 let readableRuntime: string | undefined;
 
 export function runJudge(ws: string, cases: unknown[], options: JudgeOptions = {}): Promise<{ result: JudgeResult; stdout: string }> {
   const hidden = options.hidden ?? makeTempDir('js-judge-hidden-');
-  writeFileSync(join(hidden, 'cases.json'), JSON.stringify({ cases }));
+  writeFileSync(join(hidden, 'cases.json'), JSON.stringify(options.document ?? { cases }));
   const nonce = `n${Math.random().toString(16).slice(2)}`;
   const config = { workspace: ws, hiddenDir: hidden, cases: 'cases.json', caseTimeoutMs: options.caseTimeoutMs ?? 5000, loadTimeoutMs: options.loadTimeoutMs ?? 5000, budgetMs: options.budgetMs ?? 60_000, dropPrivileges: options.uid !== undefined, uid: options.uid, gid: options.uid, nonce, typescriptPath: options.typescriptPath };
   return new Promise((resolve, reject) => {

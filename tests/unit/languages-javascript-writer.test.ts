@@ -12,7 +12,9 @@ import { maskJavaScriptBody } from '../../src/languages/javascript/mask-javascri
 import { parseJavaScriptUnits } from '../../src/languages/javascript/parse-javascript-units.js';
 import { javascriptRuntimeDir, recordJavaScriptTwice, type TaggedValue } from '../../src/languages/javascript/record-javascript-cases.js';
 import { hiddenCasesSentence } from '../../src/pipeline/write/write-task.js';
-import { FIXTURES, fixtureSnapshot, makeTempDir, removeTempDirs, TEST_NODE } from './languages-javascript-fixtures.js';
+import { javascriptExamplesCheck, parseJavaScriptPromptExamples } from '../../src/languages/javascript/javascript-prompt-examples.js';
+import { withoutExamples } from '../../src/pipeline/write/prompt-examples.js';
+import { FIXTURES, fixtureSnapshot, makeTempDir, removeTempDirs, runJudge, TEST_NODE } from './languages-javascript-fixtures.js';
 
 const PKG = join(FIXTURES, 'writer-pkg');
 
@@ -310,3 +312,54 @@ describe('JavaScript readable test of a TypeScript module', () => {
     }
   }, 120_000);
 });
+
+describe('the JavaScript examples gate (issue 19, part 2)', () => {
+  const tests = { runner: 'node', cases: 'cases.json', timeoutMs: 60_000, caseTimeoutMs: 5000 };
+  const checkOf = (qualname: string, prompt?: string) => {
+    const { unit, cases } = recordedOf(qualname);
+    const text = prompt ?? renderPrompt({ unit, cases, libraryName: 'the package' });
+    return { text, check: javascriptExamplesCheck({ taskId: 'w/t', prompt: text, unit, tests })! };
+  };
+  const judged = async (check: ReturnType<typeof checkOf>['check']) => {
+    const document = JSON.parse(check.files.get('examples/prompt-examples.json')!.toString('utf8'));
+    return (await runJudge(PKG, [], { document })).result.tests;
+  };
+
+  it('reads each blank-line-separated REPL session of the Examples sections as one example, with what each input prints', () => {
+    const { unit, cases } = recordedOf('push');
+    const prompt = renderPrompt({ unit, cases, libraryName: 'the package' });
+    const examples = parseJavaScriptPromptExamples(prompt);
+    expect(examples.map((e) => e.id)).toEqual(['e1', 'e2']);
+    expect(examples[0]!.lines).toEqual([
+      { input: "var list = ['a']", output: 'undefined' },
+      { input: "push(list, 'b')", output: '2' },
+      { input: 'list', output: "[ 'a', 'b' ]" },
+    ]);
+    // cutting an example out leaves the others and a prompt that parses the same way
+    const cut = withoutExamples(prompt, [examples[0]!]);
+    expect(cut).not.toContain("push(list, 'b')");
+    expect(parseJavaScriptPromptExamples(cut).map((e) => e.lines)).toEqual([examples[1]!.lines]);
+  });
+
+  it('passes every example the writer shows on the original, one test per example, classes from the module and awaited promises included', async () => {
+    for (const qualname of ['countWords', 'push', 'later', 'Point.scaled', 'negate', 'mid']) {
+      const { check } = checkOf(qualname);
+      const results = await judged(check);
+      expect(results.map((t) => t.name), qualname).toEqual(check.examples.map((e) => `example:${e.id}`));
+      expect(results.filter((t) => t.status !== 'passed'), qualname).toEqual([]);
+      expect(results.map((t) => check.exampleOf(t.name))).toEqual(check.examples.map((e) => e.id));
+    }
+  }, 60_000);
+
+  it('fails an example whose shown output the original does not print, naming the line', async () => {
+    const { text } = checkOf('countWords');
+    const wrong = text.replace("Map(2) { 'a' => 2, 'b' => 1 }", "Map(2) { 'a' => 3, 'b' => 1 }");
+    expect(wrong).not.toBe(text);
+    const { check } = checkOf('countWords', wrong);
+    const results = await judged(check);
+    expect(results.filter((t) => t.status === 'failed').map((t) => t.message)).toEqual([
+      `> countWords('a b a') printed "Map(2) { 'a' => 2, 'b' => 1 }", the prompt shows "Map(2) { 'a' => 3, 'b' => 1 }"`,
+    ]);
+  }, 30_000);
+});
+

@@ -9,6 +9,7 @@ import { javascriptRepoTests } from './javascript-repo-tests.js';
 import { createJavaScriptScorer } from './javascript-scorer.js';
 import { nodeTestRunner } from './javascript-tests.js';
 import { javascriptWorkspaceRules } from './javascript-workspace.js';
+import { javascriptExamplesCheck } from './javascript-prompt-examples.js';
 import { javascriptWriter } from './javascript-writer.js';
 import { maskJavaScriptBody } from './mask-javascript-body.js';
 import { parseJavaScriptUnits } from './parse-javascript-units.js';
@@ -38,7 +39,8 @@ export function createJavaScriptPlugin(): LanguagePlugin {
     isSourceFile: isJavaScriptSourceFile,
     describeLibrary: describeJavaScriptLibrary,
     recorder: createJavaScriptRecorder(),
-    writer: javascriptWriter,
+    // the examples gate runs every REPL example the prompt shows on the reference
+    writer: Object.freeze({ ...javascriptWriter, examplesCheck: javascriptExamplesCheck }),
     repoTests: javascriptRepoTests,
     selection: Object.freeze({ settlesAsync: true, receiverInParams: false, staticMarker: 'static' }),
     values: javascriptProposalValues,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../project-root.js';
+import { behaviourClassOf } from '../../pipeline/write/behaviour-classes.js';
 import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
 import type { RecordedCase, Unit } from '../construction-types.js';
 import { calledUnit } from '../called-unit.js';
@@ -13,6 +14,10 @@ import type { AliasPair, AliasStep } from './record-javascript-cases.js';
 
 /** At most this many recorded examples appear in a prompt; the hidden tests hold the rest. */
 export const MAX_PROMPT_EXAMPLES = 3;
+
+/** The headings of a prompt's examples sections. */
+export const EXAMPLES_HEADING = '## Examples';
+export const MORE_EXAMPLES_HEADING = '## More examples';
 
 /** At most this many calls of a returned function appear in a prompt example (at most one that throws). */
 export const MAX_EXAMPLE_CALLS = 4;
@@ -65,6 +70,12 @@ export function defaultExportName(unit: Unit): string {
 function localPath(unit: Unit, target: string): string[] {
   const parts = target.split('.');
   return parts[0] === 'default' ? [defaultExportName(unit), ...parts.slice(1)] : parts;
+}
+
+/** The name the prompt's import binds and the export it binds it to (`default` for a default export). */
+export function localBinding(unit: Unit): { name: string; export: string } {
+  const first = unit.qualname.split('.')[0] ?? unit.qualname;
+  return first === 'default' ? { name: defaultExportName(unit), export: 'default' } : { name: first, export: first };
 }
 
 /** The import statements of the unit's module, as the prompt shows them. */
@@ -217,28 +228,44 @@ function showable(c: RecordedCase): boolean {
   return !hasUnshowableValue(returns) && !changedArguments(c).some((i) => hasUnshowableValue(c.argsAfter?.[i]));
 }
 
+/** At most this many more examples, in a "More examples" section, when the behaviour classes need them. */
+export const MAX_MORE_EXAMPLES = 5;
+
 /**
- * Up to `MAX_PROMPT_EXAMPLES` cases shown to the agent: JSDoc examples first (the author chose
- * them), then the shortest others (a returned function that gives one outcome for every probe last); at most one that throws; results a REPL cannot print as
- * recorded (errors) left out. Cases that return come before the one that throws, each group in the
- * cases' order.
+ * The cases the prompt shows (issue 19, part 3): one of every behaviour class the hidden cases
+ * fall in (behaviour-classes.ts: for JavaScript, returns or throws which class), up to
+ * `MAX_PROMPT_EXAMPLES + MAX_MORE_EXAMPLES`; in each class a JSDoc example first (the author chose
+ * it), then the shortest (a returned function that gives one outcome for every probe last). With
+ * fewer classes than `MAX_PROMPT_EXAMPLES`, the best-ranked other cases that return fill up to it.
+ * Results a REPL cannot print as recorded (errors) are left out. Cases that return come before
+ * those that throw, each group in the cases' order.
  */
 export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
-  const ranked = [...cases].sort((a, b) => Number(b.source === 'doctest') - Number(a.source === 'doctest') || Number(monotonous(a)) - Number(monotonous(b)) || sizeOf(a) - sizeOf(b));
+  const ranked = [...cases]
+    .filter((c) => sizeOf(c) <= MAX_CLASS_EXAMPLE_SIZE && showable(c))
+    .sort((a, b) => Number(b.source === 'doctest') - Number(a.source === 'doctest') || Number(monotonous(a)) - Number(monotonous(b)) || sizeOf(a) - sizeOf(b));
   const picked: RecordedCase[] = [];
-  let raises = 0;
+  const classes = new Set<string>();
   for (const c of ranked) {
-    if (picked.length === MAX_PROMPT_EXAMPLES) break;
-    if (sizeOf(c) > 400 || !showable(c)) continue;
-    if ('raises' in c.expect) {
-      if (raises === 1) continue;
-      raises += 1;
-    }
+    if (picked.length === MAX_PROMPT_EXAMPLES + MAX_MORE_EXAMPLES) break;
+    const key = behaviourClassOf(c);
+    if (classes.has(key)) continue;
+    classes.add(key);
     picked.push(c);
+  }
+  for (const c of ranked) {
+    if (picked.length >= MAX_PROMPT_EXAMPLES) break;
+    if (!picked.includes(c) && 'returns' in c.expect && sizeOf(c) <= MAX_EXAMPLE_SIZE) picked.push(c);
   }
   const order = (c: RecordedCase): number => Number('raises' in c.expect) * cases.length + cases.indexOf(c);
   return picked.sort((a, b) => order(a) - order(b));
 }
+
+/** The longest example a prompt shows to fill up to `MAX_PROMPT_EXAMPLES` (what it shows, as JSON, in characters). */
+const MAX_EXAMPLE_SIZE = 400;
+
+/** The longest example shown for a behaviour class no shorter case shows. */
+const MAX_CLASS_EXAMPLE_SIZE = 1500;
 
 /** The example lines of a prompt: the REPL's `> ` lines inside code fences, trimmed (a Markdown quote outside a fence is not one). */
 export function exampleLines(text: string): string[] {
@@ -360,9 +387,11 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
     if (entryDoc) out.push(entryDoc, '');
   }
   const examples = pickExamples(input.cases);
-  if (examples.length) {
-    out.push('## Examples', '', examplesIntro(called, examples), '', '```js', examples.map((c) => exampleBlock(unit, c)).join('\n'), '```', '');
-  }
+  const first = examples.slice(0, MAX_PROMPT_EXAMPLES);
+  const more = examples.slice(MAX_PROMPT_EXAMPLES);
+  // one example per block, blank lines between (the examples gate runs and cuts them one by one)
+  if (first.length) out.push(EXAMPLES_HEADING, '', examplesIntro(called, examples), '', '```js', first.map((c) => exampleBlock(unit, c)).join('\n\n'), '```', '');
+  if (more.length) out.push(MORE_EXAMPLES_HEADING, '', 'One example of each other behaviour the hidden tests check:', '', '```js', more.map((c) => exampleBlock(unit, c)).join('\n\n'), '```', '');
   const settles = awaits(called) ? ' A returned promise is judged by the value it settles with, or the class of the value it rejects with.' : '';
   const functions = input.cases.some((c) => 'returns' in c.expect && holdsFunction(c.expect.returns))
     ? ' A returned function (the result, or a value inside it) is judged by its `length` and by what it returns, or the class of what it throws, when called with `this` undefined on recorded arguments.'

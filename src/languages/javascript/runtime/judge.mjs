@@ -6,7 +6,8 @@
 //   {
 //     "workspace": "/workspace",                 // the agent's files (owned by the agent user)
 //     "hiddenDir": "/var/lib/codemidas/hidden",  // root-only 0700
-//     "cases": "cases.json",                     // path under hiddenDir: {"cases": [RecordedCase...]}
+//     "cases": "cases.json",                     // path under hiddenDir: {"cases": [RecordedCase...]}, or
+//                                                // the examples gate's {"examples": [...]} (runExamples)
 //     "caseTimeoutMs": 10000,                    // one recorded case
 //     "loadTimeoutMs": 20000,                    // more for the first case of each subject, which loads
 //                                                // the module (and typescript for .ts): a loaded machine
@@ -42,6 +43,7 @@ import { readStdin } from './io.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SUBJECT = path.join(HERE, 'subject.mjs');
+const EXAMPLES_EVAL = path.join(HERE, 'examples-eval.mjs');
 const SAFE_PATH = '/usr/local/bin:/usr/bin:/bin';
 const MAX_MESSAGE = 600;
 
@@ -344,10 +346,91 @@ async function runCases(config, cases, deadline, scratch) {
   return { outcomes, exhausted };
 }
 
-function loadCases(config) {
-  if (config.cases === null) return [];
-  const document = JSON.parse(fs.readFileSync(path.join(config.hiddenDir, String(config.cases)), 'utf8'));
-  return Array.isArray(document.cases) ? document.cases : [];
+function loadDocument(config) {
+  if (config.cases === null) return {};
+  return JSON.parse(fs.readFileSync(path.join(config.hiddenDir, String(config.cases)), 'utf8'));
+}
+
+/**
+ * The examples gate (issue 19, part 2; javascript-prompt-examples.ts writes the document): the
+ * prompt's REPL examples run by examples-eval.mjs in one process as the agent user, each input's
+ * printed text compared with what the prompt shows (a throw by its `Uncaught <Class>` prefix: the
+ * message is elided there). One test per example, `example:<id>`.
+ */
+async function runExamples(config, document, deadline, scratch) {
+  const examples = Array.isArray(document.examples) ? document.examples : [];
+  const neutral = fs.mkdtempSync(path.join(scratch, 'cwd-'));
+  fs.chmodSync(neutral, 0o755);
+  const nonce = randomBytes(16).toString('hex');
+  const lines = examples.reduce((n, e) => n + (Array.isArray(e.lines) ? e.lines.length : 0), 0);
+  const limitMs = Math.max(1, Math.min(config.loadTimeoutMs + config.caseTimeoutMs * Math.max(1, lines), deadline - Date.now()));
+  const request = {
+    workspace: config.workspace,
+    typescriptPath: config.typescriptPath,
+    module: document.module,
+    binding: document.binding,
+    examples: examples.map((e) => (Array.isArray(e.lines) ? e.lines.map((l) => String(l.input)) : [])),
+    nonce,
+  };
+  const answer = await evaluateExamples(config, neutral, request, limitMs);
+  return examples.map((e, k) => {
+    const name = `example:${e.id}`;
+    if (answer.error !== undefined) return { name, status: 'failed', message: clip(answer.error) };
+    const printed = answer.printed?.[k];
+    const wrong = (e.lines ?? []).findIndex((l, i) => !printedMatches(String(l.output), printed?.[i]));
+    if (wrong === -1) return { name, status: 'passed', message: '' };
+    const line = e.lines[wrong];
+    return { name, status: 'failed', message: clip(`> ${line.input} printed ${JSON.stringify(printed?.[wrong] ?? null)}, the prompt shows ${JSON.stringify(line.output)}`) };
+  });
+}
+
+/** Whether a REPL's text matches what a prompt shows: exactly, or for a throw shown as `Uncaught X: ...`, its prefix. */
+function printedMatches(shown, printed) {
+  if (typeof printed !== 'string') return false;
+  if (shown.startsWith('Uncaught ... (')) return printed.startsWith('Uncaught ');
+  if (shown.startsWith('Uncaught ') && shown.endsWith('...')) return printed.startsWith(shown.slice(0, -3));
+  return printed === shown;
+}
+
+/** Runs examples-eval.mjs on `request` (as the agent user), its one result line parsed, or `{error}`. */
+function evaluateExamples(config, cwd, request, limitMs) {
+  return new Promise((resolve) => {
+    const options = { cwd, stdio: ['pipe', 'pipe', 'ignore'], detached: true, env: { PATH: SAFE_PATH, HOME: cwd, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' } };
+    if (dropping(config)) Object.assign(options, { uid: config.uid, gid: config.gid });
+    let proc;
+    try {
+      proc = spawn(process.execPath, [EXAMPLES_EVAL], options);
+    } catch (error) {
+      resolve({ error: `cannot start the examples: ${error?.message ?? error}` });
+      return;
+    }
+    let out = '';
+    let settled = false;
+    const finish = (result) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      sweep(config, proc.pid);
+      resolve(result);
+    };
+    const timer = setTimeout(() => finish({ error: `the examples did not finish in ${limitMs} ms` }), limitMs);
+    proc.stdout.on('data', (chunk) => {
+      if (out.length < 4_000_000) out += chunk;
+    });
+    proc.on('error', (error) => finish({ error: `the examples did not run: ${error?.message ?? error}` }));
+    proc.on('close', () => {
+      const line = out.split('\n').find((l) => l.startsWith(`CODEMIDAS-EXAMPLES ${request.nonce} `));
+      if (line === undefined) return finish({ error: 'the examples ended without a result' });
+      try {
+        const result = JSON.parse(line.slice(`CODEMIDAS-EXAMPLES ${request.nonce} `.length));
+        finish(typeof result.error === 'string' ? { error: result.error } : { printed: Array.isArray(result.printed) ? result.printed : [] });
+      } catch {
+        finish({ error: 'the examples gave an unreadable result' });
+      }
+    });
+    proc.stdin.on('error', () => undefined);
+    proc.stdin.end(JSON.stringify(request));
+  });
 }
 
 /** Hidden tests root-only whatever the copy left behind; the workspace root the agent user's. */
@@ -364,7 +447,8 @@ async function main() {
   const deadline = started + config.budgetMs;
   process.umask(0o022);
   prepareDirs(config);
-  const cases = loadCases(config);
+  const document = loadDocument(config);
+  const cases = Array.isArray(document.cases) ? document.cases : [];
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'codemidas-judge-'));
   fs.chmodSync(scratch, 0o711);
   const tests = [];
@@ -379,6 +463,11 @@ async function main() {
       timings.casesMs = Date.now() - t0;
       tests.push(...result.outcomes);
       exhausted = result.exhausted;
+    }
+    if (Array.isArray(document.examples)) {
+      const t0 = Date.now();
+      tests.push(...(await runExamples(config, document, deadline, scratch)));
+      timings.examplesMs = Date.now() - t0;
     }
   } finally {
     sweep(config);
