@@ -197,6 +197,22 @@ describe('JavaScript prompt', () => {
     expect(exampleLines(prompt)).toEqual(['> new Point(3, 4).norm()']);
   });
 
+  it('says an undocumented unit\'s examples are its spec, with its call sites outside tests', () => {
+    const { unit, cases } = recordedOf('countWords');
+    const bare: Unit = {
+      ...unit,
+      docstring: null,
+      callSites: [
+        { file: 'test/values.test.js', line: 3, caller: 'check', argumentTexts: ["'a'"], allLiteral: true },
+        { file: 'src/report.js', line: 12, caller: 'summarise', argumentTexts: ['text'], allLiteral: false },
+      ],
+    };
+    const prompt = renderPrompt({ unit: bare, cases, libraryName: 'x' });
+    expect(prompt).toContain('## Behaviour\n\n`countWords` has no documentation. What it must do is what the examples below show');
+    expect(prompt).toContain('- `countWords(text)` in `summarise` (`src/report.js`, line 12)');
+    expect(prompt).not.toContain('test/values.test.js');
+  });
+
   it('fences a TypeScript signature as ts', () => {
     const unit = { ...unitOf('negate'), file: 'src/values.ts', signature: 'export function negate(x: number): number' };
     expect(renderPrompt({ unit, cases: [], libraryName: 'x' })).toContain('```ts\nexport function negate(x: number): number\n```');

@@ -10,6 +10,7 @@ import {
   type ClassRef, classNamesIn, hasUnshowableValue, holdsFunction, inspectTagged, javascriptString, type RecordedCall, type RecordedFunction, recordedFunctions,
   taggedToJavaScript, withFunctionsAs,
 } from './javascript-values.js';
+import { isJavaScriptTestFile } from './javascript-files.js';
 import type { AliasPair, AliasStep } from './record-javascript-cases.js';
 
 /** At most this many recorded examples appear in a prompt; the hidden tests hold the rest. */
@@ -357,6 +358,22 @@ function identitySentence(cases: readonly RecordedCase[]): string {
 }
 
 /**
+ * What a prompt says of a unit with no JSDoc (issue 19, part 5): that its examples are its
+ * specification (the build keeps such a task only when they show every behaviour class the hidden
+ * tests check), and how the repository's own code calls it (up to three call sites outside tests).
+ */
+function undocumentedBehaviour(unit: Unit): string[] {
+  const lines = [`\`${unit.qualname}\` has no documentation. What it must do is what the examples below show: one example of each behaviour the hidden tests check, with the value it returns or the class of what it throws for each input.`];
+  const sites = unit.callSites.filter((site) => !isJavaScriptTestFile(site.file)).slice(0, 3);
+  if (sites.length > 0) {
+    lines.push('', 'The repository calls it like this:', '');
+    const name = unit.qualname.split('.').at(-1) ?? unit.qualname;
+    for (const site of sites) lines.push(`- \`${name}(${site.argumentTexts.join(', ')})\` in \`${site.caller}\` (\`${site.file}\`, line ${site.line})`);
+  }
+  return lines;
+}
+
+/**
  * The deterministic prompt (Markdown): what to implement and where it sits, how it is imported, the
  * signature, the JSDoc, a few recorded examples as a Node REPL shows them, and what is compared.
  * An LLM `SpecWriter` may rewrite it.
@@ -381,6 +398,7 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
   out.push('## Signature', '', `\`\`\`${fence}`, unit.signature.trim(), '```', '');
   const doc = unit.docstring ? cleanJsDoc(unit.docstring) : '';
   if (doc) out.push('## Behaviour', '', doc, '');
+  else if (unit.via === undefined || !called.docstring) out.push('## Behaviour', '', ...undocumentedBehaviour(unit), '');
   if (unit.via !== undefined) {
     const entryDoc = called.docstring ? cleanJsDoc(called.docstring) : '';
     out.push(`## The export that calls it`, '', `\`\`\`${fence}`, called.signature.trim(), '```', '');
