@@ -329,6 +329,37 @@ describe('JavaScript readable test of a TypeScript module', () => {
   }, 120_000);
 });
 
+describe('JavaScript class and module prompts (issue 19, part 1)', () => {
+  it("names the class and each removed method, then each method's examples, which the examples gate passes on the original", async () => {
+    const norm = recordedOf('Point.norm');
+    const scaled = recordedOf('Point.scaled');
+    const cases = [...norm.cases, ...scaled.cases];
+    const prompt = renderPrompt({ unit: norm.unit, cases, libraryName: 'x', methods: [norm.unit, scaled.unit], shape: 'class' });
+    expect(prompt).toContain('# Implement the methods of `Point` in `src/values.js`');
+    expect(prompt).toContain("The class `Point` in `src/values.js` (imported as `import { Point } from './src/values.js'`");
+    expect(prompt).toContain('has lost the bodies of 2 methods: `norm`, `scaled`.');
+    expect(prompt).toContain('## `Point.norm`');
+    expect(prompt).toContain('## `Point.scaled`');
+    // one example of each behaviour of each method: norm returns; scaled returns and throws
+    expect(exampleLines(prompt)).toEqual(['> new Point(3, 4).norm()', '> new Point(1, -1).scaled(2)', '> new Point(1, -1).scaled(0)']);
+    const check = javascriptExamplesCheck({ taskId: 'w/t', prompt, unit: norm.unit, tests: { runner: 'node', cases: 'cases.json', timeoutMs: 60_000, caseTimeoutMs: 5000 } })!;
+    const document = JSON.parse(check.files.get('examples/prompt-examples.json')!.toString('utf8'));
+    const results = (await runJudge(PKG, [], { document })).result.tests;
+    expect(results.map((t) => t.status)).toEqual(['passed', 'passed', 'passed']);
+  }, 30_000);
+
+  it('names the module and each removed function with its import', () => {
+    const negate = recordedOf('negate');
+    const sparse = recordedOf('sparse');
+    const prompt = renderPrompt({ unit: negate.unit, cases: [...negate.cases, ...sparse.cases], libraryName: 'x', methods: [negate.unit, sparse.unit], shape: 'module' });
+    expect(prompt).toContain('# Implement the functions of `src/values.js`');
+    expect(prompt).toContain('has lost the bodies of 2 functions: `negate`, `sparse`.');
+    expect(prompt).toContain("The function `sparse`, imported as `import { sparse } from './src/values.js'");
+    expect(exampleLines(prompt).filter((l) => l.startsWith('> sparse('))).not.toEqual([]);
+    expect(exampleLines(prompt).filter((l) => l.startsWith('> negate('))).not.toEqual([]);
+  });
+});
+
 describe('the JavaScript examples gate (issue 19, part 2)', () => {
   const tests = { runner: 'node', cases: 'cases.json', timeoutMs: 60_000, caseTimeoutMs: 5000 };
   const checkOf = (qualname: string, prompt?: string) => {

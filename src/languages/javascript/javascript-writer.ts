@@ -242,6 +242,15 @@ export const MAX_MORE_EXAMPLES = 5;
  * those that throw, each group in the cases' order.
  */
 export function pickExamples(cases: readonly RecordedCase[]): RecordedCase[] {
+  // a class or module task's cases call several units: the examples of each, unit by unit
+  const byTarget = new Map<string, RecordedCase[]>();
+  for (const c of cases) byTarget.set(c.target, [...(byTarget.get(c.target) ?? []), c]);
+  if (byTarget.size > 1) return [...byTarget.values()].flatMap((own) => pickOf(own));
+  return pickOf(cases);
+}
+
+/** `pickExamples` for the cases of one function or method. */
+function pickOf(cases: readonly RecordedCase[]): RecordedCase[] {
   const ranked = [...cases]
     .filter((c) => sizeOf(c) <= MAX_CLASS_EXAMPLE_SIZE && showable(c))
     .sort((a, b) => Number(b.source === 'doctest') - Number(a.source === 'doctest') || Number(monotonous(a)) - Number(monotonous(b)) || sizeOf(a) - sizeOf(b));
@@ -378,7 +387,8 @@ function undocumentedBehaviour(unit: Unit): string[] {
  * signature, the JSDoc, a few recorded examples as a Node REPL shows them, and what is compared.
  * An LLM `SpecWriter` may rewrite it.
  */
-export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]; libraryName: string }): string {
+export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]; libraryName: string; methods?: readonly Unit[]; shape?: 'class' | 'module' }): string {
+  if (input.methods !== undefined && input.methods.length > 1) return renderGroupPrompt({ ...input, methods: input.methods, shape: input.shape ?? 'class' });
   const { unit } = input;
   const called = calledUnit(unit);
   const fence = /\.[mc]?tsx?$/.test(unit.file) ? 'ts' : 'js';
@@ -410,15 +420,61 @@ export function renderPrompt(input: { unit: Unit; cases: readonly RecordedCase[]
   // one example per block, blank lines between (the examples gate runs and cuts them one by one)
   if (first.length) out.push(EXAMPLES_HEADING, '', examplesIntro(called, examples), '', '```js', first.map((c) => exampleBlock(unit, c)).join('\n\n'), '```', '');
   if (more.length) out.push(MORE_EXAMPLES_HEADING, '', 'One example of each other behaviour the hidden tests check:', '', '```js', more.map((c) => exampleBlock(unit, c)).join('\n\n'), '```', '');
-  const settles = awaits(called) ? ' A returned promise is judged by the value it settles with, or the class of the value it rejects with.' : '';
-  const functions = input.cases.some((c) => 'returns' in c.expect && holdsFunction(c.expect.returns))
+  out.push(comparedSentence([called], input.cases), '');
+  return out.join('\n');
+}
+
+/**
+ * The prompt of a class or module task (issue 19, part 1): the class (or module) and where it
+ * lives, each removed method's (or function's) signature and JSDoc, then the examples, unit by unit
+ * (one of each behaviour class of each), as the hidden cases call them.
+ */
+function renderGroupPrompt(input: { unit: Unit; methods: readonly Unit[]; cases: readonly RecordedCase[]; libraryName: string; shape: 'class' | 'module' }): string {
+  const { unit, methods } = input;
+  const fence = /\.[mc]?tsx?$/.test(unit.file) ? 'ts' : 'js';
+  const names = methods.map((m) => `\`${m.qualname.split('.').at(-1)}\``).join(', ');
+  const owner = unit.qualname.split('.').slice(0, -1).join('.');
+  const out: string[] = [];
+  if (input.shape === 'class') {
+    const shown = owner === 'default' ? defaultExportName(unit) : owner;
+    const what = owner === 'default' ? `default-exported object \`${shown}\`` : `class \`${shown}\``;
+    out.push(
+      `# Implement the methods of \`${shown}\` in \`${unit.file}\``,
+      '',
+      `The workspace holds ${input.libraryName}. The ${what} in \`${unit.file}\` (${importSentence(unit)}) has lost the bodies of ${methods.length} methods: ${names}. Each now throws ${MASKED_THROW}. Implement them so that it behaves as described below. Keep their signatures and leave the rest of the code as it is; the hidden tests call each of them.`,
+      '',
+    );
+  } else {
+    out.push(
+      `# Implement the functions of \`${unit.file}\``,
+      '',
+      `The workspace holds ${input.libraryName}. The module \`${unit.file}\` has lost the bodies of ${methods.length} functions: ${names}. Each now throws ${MASKED_THROW}, so where one calls another, both must be implemented before either behaves. Implement them so that the module behaves as described below. Keep their signatures and leave the rest of the code as it is; the hidden tests call each of them.`,
+      '',
+    );
+  }
+  for (const m of methods) {
+    out.push(`## \`${m.qualname}\``, '');
+    if (input.shape === 'module') out.push(`The ${describeUnit(m)}, ${importSentence(m)}.`, '');
+    out.push(`\`\`\`${fence}`, m.signature.trim(), '```', '');
+    const doc = m.docstring ? cleanJsDoc(m.docstring) : '';
+    out.push(...(doc ? [doc] : undocumentedBehaviour(m)), '');
+  }
+  const byTarget = new Map(methods.map((m) => [m.qualname, m] as const));
+  const examples = pickExamples(input.cases);
+  if (examples.length) {
+    out.push(EXAMPLES_HEADING, '', `As a Node REPL shows them, with the names imported as above; of each ${input.shape === 'class' ? 'method' : 'function'}, one example of each behaviour the hidden tests check:`, '', '```js', examples.map((c) => exampleBlock(byTarget.get(c.target) ?? unit, c)).join('\n\n'), '```', '');
+  }
+  out.push(comparedSentence(methods, input.cases), '');
+  return out.join('\n');
+}
+
+/** A prompt's closing sentence: how many hidden cases there are and how results, throws and effects are compared. */
+function comparedSentence(units: readonly Unit[], cases: readonly RecordedCase[]): string {
+  const settles = units.some(awaits) ? ' A returned promise is judged by the value it settles with, or the class of the value it rejects with.' : '';
+  const functions = cases.some((c) => 'returns' in c.expect && holdsFunction(c.expect.returns))
     ? ' A returned function (the result, or a value inside it) is judged by its `length` and by what it returns, or the class of what it throws, when called with `this` undefined on recorded arguments.'
     : '';
-  out.push(
-    `${hiddenCasesSentence(input.cases.length)}, many more than these examples. Results are compared with their exact types and values (\`1\` is not \`1n\`, \`-0\` is not \`0\`, \`undefined\` is not \`null\`, an array's holes and the order of an object's keys count; a number with a fraction within a relative tolerance of 1e-9), a thrown value by its class (where the library throws it itself or its JSDoc names it; on other invalid inputs only that the call throws something other than ${MASKED_THROW}) and never its message, and effects on the arguments where the original has them.${settles}${functions}${identitySentence(input.cases)}`,
-    '',
-  );
-  return out.join('\n');
+  return `${hiddenCasesSentence(cases.length)}, many more than these examples. Results are compared with their exact types and values (\`1\` is not \`1n\`, \`-0\` is not \`0\`, \`undefined\` is not \`null\`, an array's holes and the order of an object's keys count; a number with a fraction within a relative tolerance of 1e-9), a thrown value by its class (where the library throws it itself or its JSDoc names it; on other invalid inputs only that the call throws something other than ${MASKED_THROW}) and never its message, and effects on the arguments where the original has them.${settles}${functions}${identitySentence(cases)}`;
 }
 
 /**
@@ -553,6 +609,7 @@ export function renderReadableTest(input: { taskId: string; taskName: string; ca
 
 /** The write stage's JavaScript/TypeScript rendering (the contract's `TaskWriter`). */
 export const javascriptWriter: TaskWriter = Object.freeze({
+  shapes: Object.freeze(['function', 'feature', 'class', 'module'] as const),
   renderPrompt,
   pickExamples,
   exampleBlock,
