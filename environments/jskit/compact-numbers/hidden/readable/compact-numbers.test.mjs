@@ -3,7 +3,11 @@
 // For people only: scoring never runs this file. The judge compares the codec encodings of the
 // results (exact types, key order, an error by its class and never its message); the assertions
 // below say nearly the same in node:test. Differences: assert.deepStrictEqual does not compare the
-// order of object keys, and it compares a returned error's message, which the judge ignores.
+// order of object keys, and it compares a returned error's message, which the judge ignores. A
+// returned function (alone or inside the result) is checked as the judge checks it: its length and
+// what it returns, or the class of what it throws, for each recorded list of arguments.
+// Where a case records which objects of the arguments the result is (the judge compares that too),
+// assert.strictEqual says the result holds that very object, assert.notStrictEqual that it is a copy.
 //
 // Run it from the workspace root (or set CODEMIDAS_WORKSPACE to it):
 //   node --test path/to/this.test.mjs
@@ -107,224 +111,237 @@ function thrownClass(error) {
   return typeof ctor === 'function' && ctor.name ? ctor.name : 'Object';
 }
 
-/** An assert.rejects validator: the thrown value's class is `name`. */
+/** An assert.rejects validator: the thrown value's class is `name`; `*`: anything but a masked body's Error('not implemented'). */
 function thrown(name) {
   return (error) => {
-    assert.equal(thrownClass(error), name);
+    if (name === '*') assert.ok(!(thrownClass(error) === 'Error' && error.message === 'not implemented'), 'the body is still masked');
+    else assert.equal(thrownClass(error), name);
     return true;
   };
 }
 
 // (the cases build no class instances)
 
-// ---- cases (39) ----
+// ---- cases (40) ----
 
-test('compact-numbers-1: compactNumbers([0, -1, 5], 0.5)', async () => {
-  const args = [[0, -1, 5], 0.5];
+test('compact-numbers-1: compactNumbers([0], 1)', async () => {
+  const args = [[0], 1];
   await assert.rejects(call(null, args), thrown('RangeError'));
 });
 
-test('compact-numbers-2: compactNumbers([0, -1, 5], 3)', async () => {
-  const args = [[0, -1, 5], 3];
+test('compact-numbers-2: compactNumbers([0], 2)', async () => {
+  const args = [[0], 2];
   const { value } = await call(null, args);
-  assert.deepStrictEqual(value, '-1,0,5');
+  assert.deepStrictEqual(value, '0');
 });
 
-test('compact-numbers-3: compactNumbers([1], 3)', async () => {
+test('compact-numbers-3: compactNumbers([0], 3)', async () => {
+  const args = [[0], 3];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '0');
+});
+
+test('compact-numbers-4: compactNumbers([0, 0], 1)', async () => {
+  const args = [[0, 0], 1];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('compact-numbers-5: compactNumbers([0, 0], 2)', async () => {
+  const args = [[0, 0], 2];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '0');
+});
+
+test('compact-numbers-6: compactNumbers([0, 1, 2], 0)', async () => {
+  const args = [[0, 1, 2], 0];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('compact-numbers-7: compactNumbers([0, 1, 2], 1)', async () => {
+  const args = [[0, 1, 2], 1];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('compact-numbers-8: compactNumbers([0, 1, 2], 2)', async () => {
+  const args = [[0, 1, 2], 2];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '0-2');
+});
+
+test('compact-numbers-9: compactNumbers([0, 1, 2], 3)', async () => {
+  const args = [[0, 1, 2], 3];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '0-2');
+});
+
+test('compact-numbers-10: compactNumbers([0, 1, 2], undefined)', async () => {
+  const args = [[0, 1, 2], undefined];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '0-2');
+});
+
+test('compact-numbers-11: compactNumbers([0, 1, 2, -1], 1)', async () => {
+  const args = [[0, 1, 2, -1], 1];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('compact-numbers-12: compactNumbers([0, 1, 2, -1], 2)', async () => {
+  const args = [[0, 1, 2, -1], 2];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '-1-2');
+});
+
+test('compact-numbers-13: compactNumbers([1], -1)', async () => {
+  const args = [[1], -1];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('compact-numbers-14: compactNumbers([1], 0)', async () => {
+  const args = [[1], 0];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('compact-numbers-15: compactNumbers([1], 0.5)', async () => {
+  const args = [[1], 0.5];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('compact-numbers-16: compactNumbers([1], 1)', async () => {
+  const args = [[1], 1];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('compact-numbers-17: compactNumbers([1], 10)', async () => {
+  const args = [[1], 10];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '1');
+});
+
+test('compact-numbers-18: compactNumbers([1], 2)', async () => {
+  const args = [[1], 2];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '1');
+});
+
+test('compact-numbers-19: compactNumbers([1], 3)', async () => {
   const args = [[1], 3];
   const { value } = await call(null, args);
   assert.deepStrictEqual(value, '1');
 });
 
-test('compact-numbers-4: compactNumbers([1, 2], -1)', async () => {
-  const args = [[1, 2], -1];
+test('compact-numbers-20: compactNumbers([1], undefined)', async () => {
+  const args = [[1], undefined];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '1');
+});
+
+test('compact-numbers-21: compactNumbers([1, 0], 1)', async () => {
+  const args = [[1, 0], 1];
   await assert.rejects(call(null, args), thrown('RangeError'));
 });
 
-test('compact-numbers-5: compactNumbers([1, 2], 0)', async () => {
-  const args = [[1, 2], 0];
+test('compact-numbers-22: compactNumbers([1, 0], 2)', async () => {
+  const args = [[1, 0], 2];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '0-1');
+});
+
+test('compact-numbers-23: compactNumbers([1, 2, 4], -1)', async () => {
+  const args = [[1, 2, 4], -1];
   await assert.rejects(call(null, args), thrown('RangeError'));
 });
 
-test('compact-numbers-6: compactNumbers([1, 2], 3)', async () => {
-  const args = [[1, 2], 3];
-  const { value } = await call(null, args);
-  assert.deepStrictEqual(value, '1,2');
+test('compact-numbers-24: compactNumbers([1, 2, 4], 0)', async () => {
+  const args = [[1, 2, 4], 0];
+  await assert.rejects(call(null, args), thrown('RangeError'));
 });
 
-test('compact-numbers-7: compactNumbers([1, 2], 4)', async () => {
-  const args = [[1, 2], 4];
-  const { value } = await call(null, args);
-  assert.deepStrictEqual(value, '1,2');
+test('compact-numbers-25: compactNumbers([1, 2, 4], 0.5)', async () => {
+  const args = [[1, 2, 4], 0.5];
+  await assert.rejects(call(null, args), thrown('RangeError'));
 });
 
-test('compact-numbers-8: compactNumbers([1, 2, 3], 10)', async () => {
-  const args = [[1, 2, 3], 10];
-  const { value } = await call(null, args);
-  assert.deepStrictEqual(value, '1,2,3');
+test('compact-numbers-26: compactNumbers([1, 2, 4], 1)', async () => {
+  const args = [[1, 2, 4], 1];
+  await assert.rejects(call(null, args), thrown('RangeError'));
 });
 
-test('compact-numbers-9: compactNumbers([1, 2, 3], 3)', async () => {
-  const args = [[1, 2, 3], 3];
+test('compact-numbers-27: compactNumbers([1, 2, 4], 10)', async () => {
+  const args = [[1, 2, 4], 10];
   const { value } = await call(null, args);
-  assert.deepStrictEqual(value, '1-3');
+  assert.deepStrictEqual(value, '1,2,4');
 });
 
-test('compact-numbers-10: compactNumbers([1, 2, 4], 2)', async () => {
+test('compact-numbers-28: compactNumbers([1, 2, 4], 2)', async () => {
   const args = [[1, 2, 4], 2];
   const { value } = await call(null, args);
   assert.deepStrictEqual(value, '1-2,4');
 });
 
-test('compact-numbers-11: compactNumbers([3, 1, 2, 2], 3)', async () => {
-  const args = [[3, 1, 2, 2], 3];
+test('compact-numbers-29: compactNumbers([1, 2, 4], 3)', async () => {
+  const args = [[1, 2, 4], 3];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '1,2,4');
+});
+
+test('compact-numbers-30: compactNumbers([1, 2, 4], undefined)', async () => {
+  const args = [[1, 2, 4], undefined];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '1,2,4');
+});
+
+test('compact-numbers-31: compactNumbers([2, 1, 0, 0], 1)', async () => {
+  const args = [[2, 1, 0, 0], 1];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('compact-numbers-32: compactNumbers([2, 1, 0, 0], 2)', async () => {
+  const args = [[2, 1, 0, 0], 2];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '0-2');
+});
+
+test('compact-numbers-33: compactNumbers([3, 3, 2, 1])', async () => {
+  const args = [[3, 3, 2, 1]];
   const { value } = await call(null, args);
   assert.deepStrictEqual(value, '1-3');
 });
 
-test('compact-numbers-12: compactNumbers([3, 1, 2, 2], 4)', async () => {
-  const args = [[3, 1, 2, 2], 4];
-  const { value } = await call(null, args);
-  assert.deepStrictEqual(value, '1,2,3');
-});
-
-test('compact-numbers-13: compactNumbers([5, 1, 2, 3, 6])', async () => {
+test('compact-numbers-34: compactNumbers([5, 1, 2, 3, 6])', async () => {
   const args = [[5, 1, 2, 3, 6]];
   const { value } = await call(null, args);
   assert.deepStrictEqual(value, '1-3,5,6');
 });
 
-test('compact-numbers-14: compactNumbers([\'b\', \'a\'], 10)', async () => {
-  const args = [['b', 'a'], 10];
-  await assert.rejects(call(null, args), thrown('TypeError'));
+test('compact-numbers-35: compactNumbers([])', async () => {
+  const args = [[]];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '');
 });
 
-test('compact-numbers-15: compactNumbers([\'b\', \'a\'], 3)', async () => {
-  const args = [['b', 'a'], 3];
-  await assert.rejects(call(null, args), thrown('TypeError'));
-});
-
-test('compact-numbers-16: compactNumbers([], -1)', async () => {
-  const args = [[], -1];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('compact-numbers-17: compactNumbers([], -7)', async () => {
-  const args = [[], -7];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('compact-numbers-18: compactNumbers([], 0)', async () => {
-  const args = [[], 0];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('compact-numbers-19: compactNumbers([], 0.5)', async () => {
-  const args = [[], 0.5];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('compact-numbers-20: compactNumbers([], 1)', async () => {
+test('compact-numbers-36: compactNumbers([], 1)', async () => {
   const args = [[], 1];
   await assert.rejects(call(null, args), thrown('RangeError'));
 });
 
-test('compact-numbers-21: compactNumbers([], 10)', async () => {
-  const args = [[], 10];
-  const { value } = await call(null, args);
-  assert.deepStrictEqual(value, '');
-});
-
-test('compact-numbers-22: compactNumbers([], 100)', async () => {
-  const args = [[], 100];
-  const { value } = await call(null, args);
-  assert.deepStrictEqual(value, '');
-});
-
-test('compact-numbers-23: compactNumbers([], 2)', async () => {
+test('compact-numbers-37: compactNumbers([], 2)', async () => {
   const args = [[], 2];
   const { value } = await call(null, args);
   assert.deepStrictEqual(value, '');
 });
 
-test('compact-numbers-24: compactNumbers([], 3)', async () => {
+test('compact-numbers-38: compactNumbers([], 3)', async () => {
   const args = [[], 3];
   const { value } = await call(null, args);
   assert.deepStrictEqual(value, '');
 });
 
-test('compact-numbers-25: compactNumbers([], 4)', async () => {
-  const args = [[], 4];
-  const { value } = await call(null, args);
-  assert.deepStrictEqual(value, '');
-});
-
-test('compact-numbers-26: compactNumbers(1, 3)', async () => {
-  const args = [1, 3];
-  await assert.rejects(call(null, args), thrown('TypeError'));
-});
-
-test('compact-numbers-27: compactNumbers(1, 4)', async () => {
-  const args = [1, 4];
-  await assert.rejects(call(null, args), thrown('TypeError'));
-});
-
-test('compact-numbers-28: compactNumbers(100, 0.5)', async () => {
-  const args = [100, 0.5];
+test('compact-numbers-39: compactNumbers(null, 1)', async () => {
+  const args = [null, 1];
   await assert.rejects(call(null, args), thrown('RangeError'));
 });
 
-test('compact-numbers-29: compactNumbers(100, 2)', async () => {
-  const args = [100, 2];
-  await assert.rejects(call(null, args), thrown('TypeError'));
-});
-
-test('compact-numbers-30: compactNumbers(100, 3)', async () => {
-  const args = [100, 3];
-  await assert.rejects(call(null, args), thrown('TypeError'));
-});
-
-test('compact-numbers-31: compactNumbers(2, 100)', async () => {
-  const args = [2, 100];
-  await assert.rejects(call(null, args), thrown('TypeError'));
-});
-
-test('compact-numbers-32: compactNumbers(2, 3)', async () => {
-  const args = [2, 3];
-  await assert.rejects(call(null, args), thrown('TypeError'));
-});
-
-test('compact-numbers-33: compactNumbers(3, 3)', async () => {
-  const args = [3, 3];
-  await assert.rejects(call(null, args), thrown('TypeError'));
-});
-
-test('compact-numbers-34: compactNumbers(3, 4)', async () => {
-  const args = [3, 4];
-  await assert.rejects(call(null, args), thrown('TypeError'));
-});
-
-test('compact-numbers-35: compactNumbers(4, 2)', async () => {
-  const args = [4, 2];
-  await assert.rejects(call(null, args), thrown('TypeError'));
-});
-
-test('compact-numbers-36: compactNumbers(4, 3)', async () => {
-  const args = [4, 3];
-  await assert.rejects(call(null, args), thrown('TypeError'));
-});
-
-test('compact-numbers-37: compactNumbers(\'abc\', 2)', async () => {
-  const args = ['abc', 2];
-  await assert.rejects(call(null, args), thrown('TypeError'));
-});
-
-test('compact-numbers-38: compactNumbers(\'abc\', 3)', async () => {
-  const args = ['abc', 3];
-  await assert.rejects(call(null, args), thrown('TypeError'));
-});
-
-test('compact-numbers-39: compactNumbers(\'abc\', 4)', async () => {
-  const args = ['abc', 4];
+test('compact-numbers-40: compactNumbers(null, 2)', async () => {
+  const args = [null, 2];
   await assert.rejects(call(null, args), thrown('TypeError'));
 });

@@ -3,7 +3,11 @@
 // For people only: scoring never runs this file. The judge compares the codec encodings of the
 // results (exact types, key order, an error by its class and never its message); the assertions
 // below say nearly the same in node:test. Differences: assert.deepStrictEqual does not compare the
-// order of object keys, and it compares a returned error's message, which the judge ignores.
+// order of object keys, and it compares a returned error's message, which the judge ignores. A
+// returned function (alone or inside the result) is checked as the judge checks it: its length and
+// what it returns, or the class of what it throws, for each recorded list of arguments.
+// Where a case records which objects of the arguments the result is (the judge compares that too),
+// assert.strictEqual says the result holds that very object, assert.notStrictEqual that it is a copy.
 //
 // Run it from the workspace root (or set CODEMIDAS_WORKSPACE to it):
 //   node --test path/to/this.test.mjs
@@ -107,205 +111,235 @@ function thrownClass(error) {
   return typeof ctor === 'function' && ctor.name ? ctor.name : 'Object';
 }
 
-/** An assert.rejects validator: the thrown value's class is `name`. */
+/** An assert.rejects validator: the thrown value's class is `name`; `*`: anything but a masked body's Error('not implemented'). */
 function thrown(name) {
   return (error) => {
-    assert.equal(thrownClass(error), name);
+    if (name === '*') assert.ok(!(thrownClass(error) === 'Error' && error.message === 'not implemented'), 'the body is still masked');
+    else assert.equal(thrownClass(error), name);
     return true;
   };
 }
 
 // (the cases build no class instances)
 
-// ---- cases (36) ----
+// ---- cases (40) ----
 
-test('join-fields-1: joinFields([0, -1, 5], \',\')', async () => {
-  const args = [[0, -1, 5], ','];
+test('join-fields-1: joinFields([[{ x: 0 }, { x: 1 }, { x: 2 }], { a: [0, 1, 2], b: \'"\' }, 0, 0], \';\')', async () => {
+  const args = [[[{ x: 0 }, { x: 1 }, { x: 2 }], { a: [0, 1, 2], b: '"' }, 0, 0], ';'];
+  await assert.rejects(call(null, args), thrown('TypeError'));
+});
+
+test('join-fields-2: joinFields([[{ x: 0 }, { x: 1 }, { x: 2 }], { a: [0, 1, 2], b: \'"\' }, 0, 0], \'"\')', async () => {
+  const args = [[[{ x: 0 }, { x: 1 }, { x: 2 }], { a: [0, 1, 2], b: '"' }, 0, 0], '"'];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('join-fields-3: joinFields([0], \';\')', async () => {
+  const args = [[0], ';'];
   const { value } = await call(null, args);
-  assert.deepStrictEqual(value, '0,-1,5');
+  assert.deepStrictEqual(value, '0');
 });
 
-test('join-fields-2: joinFields([0, -1, 5], \'42\')', async () => {
-  const args = [[0, -1, 5], '42'];
+test('join-fields-4: joinFields([0], \'"\')', async () => {
+  const args = [[0], '"'];
   await assert.rejects(call(null, args), thrown('RangeError'));
 });
 
-test('join-fields-3: joinFields([0, -1, 5], \'a-b_c d\')', async () => {
-  const args = [[0, -1, 5], 'a-b_c d'];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('join-fields-4: joinFields([1], \'  padded  \')', async () => {
-  const args = [[1], '  padded  '];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('join-fields-5: joinFields([1], \',\')', async () => {
-  const args = [[1], ','];
+test('join-fields-5: joinFields([0, 0], \';\')', async () => {
+  const args = [[0, 0], ';'];
   const { value } = await call(null, args);
-  assert.deepStrictEqual(value, '1');
+  assert.deepStrictEqual(value, '0;0');
 });
 
-test('join-fields-6: joinFields([1, 2], \',\')', async () => {
-  const args = [[1, 2], ','];
-  const { value } = await call(null, args);
-  assert.deepStrictEqual(value, '1,2');
-});
-
-test('join-fields-7: joinFields([1, 2, 3], \',\')', async () => {
-  const args = [[1, 2, 3], ','];
-  const { value } = await call(null, args);
-  assert.deepStrictEqual(value, '1,2,3');
-});
-
-test('join-fields-8: joinFields([1, 2, 3], \'a-b_c d\')', async () => {
-  const args = [[1, 2, 3], 'a-b_c d'];
+test('join-fields-6: joinFields([0, 0], \'"\')', async () => {
+  const args = [[0, 0], '"'];
   await assert.rejects(call(null, args), thrown('RangeError'));
 });
 
-test('join-fields-9: joinFields([3, 1, 2, 2], \',\')', async () => {
-  const args = [[3, 1, 2, 2], ','];
+test('join-fields-7: joinFields([0, { a: [0, 1, 2], b: \'"\' }, [{ x: 0 }, { x: 1 }, { x: 2 }]], \';\')', async () => {
+  const args = [[0, { a: [0, 1, 2], b: '"' }, [{ x: 0 }, { x: 1 }, { x: 2 }]], ';'];
+  await assert.rejects(call(null, args), thrown('TypeError'));
+});
+
+test('join-fields-8: joinFields([0, { a: [0, 1, 2], b: \'"\' }, [{ x: 0 }, { x: 1 }, { x: 2 }]], \'"\')', async () => {
+  const args = [[0, { a: [0, 1, 2], b: '"' }, [{ x: 0 }, { x: 1 }, { x: 2 }]], '"'];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('join-fields-9: joinFields([0, { a: [0, 1, 2], b: \'"\' }, [{ x: 0 }, { x: 1 }, { x: 2 }], \'"\'], \';\')', async () => {
+  const args = [[0, { a: [0, 1, 2], b: '"' }, [{ x: 0 }, { x: 1 }, { x: 2 }], '"'], ';'];
+  await assert.rejects(call(null, args), thrown('TypeError'));
+});
+
+test('join-fields-10: joinFields([0, { a: [0, 1, 2], b: \'"\' }, [{ x: 0 }, { x: 1 }, { x: 2 }], \'"\'], \'"\')', async () => {
+  const args = [[0, { a: [0, 1, 2], b: '"' }, [{ x: 0 }, { x: 1 }, { x: 2 }], '"'], '"'];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('join-fields-11: joinFields([{ a: [0, 1, 2], b: \'"\' }, 0], \';\')', async () => {
+  const args = [[{ a: [0, 1, 2], b: '"' }, 0], ';'];
+  await assert.rejects(call(null, args), thrown('TypeError'));
+});
+
+test('join-fields-12: joinFields([{ a: [0, 1, 2], b: \'"\' }, 0], \'"\')', async () => {
+  const args = [[{ a: [0, 1, 2], b: '"' }, 0], '"'];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('join-fields-13: joinFields([{}])', async () => {
+  const args = [[{}]];
+  await assert.rejects(call(null, args), thrown('TypeError'));
+});
+
+test('join-fields-14: joinFields([\' pad\', null], \',\')', async () => {
+  const args = [[' pad', null], ','];
   const { value } = await call(null, args);
-  assert.deepStrictEqual(value, '3,1,2,2');
+  assert.deepStrictEqual(value, '" pad",');
 });
 
-test('join-fields-10: joinFields([3, 1, 2, 2], \'Hello World\')', async () => {
-  const args = [[3, 1, 2, 2], 'Hello World'];
+test('join-fields-15: joinFields([\' pad\', null], \',a\')', async () => {
+  const args = [[' pad', null], ',a'];
   await assert.rejects(call(null, args), thrown('RangeError'));
 });
 
-test('join-fields-11: joinFields([3, 1, 2, 2], \'a-b_c d\')', async () => {
-  const args = [[3, 1, 2, 2], 'a-b_c d'];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('join-fields-12: joinFields([\' pad\', null], \';\')', async () => {
+test('join-fields-16: joinFields([\' pad\', null], \';\')', async () => {
   const args = [[' pad', null], ';'];
   const { value } = await call(null, args);
   assert.deepStrictEqual(value, '" pad";');
 });
 
-test('join-fields-13: joinFields([\'a\', \'b,c\', 3])', async () => {
+test('join-fields-17: joinFields([\' pad\', null], \'"\')', async () => {
+  const args = [[' pad', null], '"'];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('join-fields-18: joinFields([\' pad\', null], \'\\n\')', async () => {
+  const args = [[' pad', null], '\n'];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '" pad"\n');
+});
+
+test('join-fields-19: joinFields([\' pad\', null], \'\\r\')', async () => {
+  const args = [[' pad', null], '\r'];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '" pad"\r');
+});
+
+test('join-fields-20: joinFields([\' pad\', null], \'a,\')', async () => {
+  const args = [[' pad', null], 'a,'];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('join-fields-21: joinFields([\' pad\', null], \'string\')', async () => {
+  const args = [[' pad', null], 'string'];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('join-fields-22: joinFields([\' pad\', null], undefined)', async () => {
+  const args = [[' pad', null], undefined];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '" pad",');
+});
+
+test('join-fields-23: joinFields([\'\'])', async () => {
+  const args = [['']];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '""');
+});
+
+test('join-fields-24: joinFields([\'\', \'a "b"\', \'x,y\', \' z\'])', async () => {
+  const args = [['', 'a "b"', 'x,y', ' z']];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, ',"a ""b""","x,y"," z"');
+});
+
+test('join-fields-25: joinFields([\'"\', 0, 1n], \',\')', async () => {
+  const args = [['"', 0, 1n], ','];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '"""",0,1');
+});
+
+test('join-fields-26: joinFields([\'"\', 0, 1n], \';\')', async () => {
+  const args = [['"', 0, 1n], ';'];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '"""";0;1');
+});
+
+test('join-fields-27: joinFields([\'"\', 0, 1n], \'"\')', async () => {
+  const args = [['"', 0, 1n], '"'];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('join-fields-28: joinFields([\'"\', 0, 1n], undefined)', async () => {
+  const args = [['"', 0, 1n], undefined];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '"""",0,1');
+});
+
+test('join-fields-29: joinFields([\'a\'], \',\')', async () => {
+  const args = [['a'], ','];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'a');
+});
+
+test('join-fields-30: joinFields([\'a\'], \',a\')', async () => {
+  const args = [['a'], ',a'];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('join-fields-31: joinFields([\'a\'], \'"\')', async () => {
+  const args = [['a'], '"'];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('join-fields-32: joinFields([\'a\'], \'\\n\')', async () => {
+  const args = [['a'], '\n'];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'a');
+});
+
+test('join-fields-33: joinFields([\'a\'], \'\\r\')', async () => {
+  const args = [['a'], '\r'];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'a');
+});
+
+test('join-fields-34: joinFields([\'a\'], \'a,\')', async () => {
+  const args = [['a'], 'a,'];
+  await assert.rejects(call(null, args), thrown('RangeError'));
+});
+
+test('join-fields-35: joinFields([\'a\'], undefined)', async () => {
+  const args = [['a'], undefined];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'a');
+});
+
+test('join-fields-36: joinFields([\'a\', \'b,c\', 3])', async () => {
   const args = [['a', 'b,c', 3]];
   const { value } = await call(null, args);
   assert.deepStrictEqual(value, 'a,"b,c",3');
 });
 
-test('join-fields-14: joinFields([\'b\', \'a\'], \',\')', async () => {
-  const args = [['b', 'a'], ','];
+test('join-fields-37: joinFields([\'q"x\', 10n, true])', async () => {
+  const args = [['q"x', 10n, true]];
   const { value } = await call(null, args);
-  assert.deepStrictEqual(value, 'b,a');
+  assert.deepStrictEqual(value, '"q""x",10,true');
 });
 
-test('join-fields-15: joinFields([], \'  padded  \')', async () => {
-  const args = [[], '  padded  '];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('join-fields-16: joinFields([], \'\')', async () => {
-  const args = [[], ''];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('join-fields-17: joinFields([], \',\')', async () => {
-  const args = [[], ','];
+test('join-fields-38: joinFields([])', async () => {
+  const args = [[]];
   const { value } = await call(null, args);
   assert.deepStrictEqual(value, '');
 });
 
-test('join-fields-18: joinFields([], \'42\')', async () => {
-  const args = [[], '42'];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('join-fields-19: joinFields([], \'Hello World\')', async () => {
-  const args = [[], 'Hello World'];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('join-fields-20: joinFields([], \'a\')', async () => {
-  const args = [[], 'a'];
+test('join-fields-39: joinFields([], \';\')', async () => {
+  const args = [[], ';'];
   const { value } = await call(null, args);
   assert.deepStrictEqual(value, '');
 });
 
-test('join-fields-21: joinFields([], \'a-b_c d\')', async () => {
-  const args = [[], 'a-b_c d'];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('join-fields-22: joinFields([], \'abc\')', async () => {
-  const args = [[], 'abc'];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('join-fields-23: joinFields([], \'ÄÖü\')', async () => {
-  const args = [[], 'ÄÖü'];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('join-fields-24: joinFields(0, \',\')', async () => {
-  const args = [0, ','];
-  await assert.rejects(call(null, args), thrown('TypeError'));
-});
-
-test('join-fields-25: joinFields(0, \'a-b_c d\')', async () => {
-  const args = [0, 'a-b_c d'];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('join-fields-26: joinFields(1, \'  padded  \')', async () => {
-  const args = [1, '  padded  '];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('join-fields-27: joinFields(1, \',\')', async () => {
-  const args = [1, ','];
-  await assert.rejects(call(null, args), thrown('TypeError'));
-});
-
-test('join-fields-28: joinFields(1, \'abc\')', async () => {
-  const args = [1, 'abc'];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('join-fields-29: joinFields(1, \'ÄÖü\')', async () => {
-  const args = [1, 'ÄÖü'];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('join-fields-30: joinFields(100, \',\')', async () => {
-  const args = [100, ','];
-  await assert.rejects(call(null, args), thrown('TypeError'));
-});
-
-test('join-fields-31: joinFields(100, \'a-b_c d\')', async () => {
-  const args = [100, 'a-b_c d'];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('join-fields-32: joinFields(2, \',\')', async () => {
-  const args = [2, ','];
-  await assert.rejects(call(null, args), thrown('TypeError'));
-});
-
-test('join-fields-33: joinFields(2, \'Hello World\')', async () => {
-  const args = [2, 'Hello World'];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('join-fields-34: joinFields(2, \'ÄÖü\')', async () => {
-  const args = [2, 'ÄÖü'];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('join-fields-35: joinFields(\'abc\', \',\')', async () => {
-  const args = ['abc', ','];
-  const { value } = await call(null, args);
-  assert.deepStrictEqual(value, 'a,b,c');
-});
-
-test('join-fields-36: joinFields(\'abc\', \'abc\')', async () => {
-  const args = ['abc', 'abc'];
+test('join-fields-40: joinFields([], \'"\')', async () => {
+  const args = [[], '"'];
   await assert.rejects(call(null, args), thrown('RangeError'));
 });

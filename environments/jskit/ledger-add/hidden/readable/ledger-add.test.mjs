@@ -3,7 +3,11 @@
 // For people only: scoring never runs this file. The judge compares the codec encodings of the
 // results (exact types, key order, an error by its class and never its message); the assertions
 // below say nearly the same in node:test. Differences: assert.deepStrictEqual does not compare the
-// order of object keys, and it compares a returned error's message, which the judge ignores.
+// order of object keys, and it compares a returned error's message, which the judge ignores. A
+// returned function (alone or inside the result) is checked as the judge checks it: its length and
+// what it returns, or the class of what it throws, for each recorded list of arguments.
+// Where a case records which objects of the arguments the result is (the judge compares that too),
+// assert.strictEqual says the result holds that very object, assert.notStrictEqual that it is a copy.
 //
 // Run it from the workspace root (or set CODEMIDAS_WORKSPACE to it):
 //   node --test path/to/this.test.mjs
@@ -107,10 +111,11 @@ function thrownClass(error) {
   return typeof ctor === 'function' && ctor.name ? ctor.name : 'Object';
 }
 
-/** An assert.rejects validator: the thrown value's class is `name`. */
+/** An assert.rejects validator: the thrown value's class is `name`; `*`: anything but a masked body's Error('not implemented'). */
 function thrown(name) {
   return (error) => {
-    assert.equal(thrownClass(error), name);
+    if (name === '*') assert.ok(!(thrownClass(error) === 'Error' && error.message === 'not implemented'), 'the body is still masked');
+    else assert.equal(thrownClass(error), name);
     return true;
   };
 }
@@ -119,201 +124,207 @@ function thrown(name) {
 
 // ---- cases (40) ----
 
-test('ledger-add-1: new Ledger().add([1, 2], 0, \'\')', async () => {
-  const args = [[1, 2], 0, ''];
+test('ledger-add-1: new Ledger().add(null, 0, \'\')', async () => {
+  const args = [null, 0, ''];
   await assert.rejects(call([], args), thrown('TypeError'));
 });
 
-test('ledger-add-2: new Ledger().add(-1, 0, \'\')', async () => {
-  const args = [-1, 0, ''];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-3: new Ledger().add(-7, 0, \'\')', async () => {
-  const args = [-7, 0, ''];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-4: new Ledger().add(-7, 1, \'ÄÖü\')', async () => {
-  const args = [-7, 1, 'ÄÖü'];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-5: new Ledger().add(-7, \'abc\', \'42\')', async () => {
-  const args = [-7, 'abc', '42'];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-6: new Ledger().add(0, [1, 2], \'\')', async () => {
-  const args = [0, [1, 2], ''];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-7: new Ledger().add(0, -1, \'\')', async () => {
-  const args = [0, -1, ''];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-8: new Ledger().add(0, -7, \'\')', async () => {
-  const args = [0, -7, ''];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-9: new Ledger().add(0, 0, \'  padded  \')', async () => {
-  const args = [0, 0, '  padded  '];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-10: new Ledger().add(0, 0, \'\')', async () => {
-  const args = [0, 0, ''];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-11: new Ledger().add(0, 0, \'42\')', async () => {
-  const args = [0, 0, '42'];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-12: new Ledger().add(0, 0, \'Hello World\')', async () => {
-  const args = [0, 0, 'Hello World'];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-13: new Ledger().add(0, 0, \'a\')', async () => {
-  const args = [0, 0, 'a'];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-14: new Ledger().add(0, 0, \'a-b_c d\')', async () => {
-  const args = [0, 0, 'a-b_c d'];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-15: new Ledger().add(0, 0, \'abc\')', async () => {
-  const args = [0, 0, 'abc'];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-16: new Ledger().add(0, 0, \'ÄÖü\')', async () => {
-  const args = [0, 0, 'ÄÖü'];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-17: new Ledger().add(0, 0.5, \'\')', async () => {
-  const args = [0, 0.5, ''];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-18: new Ledger().add(0, 1, \'\')', async () => {
-  const args = [0, 1, ''];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-19: new Ledger().add(0, 10, \'\')', async () => {
-  const args = [0, 10, ''];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-20: new Ledger().add(0, 100, \'\')', async () => {
-  const args = [0, 100, ''];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-21: new Ledger().add(0, 2, \'\')', async () => {
-  const args = [0, 2, ''];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-22: new Ledger().add(0, 2, \'42\')', async () => {
-  const args = [0, 2, '42'];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-23: new Ledger().add(0, 3, \'\')', async () => {
-  const args = [0, 3, ''];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-24: new Ledger().add(0, \'abc\', \'\')', async () => {
-  const args = [0, 'abc', ''];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-25: new Ledger().add(0.5, 0, \'\')', async () => {
-  const args = [0.5, 0, ''];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-26: new Ledger().add(0.5, 0.5, \'a\')', async () => {
-  const args = [0.5, 0.5, 'a'];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-27: new Ledger().add(1, 0, \'\')', async () => {
+test('ledger-add-2: new Ledger().add(1, 0, \'\')', async () => {
   const args = [1, 0, ''];
   await assert.rejects(call([], args), thrown('TypeError'));
 });
 
-test('ledger-add-28: new Ledger().add(10, 0, \'\')', async () => {
-  const args = [10, 0, ''];
+test('ledger-add-3: new Ledger().add(\'\', 0, \'\')', async () => {
+  const args = ['', 0, ''];
+  await assert.rejects(call([], args), thrown('RangeError'));
+});
+
+test('ledger-add-4: new Ledger().add(\'\\n  first\\n    second\\n  \', 0, \'\')', async () => {
+  const args = ['\n  first\n    second\n  ', 0, ''];
+  await assert.rejects(call([], args), thrown('RangeError'));
+});
+
+test('ledger-add-5: new Ledger().add(\'a\', null, \'\')', async () => {
+  const args = ['a', null, ''];
   await assert.rejects(call([], args), thrown('TypeError'));
 });
 
-test('ledger-add-29: new Ledger().add(10, 10, \'42\')', async () => {
-  const args = [10, 10, '42'];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-30: new Ledger().add(100, 0, \'\')', async () => {
-  const args = [100, 0, ''];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-31: new Ledger().add(100, 3, \'  padded  \')', async () => {
-  const args = [100, 3, '  padded  '];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-32: new Ledger().add(2, 0, \'\')', async () => {
-  const args = [2, 0, ''];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-33: new Ledger().add(2, \'abc\', \'42\')', async () => {
-  const args = [2, 'abc', '42'];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-34: new Ledger().add(3, 0, \'\')', async () => {
-  const args = [3, 0, ''];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-35: new Ledger().add(3, 0, \'abc\')', async () => {
-  const args = [3, 0, 'abc'];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-36: new Ledger().add(3, 1, \'ÄÖü\')', async () => {
-  const args = [3, 1, 'ÄÖü'];
-  await assert.rejects(call([], args), thrown('TypeError'));
-});
-
-test('ledger-add-37: new Ledger().add(\'abc\', -1, \'\')', async () => {
-  const args = ['abc', -1, ''];
+test('ledger-add-6: new Ledger().add(\'a\', -1, \'\')', async () => {
+  const args = ['a', -1, ''];
   const { value } = await call([], args);
   assert.deepStrictEqual(value, 0);
 });
 
-test('ledger-add-38: new Ledger().add(\'abc\', 0, \'\')', async () => {
+test('ledger-add-7: new Ledger().add(\'a\', 0, null)', async () => {
+  const args = ['a', 0, null];
+  await assert.rejects(call([], args), thrown('TypeError'));
+});
+
+test('ledger-add-8: new Ledger().add(\'a\', 0, \'\')', async () => {
+  const args = ['a', 0, ''];
+  await assert.rejects(call([], args), thrown('RangeError'));
+});
+
+test('ledger-add-9: new Ledger().add(\'a\', 0, \'\\n  first\\n    second\\n  \')', async () => {
+  const args = ['a', 0, '\n  first\n    second\n  '];
+  await assert.rejects(call([], args), thrown('RangeError'));
+});
+
+test('ledger-add-10: new Ledger().add(\'a\', 0, \'a\')', async () => {
+  const args = ['a', 0, 'a'];
+  await assert.rejects(call([], args), thrown('RangeError'));
+});
+
+test('ledger-add-11: new Ledger().add(\'a\', 0, \'a:a\')', async () => {
+  const args = ['a', 0, 'a:a'];
+  await assert.rejects(call([], args), thrown('RangeError'));
+});
+
+test('ledger-add-12: new Ledger().add(\'a\', 0, \'aa:aa\')', async () => {
+  const args = ['a', 0, 'aa:aa'];
+  await assert.rejects(call([], args), thrown('RangeError'));
+});
+
+test('ledger-add-13: new Ledger().add(\'a\', 0, \'abc\')', async () => {
+  const args = ['a', 0, 'abc'];
+  await assert.rejects(call([], args), thrown('RangeError'));
+});
+
+test('ledger-add-14: new Ledger().add(\'a\', 0, \'b\')', async () => {
+  const args = ['a', 0, 'b'];
+  await assert.rejects(call([], args), thrown('RangeError'));
+});
+
+test('ledger-add-15: new Ledger().add(\'a\', 0, \'c\')', async () => {
+  const args = ['a', 0, 'c'];
+  await assert.rejects(call([], args), thrown('RangeError'));
+});
+
+test('ledger-add-16: new Ledger().add(\'a\', 0, \'d\')', async () => {
+  const args = ['a', 0, 'd'];
+  await assert.rejects(call([], args), thrown('RangeError'));
+});
+
+test('ledger-add-17: new Ledger().add(\'a\', 0, \'e\')', async () => {
+  const args = ['a', 0, 'e'];
+  await assert.rejects(call([], args), thrown('RangeError'));
+});
+
+test('ledger-add-18: new Ledger().add(\'a\', 0, undefined)', async () => {
+  const args = ['a', 0, undefined];
+  await assert.rejects(call([], args), thrown('RangeError'));
+});
+
+test('ledger-add-19: new Ledger().add(\'a\', 1, \'\')', async () => {
+  const args = ['a', 1, ''];
+  const { value } = await call([], args);
+  assert.deepStrictEqual(value, 0);
+});
+
+test('ledger-add-20: new Ledger().add(\'a\', 2, \'\')', async () => {
+  const args = ['a', 2, ''];
+  const { value } = await call([], args);
+  assert.deepStrictEqual(value, 0);
+});
+
+test('ledger-add-21: new Ledger().add(\'a\', 3, \'\')', async () => {
+  const args = ['a', 3, ''];
+  const { value } = await call([], args);
+  assert.deepStrictEqual(value, 0);
+});
+
+test('ledger-add-22: new Ledger().add(\'a\', \'+1.2\', \'\')', async () => {
+  const args = ['a', '+1.2', ''];
+  const { value } = await call([], args);
+  assert.deepStrictEqual(value, 0);
+});
+
+test('ledger-add-23: new Ledger().add(\'a\', \'-1.2\', \'\')', async () => {
+  const args = ['a', '-1.2', ''];
+  const { value } = await call([], args);
+  assert.deepStrictEqual(value, 0);
+});
+
+test('ledger-add-24: new Ledger().add(\'a\', \'1\', \'\')', async () => {
+  const args = ['a', '1', ''];
+  const { value } = await call([], args);
+  assert.deepStrictEqual(value, 0);
+});
+
+test('ledger-add-25: new Ledger().add(\'a\', \'1.2\', \'\')', async () => {
+  const args = ['a', '1.2', ''];
+  const { value } = await call([], args);
+  assert.deepStrictEqual(value, 0);
+});
+
+test('ledger-add-26: new Ledger().add(\'a\', \'a\', \'\')', async () => {
+  const args = ['a', 'a', ''];
+  await assert.rejects(call([], args), thrown('ParseError'));
+});
+
+test('ledger-add-27: new Ledger().add(\'a\', \'a:a\', \'\')', async () => {
+  const args = ['a', 'a:a', ''];
+  await assert.rejects(call([], args), thrown('ParseError'));
+});
+
+test('ledger-add-28: new Ledger().add(\'a\', \'aa:aa\', \'\')', async () => {
+  const args = ['a', 'aa:aa', ''];
+  await assert.rejects(call([], args), thrown('ParseError'));
+});
+
+test('ledger-add-29: new Ledger().add(\'a\', \'abc\', \'\')', async () => {
+  const args = ['a', 'abc', ''];
+  await assert.rejects(call([], args), thrown('ParseError'));
+});
+
+test('ledger-add-30: new Ledger().add(\'a\', \'b\', \'\')', async () => {
+  const args = ['a', 'b', ''];
+  await assert.rejects(call([], args), thrown('ParseError'));
+});
+
+test('ledger-add-31: new Ledger().add(\'a\', \'c\', \'\')', async () => {
+  const args = ['a', 'c', ''];
+  await assert.rejects(call([], args), thrown('ParseError'));
+});
+
+test('ledger-add-32: new Ledger().add(\'a:a\', 0, \'\')', async () => {
+  const args = ['a:a', 0, ''];
+  await assert.rejects(call([], args), thrown('RangeError'));
+});
+
+test('ledger-add-33: new Ledger().add(\'aa:aa\', 0, \'\')', async () => {
+  const args = ['aa:aa', 0, ''];
+  await assert.rejects(call([], args), thrown('RangeError'));
+});
+
+test('ledger-add-34: new Ledger().add(\'abc\', 0, \'\')', async () => {
   const args = ['abc', 0, ''];
   await assert.rejects(call([], args), thrown('RangeError'));
 });
 
-test('ledger-add-39: new Ledger().add(\'abc\', 10, \'  padded  \')', async () => {
-  const args = ['abc', 10, '  padded  '];
-  const { value } = await call([], args);
-  assert.deepStrictEqual(value, 0);
+test('ledger-add-35: new Ledger().add(\'b\', 0, \'\')', async () => {
+  const args = ['b', 0, ''];
+  await assert.rejects(call([], args), thrown('RangeError'));
+});
+
+test('ledger-add-36: new Ledger().add(\'c\', 0, \'\')', async () => {
+  const args = ['c', 0, ''];
+  await assert.rejects(call([], args), thrown('RangeError'));
+});
+
+test('ledger-add-37: new Ledger().add(\'d\', 0, \'\')', async () => {
+  const args = ['d', 0, ''];
+  await assert.rejects(call([], args), thrown('RangeError'));
+});
+
+test('ledger-add-38: new Ledger().add(\'e\', 0, \'\')', async () => {
+  const args = ['e', 0, ''];
+  await assert.rejects(call([], args), thrown('RangeError'));
+});
+
+test('ledger-add-39: new Ledger().add(\'f\', 0, \'\')', async () => {
+  const args = ['f', 0, ''];
+  await assert.rejects(call([], args), thrown('RangeError'));
 });
 
 test('ledger-add-40: new Ledger().add(\'income:salary\', \'2500.00\')', async () => {

@@ -6,6 +6,7 @@ assertions below say the same thing in plain pytest. Values whose type the cases
 "<module>.<QualName>" are built with _obj(...) and compared by type and state.
 """
 import importlib
+import io
 import math
 
 import pytest
@@ -32,6 +33,13 @@ def _ref(module, qualname):
     return found
 
 
+class _back:
+    """An expected cycle: the value n levels up the structure being compared (a linked list's prev)."""
+
+    def __init__(self, n):
+        self.n = n
+
+
 def _raw(text):
     raise AssertionError("value not representable in Python source: %s" % text)
 
@@ -41,6 +49,8 @@ def _qualified(klass):
 
 
 def _state_of(value):
+    if type(value) in (io.StringIO, io.BytesIO):
+        return {"value": value.getvalue()}
     state = getattr(value, "__dict__", None)
     if isinstance(state, dict):
         return dict(state)
@@ -51,18 +61,23 @@ def _state_of(value):
     return {n: getattr(value, n) for n in names if n not in ("__dict__", "__weakref__") and hasattr(value, n)}
 
 
-def _same(actual, expected):
-    """Exact-type structural equality, as the judge checks it."""
+def _same(actual, expected, _up=()):
+    """Exact-type structural equality, as the judge checks it (`_up`: the actual values above this
+    one, for the cycles _back names)."""
+    if isinstance(expected, _back):
+        return len(_up) >= expected.n and _up[-expected.n] is actual
     if isinstance(expected, _obj):
-        return _qualified(type(actual)) == expected.type_name and _same(_state_of(actual), expected.state)
+        return _qualified(type(actual)) == expected.type_name and _same(_state_of(actual), expected.state, _up + (actual,))
     if type(actual) is not type(expected):
         return False
     if isinstance(expected, float):
         return (math.isnan(actual) and math.isnan(expected)) or repr(actual) == repr(expected)
     if isinstance(expected, (list, tuple)):
-        return len(actual) == len(expected) and all(_same(a, e) for a, e in zip(actual, expected))
+        up = _up + (actual,)
+        return len(actual) == len(expected) and all(_same(a, e, up) for a, e in zip(actual, expected))
     if isinstance(expected, dict):
-        return list(actual.keys()) == list(expected.keys()) and all(_same(actual[k], expected[k]) for k in expected)
+        up = _up + (actual,)
+        return list(actual.keys()) == list(expected.keys()) and all(_same(actual[k], expected[k], up) for k in expected)
     if isinstance(expected, (set, frozenset)):
         return sorted(map(repr, actual)) == sorted(map(repr, expected))
     return actual == expected
@@ -83,200 +98,208 @@ def _target(init=None):
 
 
 def _raises(call, type_name):
+    """The call raises `type_name` exactly, or, for "*", any exception but NotImplementedError."""
     with pytest.raises(BaseException) as info:
         call()
+    if type_name == "*":
+        assert isinstance(info.value, Exception) and not isinstance(info.value, NotImplementedError), "raised %s" % _qualified(type(info.value))
+        return
     assert _qualified(type(info.value)) == type_name, "raised %s, expected %s" % (_qualified(type(info.value)), type_name)
 
 
-# ---- cases (40) ----
+# ---- cases (41) ----
 
 
 def test_format_duration_1():
-    _raises(lambda: _target()(-1), 'builtins.ValueError')
+    _raises(lambda: _target()(False, 2), 'builtins.TypeError')
 
 
 def test_format_duration_2():
-    _raises(lambda: _target()(-1, 1), 'builtins.ValueError')
+    _raises(lambda: _target()(-1), 'builtins.ValueError')
 
 
 def test_format_duration_3():
-    _raises(lambda: _target()(-1, 2), 'builtins.ValueError')
+    _raises(lambda: _target()(-1, 1), 'builtins.ValueError')
 
 
 def test_format_duration_4():
+    _raises(lambda: _target()(-1, 2), 'builtins.ValueError')
+
+
+def test_format_duration_5():
     result = _target()(0)
     assert _same(result, '0s')
 
 
-def test_format_duration_5():
+def test_format_duration_6():
     _raises(lambda: _target()(0, -1), 'builtins.ValueError')
 
 
-def test_format_duration_6():
+def test_format_duration_7():
     _raises(lambda: _target()(0, 0), 'builtins.ValueError')
 
 
-def test_format_duration_7():
+def test_format_duration_8():
     result = _target()(0, 1)
     assert _same(result, '0s')
 
 
-def test_format_duration_8():
+def test_format_duration_9():
     result = _target()(0, 10)
     assert _same(result, '0s')
 
 
-def test_format_duration_9():
+def test_format_duration_10():
     result = _target()(0, 2)
     assert _same(result, '0s')
 
 
-def test_format_duration_10():
+def test_format_duration_11():
     result = _target()(0, 3)
     assert _same(result, '0s')
 
 
-def test_format_duration_11():
+def test_format_duration_12():
     result = _target()(0, 3600)
     assert _same(result, '0s')
 
 
-def test_format_duration_12():
+def test_format_duration_13():
     result = _target()(0, 60)
     assert _same(result, '0s')
 
 
-def test_format_duration_13():
+def test_format_duration_14():
     result = _target()(0, 86400)
     assert _same(result, '0s')
 
 
-def test_format_duration_14():
+def test_format_duration_15():
     result = _target()(1)
     assert _same(result, '1s')
 
 
-def test_format_duration_15():
+def test_format_duration_16():
     _raises(lambda: _target()(1, 0), 'builtins.ValueError')
 
 
-def test_format_duration_16():
+def test_format_duration_17():
     result = _target()(1, 86400)
     assert _same(result, '1s')
 
 
-def test_format_duration_17():
+def test_format_duration_18():
     result = _target()(10)
     assert _same(result, '10s')
 
 
-def test_format_duration_18():
+def test_format_duration_19():
     result = _target()(2)
     assert _same(result, '2s')
 
 
-def test_format_duration_19():
+def test_format_duration_20():
     result = _target()(2, 10)
     assert _same(result, '2s')
 
 
-def test_format_duration_20():
+def test_format_duration_21():
     result = _target()(3)
     assert _same(result, '3s')
 
 
-def test_format_duration_21():
+def test_format_duration_22():
     result = _target()(3, 1)
     assert _same(result, '3s')
 
 
-def test_format_duration_22():
+def test_format_duration_23():
     result = _target()(3, 60)
     assert _same(result, '3s')
 
 
-def test_format_duration_23():
+def test_format_duration_24():
     _raises(lambda: _target()(3600, 0), 'builtins.ValueError')
 
 
-def test_format_duration_24():
+def test_format_duration_25():
     result = _target()(3600, 1)
     assert _same(result, '1h')
 
 
-def test_format_duration_25():
+def test_format_duration_26():
     result = _target()(3600, 2)
     assert _same(result, '1h')
 
 
-def test_format_duration_26():
+def test_format_duration_27():
     result = _target()(3661, parts=3)
     assert _same(result, '1h 1m 1s')
 
 
-def test_format_duration_27():
+def test_format_duration_28():
     result = _target()(3661)
     assert _same(result, '1h 1m')
 
 
-def test_format_duration_28():
+def test_format_duration_29():
     result = _target()(3661, 2)
     assert _same(result, '1h 1m')
 
 
-def test_format_duration_29():
+def test_format_duration_30():
     result = _target()(3661, 3)
     assert _same(result, '1h 1m 1s')
 
 
-def test_format_duration_30():
+def test_format_duration_31():
     result = _target()(5400)
     assert _same(result, '1h 30m')
 
 
-def test_format_duration_31():
+def test_format_duration_32():
     result = _target()(5400, 10)
     assert _same(result, '1h 30m')
 
 
-def test_format_duration_32():
+def test_format_duration_33():
     result = _target()(5400, 2)
     assert _same(result, '1h 30m')
 
 
-def test_format_duration_33():
+def test_format_duration_34():
     result = _target()(86400)
     assert _same(result, '1d')
 
 
-def test_format_duration_34():
+def test_format_duration_35():
     result = _target()(86400, 1)
     assert _same(result, '1d')
 
 
-def test_format_duration_35():
+def test_format_duration_36():
     result = _target()(86400, 60)
     assert _same(result, '1d')
 
 
-def test_format_duration_36():
+def test_format_duration_37():
     result = _target()(90061)
     assert _same(result, '1d 1h')
 
 
-def test_format_duration_37():
+def test_format_duration_38():
     result = _target()(90061, 1)
     assert _same(result, '1d')
 
 
-def test_format_duration_38():
+def test_format_duration_39():
     result = _target()(90061, 3)
     assert _same(result, '1d 1h 1m')
 
 
-def test_format_duration_39():
+def test_format_duration_40():
     _raises(lambda: _target()(None), 'builtins.TypeError')
 
 
-def test_format_duration_40():
+def test_format_duration_41():
     _raises(lambda: _target()(None, 3600), 'builtins.TypeError')

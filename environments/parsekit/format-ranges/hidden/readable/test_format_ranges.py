@@ -6,6 +6,7 @@ assertions below say the same thing in plain pytest. Values whose type the cases
 "<module>.<QualName>" are built with _obj(...) and compared by type and state.
 """
 import importlib
+import io
 import math
 
 import pytest
@@ -32,6 +33,13 @@ def _ref(module, qualname):
     return found
 
 
+class _back:
+    """An expected cycle: the value n levels up the structure being compared (a linked list's prev)."""
+
+    def __init__(self, n):
+        self.n = n
+
+
 def _raw(text):
     raise AssertionError("value not representable in Python source: %s" % text)
 
@@ -41,6 +49,8 @@ def _qualified(klass):
 
 
 def _state_of(value):
+    if type(value) in (io.StringIO, io.BytesIO):
+        return {"value": value.getvalue()}
     state = getattr(value, "__dict__", None)
     if isinstance(state, dict):
         return dict(state)
@@ -51,18 +61,23 @@ def _state_of(value):
     return {n: getattr(value, n) for n in names if n not in ("__dict__", "__weakref__") and hasattr(value, n)}
 
 
-def _same(actual, expected):
-    """Exact-type structural equality, as the judge checks it."""
+def _same(actual, expected, _up=()):
+    """Exact-type structural equality, as the judge checks it (`_up`: the actual values above this
+    one, for the cycles _back names)."""
+    if isinstance(expected, _back):
+        return len(_up) >= expected.n and _up[-expected.n] is actual
     if isinstance(expected, _obj):
-        return _qualified(type(actual)) == expected.type_name and _same(_state_of(actual), expected.state)
+        return _qualified(type(actual)) == expected.type_name and _same(_state_of(actual), expected.state, _up + (actual,))
     if type(actual) is not type(expected):
         return False
     if isinstance(expected, float):
         return (math.isnan(actual) and math.isnan(expected)) or repr(actual) == repr(expected)
     if isinstance(expected, (list, tuple)):
-        return len(actual) == len(expected) and all(_same(a, e) for a, e in zip(actual, expected))
+        up = _up + (actual,)
+        return len(actual) == len(expected) and all(_same(a, e, up) for a, e in zip(actual, expected))
     if isinstance(expected, dict):
-        return list(actual.keys()) == list(expected.keys()) and all(_same(actual[k], expected[k]) for k in expected)
+        up = _up + (actual,)
+        return list(actual.keys()) == list(expected.keys()) and all(_same(actual[k], expected[k], up) for k in expected)
     if isinstance(expected, (set, frozenset)):
         return sorted(map(repr, actual)) == sorted(map(repr, expected))
     return actual == expected
@@ -83,8 +98,12 @@ def _target(init=None):
 
 
 def _raises(call, type_name):
+    """The call raises `type_name` exactly, or, for "*", any exception but NotImplementedError."""
     with pytest.raises(BaseException) as info:
         call()
+    if type_name == "*":
+        assert isinstance(info.value, Exception) and not isinstance(info.value, NotImplementedError), "raised %s" % _qualified(type(info.value))
+        return
     assert _qualified(type(info.value)) == type_name, "raised %s, expected %s" % (_qualified(type(info.value)), type_name)
 
 
@@ -92,21 +111,13 @@ def _raises(call, type_name):
 
 
 def test_format_ranges_1():
-    args = [[0, 2], 4]
-    result = _target()(*args)
-    assert _same(result, '0,2')
-    assert _same(args[0], [0, 2])
-    assert _same(args[1], 4)
-
-
-def test_format_ranges_2():
     args = [[1], -1]
     _raises(lambda: _target()(*args), 'builtins.ValueError')
     assert _same(args[0], [1])
     assert _same(args[1], -1)
 
 
-def test_format_ranges_3():
+def test_format_ranges_2():
     args = [[1], 3]
     result = _target()(*args)
     assert _same(result, '1')
@@ -114,14 +125,28 @@ def test_format_ranges_3():
     assert _same(args[1], 3)
 
 
+def test_format_ranges_3():
+    args = [[1, 1, 3, 5, 8, 9, 10], -1]
+    _raises(lambda: _target()(*args), 'builtins.ValueError')
+    assert _same(args[0], [1, 1, 3, 5, 8, 9, 10])
+    assert _same(args[1], -1)
+
+
 def test_format_ranges_4():
+    args = [[1, 1, 3, 5, 8, 9, 10], 0]
+    _raises(lambda: _target()(*args), 'builtins.ValueError')
+    assert _same(args[0], [1, 1, 3, 5, 8, 9, 10])
+    assert _same(args[1], 0)
+
+
+def test_format_ranges_5():
     args = [[1, 2]]
     result = _target()(*args)
     assert _same(result, '1,2')
     assert _same(args[0], [1, 2])
 
 
-def test_format_ranges_5():
+def test_format_ranges_6():
     args = [[1, 2], 2]
     result = _target()(*args)
     assert _same(result, '1-2')
@@ -129,7 +154,7 @@ def test_format_ranges_5():
     assert _same(args[1], 2)
 
 
-def test_format_ranges_6():
+def test_format_ranges_7():
     args = [[1, 2], 3]
     result = _target()(*args)
     assert _same(result, '1,2')
@@ -137,7 +162,7 @@ def test_format_ranges_6():
     assert _same(args[1], 3)
 
 
-def test_format_ranges_7():
+def test_format_ranges_8():
     args = [[1, 2], 4]
     result = _target()(*args)
     assert _same(result, '1,2')
@@ -145,14 +170,14 @@ def test_format_ranges_7():
     assert _same(args[1], 4)
 
 
-def test_format_ranges_8():
+def test_format_ranges_9():
     args = [[1, 2, 3, 5, 8, 9, 10]]
     result = _target()(*args)
     assert _same(result, '1-3,5,8-10')
     assert _same(args[0], [1, 2, 3, 5, 8, 9, 10])
 
 
-def test_format_ranges_9():
+def test_format_ranges_10():
     args = [[1, 2, 3, 5, 8, 9, 10], 10]
     result = _target()(*args)
     assert _same(result, '1,2,3,5,8,9,10')
@@ -160,7 +185,7 @@ def test_format_ranges_9():
     assert _same(args[1], 10)
 
 
-def test_format_ranges_10():
+def test_format_ranges_11():
     args = [[1, 2, 3, 5, 8, 9, 10], 3]
     result = _target()(*args)
     assert _same(result, '1-3,5,8-10')
@@ -168,14 +193,14 @@ def test_format_ranges_10():
     assert _same(args[1], 3)
 
 
-def test_format_ranges_11():
+def test_format_ranges_12():
     args = [[1, 2, 5]]
     result = _target()(*args)
     assert _same(result, '1,2,5')
     assert _same(args[0], [1, 2, 5])
 
 
-def test_format_ranges_12():
+def test_format_ranges_13():
     args = [[1, 2, 5], 2]
     result = _target()(*args)
     assert _same(result, '1-2,5')
@@ -183,55 +208,49 @@ def test_format_ranges_12():
     assert _same(args[1], 2)
 
 
-def test_format_ranges_13():
+def test_format_ranges_14():
     args = [[1, 2, 9]]
     result = _target()(*args)
     assert _same(result, '1,2,9')
     assert _same(args[0], [1, 2, 9])
 
 
-def test_format_ranges_14():
-    args = [[1, 2, 9], -1]
-    _raises(lambda: _target()(*args), 'builtins.ValueError')
-    assert _same(args[0], [1, 2, 9])
-    assert _same(args[1], -1)
-
-
 def test_format_ranges_15():
-    args = [[1, 2, 9], 10]
+    args = [[1, 2, 9], 2]
     result = _target()(*args)
-    assert _same(result, '1,2,9')
+    assert _same(result, '1-2,9')
     assert _same(args[0], [1, 2, 9])
-    assert _same(args[1], 10)
+    assert _same(args[1], 2)
 
 
 def test_format_ranges_16():
-    args = [[10, 9, 8, 5, 3, 2, 1], -1]
+    args = [[1, 3], 1]
     _raises(lambda: _target()(*args), 'builtins.ValueError')
-    assert _same(args[0], [10, 9, 8, 5, 3, 2, 1])
-    assert _same(args[1], -1)
+    assert _same(args[0], [1, 3])
+    assert _same(args[1], 1)
 
 
 def test_format_ranges_17():
-    args = [[10, 9, 8, 5, 3, 2, 1], 0]
-    _raises(lambda: _target()(*args), 'builtins.ValueError')
-    assert _same(args[0], [10, 9, 8, 5, 3, 2, 1])
-    assert _same(args[1], 0)
+    args = [[1, 3], 10]
+    result = _target()(*args)
+    assert _same(result, '1,3')
+    assert _same(args[0], [1, 3])
+    assert _same(args[1], 10)
 
 
 def test_format_ranges_18():
-    args = [[2, 1], 10]
+    args = [[2], 10]
     result = _target()(*args)
-    assert _same(result, '1,2')
-    assert _same(args[0], [2, 1])
+    assert _same(result, '2')
+    assert _same(args[0], [2])
     assert _same(args[1], 10)
 
 
 def test_format_ranges_19():
-    args = [[2, 1], 3]
+    args = [[2], 3]
     result = _target()(*args)
-    assert _same(result, '1,2')
-    assert _same(args[0], [2, 1])
+    assert _same(result, '2')
+    assert _same(args[0], [2])
     assert _same(args[1], 3)
 
 
@@ -243,78 +262,99 @@ def test_format_ranges_20():
 
 
 def test_format_ranges_21():
-    args = [[2, 2], 1]
+    args = [[2, 1, 2, 9], -1]
     _raises(lambda: _target()(*args), 'builtins.ValueError')
-    assert _same(args[0], [2, 2])
-    assert _same(args[1], 1)
+    assert _same(args[0], [2, 1, 2, 9])
+    assert _same(args[1], -1)
 
 
 def test_format_ranges_22():
-    args = [[2, 2], 10]
+    args = [[2, 1, 2, 9], 10]
     result = _target()(*args)
-    assert _same(result, '2')
-    assert _same(args[0], [2, 2])
+    assert _same(result, '1,2,9')
+    assert _same(args[0], [2, 1, 2, 9])
     assert _same(args[1], 10)
 
 
 def test_format_ranges_23():
-    args = [[3]]
+    args = [[2, 2], 4]
     result = _target()(*args)
-    assert _same(result, '3')
-    assert _same(args[0], [3])
+    assert _same(result, '2')
+    assert _same(args[0], [2, 2])
+    assert _same(args[1], 4)
 
 
 def test_format_ranges_24():
-    args = [[3], 2]
+    args = [[3, 0, 2, 9]]
     result = _target()(*args)
-    assert _same(result, '3')
-    assert _same(args[0], [3])
-    assert _same(args[1], 2)
+    assert _same(result, '0,2,3,9')
+    assert _same(args[0], [3, 0, 2, 9])
 
 
 def test_format_ranges_25():
+    args = [[3, 0, 2, 9], 0]
+    _raises(lambda: _target()(*args), 'builtins.ValueError')
+    assert _same(args[0], [3, 0, 2, 9])
+    assert _same(args[1], 0)
+
+
+def test_format_ranges_26():
+    args = [[3, 1, 1, 9]]
+    result = _target()(*args)
+    assert _same(result, '1,3,9')
+    assert _same(args[0], [3, 1, 1, 9])
+
+
+def test_format_ranges_27():
     args = [[3, 1, 2]]
     result = _target()(*args)
     assert _same(result, '1-3')
     assert _same(args[0], [3, 1, 2])
 
 
-def test_format_ranges_26():
+def test_format_ranges_28():
     args = [[3, 1, 2], -1]
     _raises(lambda: _target()(*args), 'builtins.ValueError')
     assert _same(args[0], [3, 1, 2])
     assert _same(args[1], -1)
 
 
-def test_format_ranges_27():
+def test_format_ranges_29():
+    args = [[3, 1, 2, 8]]
+    result = _target()(*args)
+    assert _same(result, '1-3,8')
+    assert _same(args[0], [3, 1, 2, 8])
+
+
+def test_format_ranges_30():
     args = [[3, 1, 2, 9]]
     result = _target()(*args)
     assert _same(result, '1-3,9')
     assert _same(args[0], [3, 1, 2, 9])
 
 
-def test_format_ranges_28():
+def test_format_ranges_31():
     args = [[3, 1, 2, 9], -1]
     _raises(lambda: _target()(*args), 'builtins.ValueError')
     assert _same(args[0], [3, 1, 2, 9])
     assert _same(args[1], -1)
 
 
-def test_format_ranges_29():
+def test_format_ranges_32():
     args = [[3, 1, 2, 9], 0]
     _raises(lambda: _target()(*args), 'builtins.ValueError')
     assert _same(args[0], [3, 1, 2, 9])
     assert _same(args[1], 0)
 
 
-def test_format_ranges_30():
+def test_format_ranges_33():
     args = [[3, 1, 2, 9], 1]
     _raises(lambda: _target()(*args), 'builtins.ValueError')
     assert _same(args[0], [3, 1, 2, 9])
     assert _same(args[1], 1)
 
 
-def test_format_ranges_31():
+def test_format_ranges_34():
     args = [[3, 1, 2, 9], 10]
     result = _target()(*args)
     assert _same(result, '1,2,3,9')
@@ -322,7 +362,7 @@ def test_format_ranges_31():
     assert _same(args[1], 10)
 
 
-def test_format_ranges_32():
+def test_format_ranges_35():
     args = [[3, 1, 2, 9], 2]
     result = _target()(*args)
     assert _same(result, '1-3,9')
@@ -330,7 +370,7 @@ def test_format_ranges_32():
     assert _same(args[1], 2)
 
 
-def test_format_ranges_33():
+def test_format_ranges_36():
     args = [[3, 1, 2, 9], 3]
     result = _target()(*args)
     assert _same(result, '1-3,9')
@@ -338,7 +378,7 @@ def test_format_ranges_33():
     assert _same(args[1], 3)
 
 
-def test_format_ranges_34():
+def test_format_ranges_37():
     args = [[3, 1, 2, 9], 4]
     result = _target()(*args)
     assert _same(result, '1,2,3,9')
@@ -346,44 +386,23 @@ def test_format_ranges_34():
     assert _same(args[1], 4)
 
 
-def test_format_ranges_35():
-    args = [[3, 1, 2, 9, 9]]
+def test_format_ranges_38():
+    args = [[4, 1, 2, 9]]
     result = _target()(*args)
-    assert _same(result, '1-3,9')
-    assert _same(args[0], [3, 1, 2, 9, 9])
+    assert _same(result, '1,2,4,9')
+    assert _same(args[0], [4, 1, 2, 9])
 
 
-def test_format_ranges_36():
+def test_format_ranges_39():
     args = [[7, 1, 2, 3]]
     result = _target()(*args)
     assert _same(result, '1-3,7')
     assert _same(args[0], [7, 1, 2, 3])
 
 
-def test_format_ranges_37():
+def test_format_ranges_40():
     args = [[7, 1, 2, 3], 3]
     result = _target()(*args)
     assert _same(result, '1-3,7')
     assert _same(args[0], [7, 1, 2, 3])
     assert _same(args[1], 3)
-
-
-def test_format_ranges_38():
-    args = [[9, 2, 1, 3]]
-    result = _target()(*args)
-    assert _same(result, '1-3,9')
-    assert _same(args[0], [9, 2, 1, 3])
-
-
-def test_format_ranges_39():
-    args = [[]]
-    result = _target()(*args)
-    assert _same(result, '')
-    assert _same(args[0], [])
-
-
-def test_format_ranges_40():
-    args = [[], 0]
-    _raises(lambda: _target()(*args), 'builtins.ValueError')
-    assert _same(args[0], [])
-    assert _same(args[1], 0)

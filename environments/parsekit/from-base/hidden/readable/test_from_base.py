@@ -6,6 +6,7 @@ assertions below say the same thing in plain pytest. Values whose type the cases
 "<module>.<QualName>" are built with _obj(...) and compared by type and state.
 """
 import importlib
+import io
 import math
 
 import pytest
@@ -32,6 +33,13 @@ def _ref(module, qualname):
     return found
 
 
+class _back:
+    """An expected cycle: the value n levels up the structure being compared (a linked list's prev)."""
+
+    def __init__(self, n):
+        self.n = n
+
+
 def _raw(text):
     raise AssertionError("value not representable in Python source: %s" % text)
 
@@ -41,6 +49,8 @@ def _qualified(klass):
 
 
 def _state_of(value):
+    if type(value) in (io.StringIO, io.BytesIO):
+        return {"value": value.getvalue()}
     state = getattr(value, "__dict__", None)
     if isinstance(state, dict):
         return dict(state)
@@ -51,18 +61,23 @@ def _state_of(value):
     return {n: getattr(value, n) for n in names if n not in ("__dict__", "__weakref__") and hasattr(value, n)}
 
 
-def _same(actual, expected):
-    """Exact-type structural equality, as the judge checks it."""
+def _same(actual, expected, _up=()):
+    """Exact-type structural equality, as the judge checks it (`_up`: the actual values above this
+    one, for the cycles _back names)."""
+    if isinstance(expected, _back):
+        return len(_up) >= expected.n and _up[-expected.n] is actual
     if isinstance(expected, _obj):
-        return _qualified(type(actual)) == expected.type_name and _same(_state_of(actual), expected.state)
+        return _qualified(type(actual)) == expected.type_name and _same(_state_of(actual), expected.state, _up + (actual,))
     if type(actual) is not type(expected):
         return False
     if isinstance(expected, float):
         return (math.isnan(actual) and math.isnan(expected)) or repr(actual) == repr(expected)
     if isinstance(expected, (list, tuple)):
-        return len(actual) == len(expected) and all(_same(a, e) for a, e in zip(actual, expected))
+        up = _up + (actual,)
+        return len(actual) == len(expected) and all(_same(a, e, up) for a, e in zip(actual, expected))
     if isinstance(expected, dict):
-        return list(actual.keys()) == list(expected.keys()) and all(_same(actual[k], expected[k]) for k in expected)
+        up = _up + (actual,)
+        return list(actual.keys()) == list(expected.keys()) and all(_same(actual[k], expected[k], up) for k in expected)
     if isinstance(expected, (set, frozenset)):
         return sorted(map(repr, actual)) == sorted(map(repr, expected))
     return actual == expected
@@ -83,12 +98,16 @@ def _target(init=None):
 
 
 def _raises(call, type_name):
+    """The call raises `type_name` exactly, or, for "*", any exception but NotImplementedError."""
     with pytest.raises(BaseException) as info:
         call()
+    if type_name == "*":
+        assert isinstance(info.value, Exception) and not isinstance(info.value, NotImplementedError), "raised %s" % _qualified(type(info.value))
+        return
     assert _qualified(type(info.value)) == type_name, "raised %s, expected %s" % (_qualified(type(info.value)), type_name)
 
 
-# ---- cases (43) ----
+# ---- cases (42) ----
 
 
 def test_from_base_1():
@@ -96,200 +115,195 @@ def test_from_base_1():
 
 
 def test_from_base_2():
-    result = _target()('+1', 8)
-    assert _same(result, 1)
-
-
-def test_from_base_3():
     result = _target()('-1', 16)
     assert _same(result, -1)
 
 
-def test_from_base_4():
+def test_from_base_3():
     result = _target()('-1', 2)
     assert _same(result, -1)
 
 
-def test_from_base_5():
+def test_from_base_4():
     result = _target()('-1', 36)
     assert _same(result, -1)
 
 
-def test_from_base_6():
+def test_from_base_5():
     result = _target()('-1', 8)
     assert _same(result, -1)
 
 
-def test_from_base_7():
+def test_from_base_6():
     result = _target()('-1011011000111111', 2)
     assert _same(result, -46655)
 
 
-def test_from_base_8():
+def test_from_base_7():
     result = _target()('-133077', 8)
     assert _same(result, -46655)
 
 
-def test_from_base_9():
+def test_from_base_8():
     result = _target()('-1_01', 2)
     assert _same(result, -5)
 
 
-def test_from_base_10():
+def test_from_base_9():
     result = _target()('-b63f', 16)
     assert _same(result, -46655)
 
 
-def test_from_base_11():
+def test_from_base_10():
     result = _target()('-zzz', 36)
     assert _same(result, -46655)
 
 
-def test_from_base_12():
-    result = _target()('0 ', 2)
+def test_from_base_11():
+    result = _target()('0 ', 8)
     assert _same(result, 0)
 
 
-def test_from_base_13():
+def test_from_base_12():
     _raises(lambda: _target()('0', -1), 'builtins.ValueError')
 
 
-def test_from_base_14():
+def test_from_base_13():
     _raises(lambda: _target()('0', 0), 'builtins.ValueError')
 
 
-def test_from_base_15():
+def test_from_base_14():
     _raises(lambda: _target()('0', 1), 'builtins.ValueError')
 
 
-def test_from_base_16():
+def test_from_base_15():
     result = _target()('0', 16)
     assert _same(result, 0)
 
 
-def test_from_base_17():
+def test_from_base_16():
     result = _target()('0', 2)
     assert _same(result, 0)
 
 
-def test_from_base_18():
+def test_from_base_17():
     result = _target()('0', 36)
     assert _same(result, 0)
 
 
-def test_from_base_19():
-    _raises(lambda: _target()('0', 37), 'builtins.ValueError')
-
-
-def test_from_base_20():
+def test_from_base_18():
     result = _target()('0', 8)
     assert _same(result, 0)
 
 
-def test_from_base_21():
+def test_from_base_19():
     result = _target()('1', 16)
     assert _same(result, 1)
 
 
-def test_from_base_22():
+def test_from_base_20():
     result = _target()('1', 2)
     assert _same(result, 1)
 
 
-def test_from_base_23():
+def test_from_base_21():
     result = _target()('1', 36)
     assert _same(result, 1)
 
 
-def test_from_base_24():
+def test_from_base_22():
+    _raises(lambda: _target()('1', 37), 'builtins.ValueError')
+
+
+def test_from_base_23():
     result = _target()('1', 8)
     assert _same(result, 1)
 
 
-def test_from_base_25():
+def test_from_base_24():
     result = _target()('10', 36)
     assert _same(result, 36)
 
 
-def test_from_base_26():
+def test_from_base_25():
     result = _target()('100011', 2)
     assert _same(result, 35)
 
 
-def test_from_base_27():
+def test_from_base_26():
     result = _target()('100100', 2)
     assert _same(result, 36)
 
 
-def test_from_base_28():
+def test_from_base_27():
     result = _target()('10100001111', 2)
     assert _same(result, 1295)
 
 
-def test_from_base_29():
+def test_from_base_28():
     result = _target()('23', 16)
     assert _same(result, 35)
 
 
-def test_from_base_30():
+def test_from_base_29():
     result = _target()('24', 16)
     assert _same(result, 36)
 
 
-def test_from_base_31():
+def test_from_base_30():
     result = _target()('2417', 8)
     assert _same(result, 1295)
 
 
-def test_from_base_32():
+def test_from_base_31():
     result = _target()('43', 8)
     assert _same(result, 35)
 
 
-def test_from_base_33():
+def test_from_base_32():
     result = _target()('44', 8)
     assert _same(result, 36)
 
 
-def test_from_base_34():
+def test_from_base_33():
     result = _target()('50f', 16)
     assert _same(result, 1295)
 
 
-def test_from_base_35():
+def test_from_base_34():
     _raises(lambda: _target()('"1_000"', 2), 'builtins.ValueError')
 
 
-def test_from_base_36():
+def test_from_base_35():
     _raises(lambda: _target()('a', 2), 'builtins.ValueError')
 
 
-def test_from_base_37():
+def test_from_base_36():
     _raises(lambda: _target()('ab', 2), 'builtins.ValueError')
 
 
-def test_from_base_38():
+def test_from_base_37():
     _raises(lambda: _target()('abc', 2), 'builtins.ValueError')
 
 
-def test_from_base_39():
+def test_from_base_38():
     _raises(lambda: _target()('base', 2), 'builtins.ValueError')
 
 
-def test_from_base_40():
+def test_from_base_39():
     result = _target()('ff', 16)
     assert _same(result, 255)
 
 
-def test_from_base_41():
+def test_from_base_40():
     _raises(lambda: _target()('z', 35), 'builtins.ValueError')
 
 
-def test_from_base_42():
+def test_from_base_41():
     result = _target()('z', 36)
     assert _same(result, 35)
 
 
-def test_from_base_43():
+def test_from_base_42():
     result = _target()('zz', 36)
     assert _same(result, 1295)

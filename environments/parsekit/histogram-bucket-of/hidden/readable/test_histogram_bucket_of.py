@@ -6,6 +6,7 @@ assertions below say the same thing in plain pytest. Values whose type the cases
 "<module>.<QualName>" are built with _obj(...) and compared by type and state.
 """
 import importlib
+import io
 import math
 
 import pytest
@@ -32,6 +33,13 @@ def _ref(module, qualname):
     return found
 
 
+class _back:
+    """An expected cycle: the value n levels up the structure being compared (a linked list's prev)."""
+
+    def __init__(self, n):
+        self.n = n
+
+
 def _raw(text):
     raise AssertionError("value not representable in Python source: %s" % text)
 
@@ -41,6 +49,8 @@ def _qualified(klass):
 
 
 def _state_of(value):
+    if type(value) in (io.StringIO, io.BytesIO):
+        return {"value": value.getvalue()}
     state = getattr(value, "__dict__", None)
     if isinstance(state, dict):
         return dict(state)
@@ -51,18 +61,23 @@ def _state_of(value):
     return {n: getattr(value, n) for n in names if n not in ("__dict__", "__weakref__") and hasattr(value, n)}
 
 
-def _same(actual, expected):
-    """Exact-type structural equality, as the judge checks it."""
+def _same(actual, expected, _up=()):
+    """Exact-type structural equality, as the judge checks it (`_up`: the actual values above this
+    one, for the cycles _back names)."""
+    if isinstance(expected, _back):
+        return len(_up) >= expected.n and _up[-expected.n] is actual
     if isinstance(expected, _obj):
-        return _qualified(type(actual)) == expected.type_name and _same(_state_of(actual), expected.state)
+        return _qualified(type(actual)) == expected.type_name and _same(_state_of(actual), expected.state, _up + (actual,))
     if type(actual) is not type(expected):
         return False
     if isinstance(expected, float):
         return (math.isnan(actual) and math.isnan(expected)) or repr(actual) == repr(expected)
     if isinstance(expected, (list, tuple)):
-        return len(actual) == len(expected) and all(_same(a, e) for a, e in zip(actual, expected))
+        up = _up + (actual,)
+        return len(actual) == len(expected) and all(_same(a, e, up) for a, e in zip(actual, expected))
     if isinstance(expected, dict):
-        return list(actual.keys()) == list(expected.keys()) and all(_same(actual[k], expected[k]) for k in expected)
+        up = _up + (actual,)
+        return list(actual.keys()) == list(expected.keys()) and all(_same(actual[k], expected[k], up) for k in expected)
     if isinstance(expected, (set, frozenset)):
         return sorted(map(repr, actual)) == sorted(map(repr, expected))
     return actual == expected
@@ -83,12 +98,16 @@ def _target(init=None):
 
 
 def _raises(call, type_name):
+    """The call raises `type_name` exactly, or, for "*", any exception but NotImplementedError."""
     with pytest.raises(BaseException) as info:
         call()
+    if type_name == "*":
+        assert isinstance(info.value, Exception) and not isinstance(info.value, NotImplementedError), "raised %s" % _qualified(type(info.value))
+        return
     assert _qualified(type(info.value)) == type_name, "raised %s, expected %s" % (_qualified(type(info.value)), type_name)
 
 
-# ---- cases (32) ----
+# ---- cases (38) ----
 
 
 def test_histogram_bucket_of_1():
@@ -97,155 +116,185 @@ def test_histogram_bucket_of_1():
 
 
 def test_histogram_bucket_of_2():
-    result = list((_o.bucket_of(0) for _ in (0,) for _o in (parsekit.histogram.Histogram(0, 10, 5),) for _w in (_o.counts(),)))
+    result = list((_o.bucket_of(0) for _ in (0,) for _o in ((lambda _o: vars(_o).update({'bins': 2, 'buckets': [1, 0], 'high': 4, 'low': 0, 'outside': 0}) or _o)(object.__new__(parsekit.histogram.Histogram)),)))
     assert _same(result, [0])
 
 
 def test_histogram_bucket_of_3():
-    result = list((_o.bucket_of(0) for _ in (0,) for _o in (parsekit.histogram.Histogram(0, 4, 2),) for _w in (_o.counts(),)))
+    result = list((_o.bucket_of(0) for _ in (0,) for _o in ((lambda _o: vars(_o).update({'bins': 2, 'buckets': [2, 0], 'high': 4, 'low': 0, 'outside': 0}) or _o)(object.__new__(parsekit.histogram.Histogram)),)))
     assert _same(result, [0])
 
 
 def test_histogram_bucket_of_4():
-    result = list((_o.bucket_of(1) for _ in (0,) for _o in (parsekit.histogram.Histogram(0, 10, 5),) for _w in (_o.counts(),)))
+    result = list((_o.bucket_of(0) for _ in (0,) for _o in ((lambda _o: vars(_o).update({'bins': 2, 'buckets': [2, 1], 'high': 4, 'low': 0, 'outside': 0}) or _o)(object.__new__(parsekit.histogram.Histogram)),)))
     assert _same(result, [0])
 
 
 def test_histogram_bucket_of_5():
-    result = list((_o.bucket_of(10) for _ in (0,) for _o in (parsekit.histogram.Histogram(0, 10, 5),) for _w in (_o.counts(),)))
-    assert _same(result, [4])
+    result = list((_o.bucket_of(0) for _ in (0,) for _o in ((lambda _o: vars(_o).update({'bins': 2, 'buckets': [2, 2], 'high': 4, 'low': 0, 'outside': 0}) or _o)(object.__new__(parsekit.histogram.Histogram)),)))
+    assert _same(result, [0])
 
 
 def test_histogram_bucket_of_6():
+    result = list((_o.bucket_of(0) for _ in (0,) for _o in (parsekit.histogram.Histogram(0, 10, 5),) for _w in (_o.counts(),)))
+    assert _same(result, [0])
+
+
+def test_histogram_bucket_of_7():
+    result = list((_o.bucket_of(1) for _ in (0,) for _o in ((lambda _o: vars(_o).update({'bins': 2, 'buckets': [1, 0], 'high': 4, 'low': 0, 'outside': 0}) or _o)(object.__new__(parsekit.histogram.Histogram)),)))
+    assert _same(result, [0])
+
+
+def test_histogram_bucket_of_8():
+    result = list((_o.bucket_of(1) for _ in (0,) for _o in (parsekit.histogram.Histogram(0, 10, 5),) for _w in (_o.counts(),)))
+    assert _same(result, [0])
+
+
+def test_histogram_bucket_of_9():
+    result = list((_o.bucket_of(10) for _ in (0,) for _o in ((lambda _o: vars(_o).update({'bins': 5, 'buckets': [1, 1, 0, 0, 0], 'high': 10, 'low': 0, 'outside': 0}) or _o)(object.__new__(parsekit.histogram.Histogram)),)))
+    assert _same(result, [4])
+
+
+def test_histogram_bucket_of_10():
+    result = list((_o.bucket_of(11) for _ in (0,) for _o in ((lambda _o: vars(_o).update({'bins': 2, 'buckets': [2, 1], 'high': 4, 'low': 0, 'outside': 0}) or _o)(object.__new__(parsekit.histogram.Histogram)),)))
+    assert _same(result, [None])
+
+
+def test_histogram_bucket_of_11():
+    result = list((_o.bucket_of(11) for _ in (0,) for _o in ((lambda _o: vars(_o).update({'bins': 5, 'buckets': [1, 1, 0, 0, 0], 'high': 10, 'low': 0, 'outside': 0}) or _o)(object.__new__(parsekit.histogram.Histogram)),) for _w in (_o.counts(),)))
+    assert _same(result, [None])
+
+
+def test_histogram_bucket_of_12():
+    result = list((_o.bucket_of(11) for _ in (0,) for _o in ((lambda _o: vars(_o).update({'bins': 5, 'buckets': [1, 1, 0, 0, 0], 'high': 10, 'low': 0, 'outside': 0}) or _o)(object.__new__(parsekit.histogram.Histogram)),)))
+    assert _same(result, [None])
+
+
+def test_histogram_bucket_of_13():
     result = list((_o.bucket_of(11) for _ in (0,) for _o in (parsekit.histogram.Histogram(0, 10, 5),) for _w in (_o.counts(),)))
     assert _same(result, [None])
 
 
-def test_histogram_bucket_of_7():
+def test_histogram_bucket_of_14():
+    result = list((_o.bucket_of(2) for _ in (0,) for _o in ((lambda _o: vars(_o).update({'bins': 2, 'buckets': [2, 0], 'high': 4, 'low': 0, 'outside': 0}) or _o)(object.__new__(parsekit.histogram.Histogram)),)))
+    assert _same(result, [1])
+
+
+def test_histogram_bucket_of_15():
+    result = list((_o.bucket_of(2) for _ in (0,) for _o in ((lambda _o: vars(_o).update({'bins': 5, 'buckets': [1, 0, 0, 0, 0], 'high': 10, 'low': 0, 'outside': 0}) or _o)(object.__new__(parsekit.histogram.Histogram)),) for _w in (_o.counts(),)))
+    assert _same(result, [1])
+
+
+def test_histogram_bucket_of_16():
+    result = list((_o.bucket_of(2) for _ in (0,) for _o in ((lambda _o: vars(_o).update({'bins': 5, 'buckets': [1, 0, 0, 0, 0], 'high': 10, 'low': 0, 'outside': 0}) or _o)(object.__new__(parsekit.histogram.Histogram)),)))
+    assert _same(result, [1])
+
+
+def test_histogram_bucket_of_17():
     result = list((_o.bucket_of(2) for _ in (0,) for _o in (parsekit.histogram.Histogram(0, 10, 5),) for _w in (_o.counts(),)))
     assert _same(result, [1])
 
 
-def test_histogram_bucket_of_8():
+def test_histogram_bucket_of_18():
+    result = list((_o.bucket_of(3) for _ in (0,) for _o in ((lambda _o: vars(_o).update({'bins': 2, 'buckets': [2, 0], 'high': 4, 'low': 0, 'outside': 0}) or _o)(object.__new__(parsekit.histogram.Histogram)),)))
+    assert _same(result, [1])
+
+
+def test_histogram_bucket_of_19():
+    result = list((_o.bucket_of(3) for _ in (0,) for _o in ((lambda _o: vars(_o).update({'bins': 5, 'buckets': [1, 0, 0, 0, 0], 'high': 10, 'low': 0, 'outside': 0}) or _o)(object.__new__(parsekit.histogram.Histogram)),)))
+    assert _same(result, [1])
+
+
+def test_histogram_bucket_of_20():
+    result = list((_o.bucket_of(4) for _ in (0,) for _o in ((lambda _o: vars(_o).update({'bins': 2, 'buckets': [2, 1], 'high': 4, 'low': 0, 'outside': 0}) or _o)(object.__new__(parsekit.histogram.Histogram)),)))
+    assert _same(result, [1])
+
+
+def test_histogram_bucket_of_21():
+    result = list((_o.bucket_of(4) for _ in (0,) for _o in ((lambda _o: vars(_o).update({'bins': 2, 'buckets': [2, 2], 'high': 4, 'low': 0, 'outside': 0}) or _o)(object.__new__(parsekit.histogram.Histogram)),)))
+    assert _same(result, [1])
+
+
+def test_histogram_bucket_of_22():
     result = list((_o.bucket_of(4) for _ in (0,) for _o in (parsekit.histogram.Histogram(0, 10, 5),) for _w in (_o.counts(),)))
     assert _same(result, [2])
 
 
-def test_histogram_bucket_of_9():
+def test_histogram_bucket_of_23():
+    result = list((_o.bucket_of(9) for _ in (0,) for _o in ((lambda _o: vars(_o).update({'bins': 2, 'buckets': [2, 2], 'high': 4, 'low': 0, 'outside': 0}) or _o)(object.__new__(parsekit.histogram.Histogram)),)))
+    assert _same(result, [None])
+
+
+def test_histogram_bucket_of_24():
     result = _target(([0, 10, 5], {}))(-1)
     assert _same(result, None)
 
 
-def test_histogram_bucket_of_10():
+def test_histogram_bucket_of_25():
     result = _target(([0, 4, 2], {}))(-1)
     assert _same(result, None)
 
 
-def test_histogram_bucket_of_11():
-    result = _target(([-2, 10, 5], {}))(0)
-    assert _same(result, 0)
-
-
-def test_histogram_bucket_of_12():
-    result = _target(([0, 10], {}))(0)
-    assert _same(result, 0)
-
-
-def test_histogram_bucket_of_13():
-    result = _target(([0, 10, 10], {}))(0)
-    assert _same(result, 0)
-
-
-def test_histogram_bucket_of_14():
+def test_histogram_bucket_of_26():
     result = _target(([0, 10, 5], {}))(0)
     assert _same(result, 0)
 
 
-def test_histogram_bucket_of_15():
-    result = _target(([0, 4], {}))(0)
-    assert _same(result, 0)
-
-
-def test_histogram_bucket_of_16():
+def test_histogram_bucket_of_27():
     result = _target(([0, 4, 2], {}))(0)
     assert _same(result, 0)
 
 
-def test_histogram_bucket_of_17():
-    result = _target(([1, 10], {}))(0)
-    assert _same(result, None)
-
-
-def test_histogram_bucket_of_18():
-    result = _target(([0, 10], {}))(1)
-    assert _same(result, 1)
-
-
-def test_histogram_bucket_of_19():
+def test_histogram_bucket_of_28():
     result = _target(([0, 10, 5], {}))(1)
     assert _same(result, 0)
 
 
-def test_histogram_bucket_of_20():
+def test_histogram_bucket_of_29():
     result = _target(([0, 4, 2], {}))(1)
     assert _same(result, 0)
 
 
-def test_histogram_bucket_of_21():
-    result = _target(([-1, 10], {}))(10)
-    assert _same(result, 9)
-
-
-def test_histogram_bucket_of_22():
+def test_histogram_bucket_of_30():
     result = _target(([0, 10, 5], {}))(10)
     assert _same(result, 4)
 
 
-def test_histogram_bucket_of_23():
+def test_histogram_bucket_of_31():
     result = _target(([0, 10, 5], {}))(11)
     assert _same(result, None)
 
 
-def test_histogram_bucket_of_24():
-    result = _target(([1, 10], {}))(11)
-    assert _same(result, None)
+def test_histogram_bucket_of_32():
+    result = _target(([-2, 10, 5], {}))(2)
+    assert _same(result, 1)
 
 
-def test_histogram_bucket_of_25():
-    result = _target(([0, 10, 10], {}))(2)
-    assert _same(result, 2)
-
-
-def test_histogram_bucket_of_26():
+def test_histogram_bucket_of_33():
     result = _target(([0, 10, 5], {}))(2)
     assert _same(result, 1)
 
 
-def test_histogram_bucket_of_27():
+def test_histogram_bucket_of_34():
     result = _target(([0, 4, 2], {}))(3)
     assert _same(result, 1)
 
 
-def test_histogram_bucket_of_28():
+def test_histogram_bucket_of_35():
     result = _target(([0, 10, 5], {}))(4)
     assert _same(result, 2)
 
 
-def test_histogram_bucket_of_29():
-    result = _target(([0, 4], {}))(4)
-    assert _same(result, 9)
-
-
-def test_histogram_bucket_of_30():
+def test_histogram_bucket_of_36():
     result = _target(([0, 4, 2], {}))(4)
     assert _same(result, 1)
 
 
-def test_histogram_bucket_of_31():
-    result = _target(([0, 10, 2], {}))(6)
-    assert _same(result, 1)
+def test_histogram_bucket_of_37():
+    result = _target(([0, 10], {}))(6)
+    assert _same(result, 6)
 
 
-def test_histogram_bucket_of_32():
+def test_histogram_bucket_of_38():
     result = _target(([0, 4, 2], {}))(9)
     assert _same(result, None)

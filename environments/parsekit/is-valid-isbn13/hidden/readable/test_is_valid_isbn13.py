@@ -6,6 +6,7 @@ assertions below say the same thing in plain pytest. Values whose type the cases
 "<module>.<QualName>" are built with _obj(...) and compared by type and state.
 """
 import importlib
+import io
 import math
 
 import pytest
@@ -32,6 +33,13 @@ def _ref(module, qualname):
     return found
 
 
+class _back:
+    """An expected cycle: the value n levels up the structure being compared (a linked list's prev)."""
+
+    def __init__(self, n):
+        self.n = n
+
+
 def _raw(text):
     raise AssertionError("value not representable in Python source: %s" % text)
 
@@ -41,6 +49,8 @@ def _qualified(klass):
 
 
 def _state_of(value):
+    if type(value) in (io.StringIO, io.BytesIO):
+        return {"value": value.getvalue()}
     state = getattr(value, "__dict__", None)
     if isinstance(state, dict):
         return dict(state)
@@ -51,18 +61,23 @@ def _state_of(value):
     return {n: getattr(value, n) for n in names if n not in ("__dict__", "__weakref__") and hasattr(value, n)}
 
 
-def _same(actual, expected):
-    """Exact-type structural equality, as the judge checks it."""
+def _same(actual, expected, _up=()):
+    """Exact-type structural equality, as the judge checks it (`_up`: the actual values above this
+    one, for the cycles _back names)."""
+    if isinstance(expected, _back):
+        return len(_up) >= expected.n and _up[-expected.n] is actual
     if isinstance(expected, _obj):
-        return _qualified(type(actual)) == expected.type_name and _same(_state_of(actual), expected.state)
+        return _qualified(type(actual)) == expected.type_name and _same(_state_of(actual), expected.state, _up + (actual,))
     if type(actual) is not type(expected):
         return False
     if isinstance(expected, float):
         return (math.isnan(actual) and math.isnan(expected)) or repr(actual) == repr(expected)
     if isinstance(expected, (list, tuple)):
-        return len(actual) == len(expected) and all(_same(a, e) for a, e in zip(actual, expected))
+        up = _up + (actual,)
+        return len(actual) == len(expected) and all(_same(a, e, up) for a, e in zip(actual, expected))
     if isinstance(expected, dict):
-        return list(actual.keys()) == list(expected.keys()) and all(_same(actual[k], expected[k]) for k in expected)
+        up = _up + (actual,)
+        return list(actual.keys()) == list(expected.keys()) and all(_same(actual[k], expected[k], up) for k in expected)
     if isinstance(expected, (set, frozenset)):
         return sorted(map(repr, actual)) == sorted(map(repr, expected))
     return actual == expected
@@ -83,12 +98,16 @@ def _target(init=None):
 
 
 def _raises(call, type_name):
+    """The call raises `type_name` exactly, or, for "*", any exception but NotImplementedError."""
     with pytest.raises(BaseException) as info:
         call()
+    if type_name == "*":
+        assert isinstance(info.value, Exception) and not isinstance(info.value, NotImplementedError), "raised %s" % _qualified(type(info.value))
+        return
     assert _qualified(type(info.value)) == type_name, "raised %s, expected %s" % (_qualified(type(info.value)), type_name)
 
 
-# ---- cases (17) ----
+# ---- cases (26) ----
 
 
 def test_is_valid_isbn13_1():
@@ -107,70 +126,115 @@ def test_is_valid_isbn13_3():
 
 
 def test_is_valid_isbn13_4():
-    result = _target()('977-0-306-40615-7')
+    result = _target()('1-3,7')
     assert _same(result, False)
 
 
 def test_is_valid_isbn13_5():
-    result = _target()('977-0-306-40615-77')
+    result = _target()('1h30m')
     assert _same(result, False)
 
 
 def test_is_valid_isbn13_6():
-    result = _target()('978-0-305-40615-7')
+    result = _target()('977-0-0-40615-7')
     assert _same(result, False)
 
 
 def test_is_valid_isbn13_7():
+    result = _target()('977-0-306-40615-7')
+    assert _same(result, False)
+
+
+def test_is_valid_isbn13_8():
     result = _target()('978-0-306-40615-7')
     assert _same(result, True)
 
 
-def test_is_valid_isbn13_8():
-    result = _target()('9780306406157')
-    assert _same(result, True)
-
-
 def test_is_valid_isbn13_9():
-    result = _target()('A-b c')
+    result = _target()('978-5-306-40615-7')
     assert _same(result, False)
 
 
 def test_is_valid_isbn13_10():
-    result = _target()('X')
-    assert _same(result, False)
+    result = _target()('9780306406157')
+    assert _same(result, True)
 
 
 def test_is_valid_isbn13_11():
-    result = _target()('a')
+    result = _target()('A-b c')
     assert _same(result, False)
 
 
 def test_is_valid_isbn13_12():
-    result = _target()('ab')
+    result = _target()('X')
     assert _same(result, False)
 
 
 def test_is_valid_isbn13_13():
-    result = _target()('abc')
+    result = _target()('a')
     assert _same(result, False)
 
 
 def test_is_valid_isbn13_14():
-    result = _target()('an ISBN-10 payload has nine digits')
+    result = _target()('ab')
     assert _same(result, False)
 
 
 def test_is_valid_isbn13_15():
-    result = _target()('hello world')
+    result = _target()('abc')
     assert _same(result, False)
 
 
 def test_is_valid_isbn13_16():
-    result = _target()('isbn')
+    result = _target()('an ISBN-10 payload has nine digits')
     assert _same(result, False)
 
 
 def test_is_valid_isbn13_17():
+    result = _target()('environments/parsekit')
+    assert _same(result, False)
+
+
+def test_is_valid_isbn13_18():
+    result = _target()('format_duration')
+    assert _same(result, False)
+
+
+def test_is_valid_isbn13_19():
+    result = _target()('format_ranges')
+    assert _same(result, False)
+
+
+def test_is_valid_isbn13_20():
+    result = _target()('hello world')
+    assert _same(result, False)
+
+
+def test_is_valid_isbn13_21():
+    result = _target()('isbn')
+    assert _same(result, False)
+
+
+def test_is_valid_isbn13_22():
     result = _target()('not a digit string: %r')
+    assert _same(result, False)
+
+
+def test_is_valid_isbn13_23():
+    result = _target()('parse_duration')
+    assert _same(result, False)
+
+
+def test_is_valid_isbn13_24():
+    result = _target()('parse_ranges')
+    assert _same(result, False)
+
+
+def test_is_valid_isbn13_25():
+    result = _target()('parsekit.durations')
+    assert _same(result, False)
+
+
+def test_is_valid_isbn13_26():
+    result = _target()('parsekit.ranges')
     assert _same(result, False)

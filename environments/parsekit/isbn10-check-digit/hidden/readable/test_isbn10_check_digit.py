@@ -6,6 +6,7 @@ assertions below say the same thing in plain pytest. Values whose type the cases
 "<module>.<QualName>" are built with _obj(...) and compared by type and state.
 """
 import importlib
+import io
 import math
 
 import pytest
@@ -32,6 +33,13 @@ def _ref(module, qualname):
     return found
 
 
+class _back:
+    """An expected cycle: the value n levels up the structure being compared (a linked list's prev)."""
+
+    def __init__(self, n):
+        self.n = n
+
+
 def _raw(text):
     raise AssertionError("value not representable in Python source: %s" % text)
 
@@ -41,6 +49,8 @@ def _qualified(klass):
 
 
 def _state_of(value):
+    if type(value) in (io.StringIO, io.BytesIO):
+        return {"value": value.getvalue()}
     state = getattr(value, "__dict__", None)
     if isinstance(state, dict):
         return dict(state)
@@ -51,18 +61,23 @@ def _state_of(value):
     return {n: getattr(value, n) for n in names if n not in ("__dict__", "__weakref__") and hasattr(value, n)}
 
 
-def _same(actual, expected):
-    """Exact-type structural equality, as the judge checks it."""
+def _same(actual, expected, _up=()):
+    """Exact-type structural equality, as the judge checks it (`_up`: the actual values above this
+    one, for the cycles _back names)."""
+    if isinstance(expected, _back):
+        return len(_up) >= expected.n and _up[-expected.n] is actual
     if isinstance(expected, _obj):
-        return _qualified(type(actual)) == expected.type_name and _same(_state_of(actual), expected.state)
+        return _qualified(type(actual)) == expected.type_name and _same(_state_of(actual), expected.state, _up + (actual,))
     if type(actual) is not type(expected):
         return False
     if isinstance(expected, float):
         return (math.isnan(actual) and math.isnan(expected)) or repr(actual) == repr(expected)
     if isinstance(expected, (list, tuple)):
-        return len(actual) == len(expected) and all(_same(a, e) for a, e in zip(actual, expected))
+        up = _up + (actual,)
+        return len(actual) == len(expected) and all(_same(a, e, up) for a, e in zip(actual, expected))
     if isinstance(expected, dict):
-        return list(actual.keys()) == list(expected.keys()) and all(_same(actual[k], expected[k]) for k in expected)
+        up = _up + (actual,)
+        return list(actual.keys()) == list(expected.keys()) and all(_same(actual[k], expected[k], up) for k in expected)
     if isinstance(expected, (set, frozenset)):
         return sorted(map(repr, actual)) == sorted(map(repr, expected))
     return actual == expected
@@ -83,12 +98,16 @@ def _target(init=None):
 
 
 def _raises(call, type_name):
+    """The call raises `type_name` exactly, or, for "*", any exception but NotImplementedError."""
     with pytest.raises(BaseException) as info:
         call()
+    if type_name == "*":
+        assert isinstance(info.value, Exception) and not isinstance(info.value, NotImplementedError), "raised %s" % _qualified(type(info.value))
+        return
     assert _qualified(type(info.value)) == type_name, "raised %s, expected %s" % (_qualified(type(info.value)), type_name)
 
 
-# ---- cases (20) ----
+# ---- cases (25) ----
 
 
 def test_isbn10_check_digit_1():
@@ -114,61 +133,81 @@ def test_isbn10_check_digit_5():
 
 
 def test_isbn10_check_digit_6():
-    _raises(lambda: _target()('2'), 'builtins.ValueError')
+    _raises(lambda: _target()('1h30m'), 'builtins.ValueError')
 
 
 def test_isbn10_check_digit_7():
+    _raises(lambda: _target()('2'), 'builtins.ValueError')
+
+
+def test_isbn10_check_digit_8():
     result = _target()('306406155')
     assert _same(result, '0')
 
 
-def test_isbn10_check_digit_8():
+def test_isbn10_check_digit_9():
     _raises(lambda: _target()('A-b c'), 'builtins.ValueError')
 
 
-def test_isbn10_check_digit_9():
+def test_isbn10_check_digit_10():
     _raises(lambda: _target()('X'), 'builtins.ValueError')
 
 
-def test_isbn10_check_digit_10():
+def test_isbn10_check_digit_11():
     _raises(lambda: _target()('Xx'), 'builtins.ValueError')
 
 
-def test_isbn10_check_digit_11():
+def test_isbn10_check_digit_12():
     _raises(lambda: _target()('"0"'), 'builtins.ValueError')
 
 
-def test_isbn10_check_digit_12():
+def test_isbn10_check_digit_13():
     _raises(lambda: _target()('"9"'), 'builtins.ValueError')
 
 
-def test_isbn10_check_digit_13():
+def test_isbn10_check_digit_14():
     _raises(lambda: _target()('"X"'), 'builtins.ValueError')
 
 
-def test_isbn10_check_digit_14():
+def test_isbn10_check_digit_15():
     _raises(lambda: _target()('a'), 'builtins.ValueError')
 
 
-def test_isbn10_check_digit_15():
+def test_isbn10_check_digit_16():
     _raises(lambda: _target()('ab'), 'builtins.ValueError')
 
 
-def test_isbn10_check_digit_16():
+def test_isbn10_check_digit_17():
     _raises(lambda: _target()('abc'), 'builtins.ValueError')
 
 
-def test_isbn10_check_digit_17():
+def test_isbn10_check_digit_18():
     _raises(lambda: _target()('an ISBN-10 payload has nine digits'), 'builtins.ValueError')
 
 
-def test_isbn10_check_digit_18():
+def test_isbn10_check_digit_19():
     _raises(lambda: _target()('an ISBN-10 payload has nine digitsx'), 'builtins.ValueError')
 
 
-def test_isbn10_check_digit_19():
+def test_isbn10_check_digit_20():
+    _raises(lambda: _target()('environments/parsekit'), 'builtins.ValueError')
+
+
+def test_isbn10_check_digit_21():
+    _raises(lambda: _target()('format_duration'), 'builtins.ValueError')
+
+
+def test_isbn10_check_digit_22():
     _raises(lambda: _target()('hello world'), 'builtins.ValueError')
 
 
-def test_isbn10_check_digit_20():
+def test_isbn10_check_digit_23():
     _raises(lambda: _target()('not a digit string: %r'), 'builtins.ValueError')
+
+
+def test_isbn10_check_digit_24():
+    _raises(lambda: _target()('parse_duration'), 'builtins.ValueError')
+
+
+def test_isbn10_check_digit_25():
+    _raises(lambda: _target()('parsekit.durations'), 'builtins.ValueError')

@@ -6,6 +6,7 @@ assertions below say the same thing in plain pytest. Values whose type the cases
 "<module>.<QualName>" are built with _obj(...) and compared by type and state.
 """
 import importlib
+import io
 import math
 
 import pytest
@@ -32,6 +33,13 @@ def _ref(module, qualname):
     return found
 
 
+class _back:
+    """An expected cycle: the value n levels up the structure being compared (a linked list's prev)."""
+
+    def __init__(self, n):
+        self.n = n
+
+
 def _raw(text):
     raise AssertionError("value not representable in Python source: %s" % text)
 
@@ -41,6 +49,8 @@ def _qualified(klass):
 
 
 def _state_of(value):
+    if type(value) in (io.StringIO, io.BytesIO):
+        return {"value": value.getvalue()}
     state = getattr(value, "__dict__", None)
     if isinstance(state, dict):
         return dict(state)
@@ -51,18 +61,23 @@ def _state_of(value):
     return {n: getattr(value, n) for n in names if n not in ("__dict__", "__weakref__") and hasattr(value, n)}
 
 
-def _same(actual, expected):
-    """Exact-type structural equality, as the judge checks it."""
+def _same(actual, expected, _up=()):
+    """Exact-type structural equality, as the judge checks it (`_up`: the actual values above this
+    one, for the cycles _back names)."""
+    if isinstance(expected, _back):
+        return len(_up) >= expected.n and _up[-expected.n] is actual
     if isinstance(expected, _obj):
-        return _qualified(type(actual)) == expected.type_name and _same(_state_of(actual), expected.state)
+        return _qualified(type(actual)) == expected.type_name and _same(_state_of(actual), expected.state, _up + (actual,))
     if type(actual) is not type(expected):
         return False
     if isinstance(expected, float):
         return (math.isnan(actual) and math.isnan(expected)) or repr(actual) == repr(expected)
     if isinstance(expected, (list, tuple)):
-        return len(actual) == len(expected) and all(_same(a, e) for a, e in zip(actual, expected))
+        up = _up + (actual,)
+        return len(actual) == len(expected) and all(_same(a, e, up) for a, e in zip(actual, expected))
     if isinstance(expected, dict):
-        return list(actual.keys()) == list(expected.keys()) and all(_same(actual[k], expected[k]) for k in expected)
+        up = _up + (actual,)
+        return list(actual.keys()) == list(expected.keys()) and all(_same(actual[k], expected[k], up) for k in expected)
     if isinstance(expected, (set, frozenset)):
         return sorted(map(repr, actual)) == sorted(map(repr, expected))
     return actual == expected
@@ -83,12 +98,16 @@ def _target(init=None):
 
 
 def _raises(call, type_name):
+    """The call raises `type_name` exactly, or, for "*", any exception but NotImplementedError."""
     with pytest.raises(BaseException) as info:
         call()
+    if type_name == "*":
+        assert isinstance(info.value, Exception) and not isinstance(info.value, NotImplementedError), "raised %s" % _qualified(type(info.value))
+        return
     assert _qualified(type(info.value)) == type_name, "raised %s, expected %s" % (_qualified(type(info.value)), type_name)
 
 
-# ---- cases (41) ----
+# ---- cases (40) ----
 
 
 def test_split_csv_line_1():
@@ -111,75 +130,75 @@ def test_split_csv_line_4():
 
 
 def test_split_csv_line_5():
+    _raises(lambda: _target()('A-b c', ''), 'builtins.ValueError')
+
+
+def test_split_csv_line_6():
+    result = _target()('A-b c', 'a')
+    assert _same(result, ['A-b c'])
+
+
+def test_split_csv_line_7():
     result = _target()('""')
     assert _same(result, [''])
 
 
-def test_split_csv_line_6():
+def test_split_csv_line_8():
     _raises(lambda: _target()('"open'), 'builtins.ValueError')
 
 
-def test_split_csv_line_7():
+def test_split_csv_line_9():
     _raises(lambda: _target()('"open', ','), 'builtins.ValueError')
 
 
-def test_split_csv_line_8():
+def test_split_csv_line_10():
+    _raises(lambda: _target()('"open', 'hello world'), 'builtins.ValueError')
+
+
+def test_split_csv_line_11():
     _raises(lambda: _target()('"open', 'sep'), 'builtins.ValueError')
 
 
-def test_split_csv_line_9():
-    _raises(lambda: _target()('"open', 'unterminated quotex'), 'builtins.ValueError')
-
-
-def test_split_csv_line_10():
+def test_split_csv_line_12():
     result = _target()('"say ""hi"" now",x')
     assert _same(result, ['say "hi" now', 'x'])
 
 
-def test_split_csv_line_11():
+def test_split_csv_line_13():
+    _raises(lambda: _target()('"say ""hi"" now",x', ' '), 'builtins.ValueError')
+
+
+def test_split_csv_line_14():
     result = _target()('"say ""hi"" now",x', ',')
     assert _same(result, ['say "hi" now', 'x'])
 
 
-def test_split_csv_line_12():
-    _raises(lambda: _target()('"say ""hi"" now",x', '\n'), 'builtins.ValueError')
-
-
-def test_split_csv_line_13():
-    _raises(lambda: _target()('"x', 'sep'), 'builtins.ValueError')
-
-
-def test_split_csv_line_14():
+def test_split_csv_line_15():
     result = _target()('a')
     assert _same(result, ['a'])
 
 
-def test_split_csv_line_15():
+def test_split_csv_line_16():
     _raises(lambda: _target()('a', 'abc'), 'builtins.ValueError')
 
 
-def test_split_csv_line_16():
-    _raises(lambda: _target()('a', 'text after a closing quote at %d'), 'builtins.ValueError')
-
-
 def test_split_csv_line_17():
+    _raises(lambda: _target()('a', 'unterminated quote'), 'builtins.ValueError')
+
+
+def test_split_csv_line_18():
     result = _target()('a,"b,c",d')
     assert _same(result, ['a', 'b,c', 'd'])
 
 
-def test_split_csv_line_18():
+def test_split_csv_line_19():
     result = _target()('a,"b,c",d', ',')
     assert _same(result, ['a', 'b,c', 'd'])
 
 
-def test_split_csv_line_19():
+def test_split_csv_line_20():
     result = _target()('a,b')
     assert _same(result, ['a', 'b'])
-
-
-def test_split_csv_line_20():
-    result = _target()('a,b', ' ')
-    assert _same(result, ['a,b'])
 
 
 def test_split_csv_line_21():
@@ -192,60 +211,58 @@ def test_split_csv_line_22():
 
 
 def test_split_csv_line_23():
-    _raises(lambda: _target()('a,b', '"'), 'builtins.ValueError')
+    _raises(lambda: _target()('a,b', '1h30m'), 'builtins.ValueError')
 
 
 def test_split_csv_line_24():
-    _raises(lambda: _target()('a,b', '""'), 'builtins.ValueError')
+    _raises(lambda: _target()('a,b', '"'), 'builtins.ValueError')
 
 
 def test_split_csv_line_25():
-    result = _target()('a,b', '\n')
-    assert _same(result, ['a,b'])
+    _raises(lambda: _target()('a,b', '""'), 'builtins.ValueError')
 
 
 def test_split_csv_line_26():
-    result = _target()('a,b', '\r')
-    assert _same(result, ['a,b'])
-
-
-def test_split_csv_line_27():
     result = _target()('a,b', 'a')
     assert _same(result, ['', ',b'])
 
 
-def test_split_csv_line_28():
+def test_split_csv_line_27():
     _raises(lambda: _target()('a,b', 'ab'), 'builtins.ValueError')
 
 
-def test_split_csv_line_29():
+def test_split_csv_line_28():
     _raises(lambda: _target()('a,b', 'abc'), 'builtins.ValueError')
 
 
+def test_split_csv_line_29():
+    _raises(lambda: _target()('a,b', 'environments/parsekit'), 'builtins.ValueError')
+
+
 def test_split_csv_line_30():
-    _raises(lambda: _target()('a,b', 'sep'), 'builtins.ValueError')
+    _raises(lambda: _target()('a,b', 'parse_duration'), 'builtins.ValueError')
 
 
 def test_split_csv_line_31():
-    _raises(lambda: _target()('a,b', 'unterminated quote'), 'builtins.ValueError')
+    _raises(lambda: _target()('a,b', 'parsekit.durations'), 'builtins.ValueError')
 
 
 def test_split_csv_line_32():
+    _raises(lambda: _target()('a,b', 'sep'), 'builtins.ValueError')
+
+
+def test_split_csv_line_33():
     result = _target()('ab')
     assert _same(result, ['ab'])
 
 
-def test_split_csv_line_33():
-    _raises(lambda: _target()('ab', 'text after a closing quote at %dx'), 'builtins.ValueError')
-
-
 def test_split_csv_line_34():
-    result = _target()('abc')
-    assert _same(result, ['abc'])
+    _raises(lambda: _target()('ab', 'A-b c'), 'builtins.ValueError')
 
 
 def test_split_csv_line_35():
-    _raises(lambda: _target()('plain,"with,comma","quote""d"," padded" '), 'builtins.ValueError')
+    result = _target()('abc')
+    assert _same(result, ['abc'])
 
 
 def test_split_csv_line_36():
@@ -259,7 +276,7 @@ def test_split_csv_line_37():
 
 
 def test_split_csv_line_38():
-    _raises(lambda: _target()('plain,"with,comma","quote""d"," padded"', '"say ""hi"" now",x'), 'builtins.ValueError')
+    _raises(lambda: _target()('plain,"with,comma","quote""d"," padded"', 'text after a closing quote at %dx'), 'builtins.ValueError')
 
 
 def test_split_csv_line_39():
@@ -268,9 +285,4 @@ def test_split_csv_line_39():
 
 
 def test_split_csv_line_40():
-    _raises(lambda: _target()('text after a closing quote at %dx', ''), 'builtins.ValueError')
-
-
-def test_split_csv_line_41():
-    result = _target()('text after a closing quote at %dx', 'a')
-    assert _same(result, ['text ', 'fter ', ' closing quote ', 't %dx'])
+    _raises(lambda: _target()('text after a closing quote at %d', 'sep'), 'builtins.ValueError')

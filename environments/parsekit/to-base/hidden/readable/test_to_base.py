@@ -6,6 +6,7 @@ assertions below say the same thing in plain pytest. Values whose type the cases
 "<module>.<QualName>" are built with _obj(...) and compared by type and state.
 """
 import importlib
+import io
 import math
 
 import pytest
@@ -32,6 +33,13 @@ def _ref(module, qualname):
     return found
 
 
+class _back:
+    """An expected cycle: the value n levels up the structure being compared (a linked list's prev)."""
+
+    def __init__(self, n):
+        self.n = n
+
+
 def _raw(text):
     raise AssertionError("value not representable in Python source: %s" % text)
 
@@ -41,6 +49,8 @@ def _qualified(klass):
 
 
 def _state_of(value):
+    if type(value) in (io.StringIO, io.BytesIO):
+        return {"value": value.getvalue()}
     state = getattr(value, "__dict__", None)
     if isinstance(state, dict):
         return dict(state)
@@ -51,18 +61,23 @@ def _state_of(value):
     return {n: getattr(value, n) for n in names if n not in ("__dict__", "__weakref__") and hasattr(value, n)}
 
 
-def _same(actual, expected):
-    """Exact-type structural equality, as the judge checks it."""
+def _same(actual, expected, _up=()):
+    """Exact-type structural equality, as the judge checks it (`_up`: the actual values above this
+    one, for the cycles _back names)."""
+    if isinstance(expected, _back):
+        return len(_up) >= expected.n and _up[-expected.n] is actual
     if isinstance(expected, _obj):
-        return _qualified(type(actual)) == expected.type_name and _same(_state_of(actual), expected.state)
+        return _qualified(type(actual)) == expected.type_name and _same(_state_of(actual), expected.state, _up + (actual,))
     if type(actual) is not type(expected):
         return False
     if isinstance(expected, float):
         return (math.isnan(actual) and math.isnan(expected)) or repr(actual) == repr(expected)
     if isinstance(expected, (list, tuple)):
-        return len(actual) == len(expected) and all(_same(a, e) for a, e in zip(actual, expected))
+        up = _up + (actual,)
+        return len(actual) == len(expected) and all(_same(a, e, up) for a, e in zip(actual, expected))
     if isinstance(expected, dict):
-        return list(actual.keys()) == list(expected.keys()) and all(_same(actual[k], expected[k]) for k in expected)
+        up = _up + (actual,)
+        return list(actual.keys()) == list(expected.keys()) and all(_same(actual[k], expected[k], up) for k in expected)
     if isinstance(expected, (set, frozenset)):
         return sorted(map(repr, actual)) == sorted(map(repr, expected))
     return actual == expected
@@ -83,8 +98,12 @@ def _target(init=None):
 
 
 def _raises(call, type_name):
+    """The call raises `type_name` exactly, or, for "*", any exception but NotImplementedError."""
     with pytest.raises(BaseException) as info:
         call()
+    if type_name == "*":
+        assert isinstance(info.value, Exception) and not isinstance(info.value, NotImplementedError), "raised %s" % _qualified(type(info.value))
+        return
     assert _qualified(type(info.value)) == type_name, "raised %s, expected %s" % (_qualified(type(info.value)), type_name)
 
 
@@ -92,89 +111,89 @@ def _raises(call, type_name):
 
 
 def test_to_base_1():
+    _raises(lambda: _target()(True, 2), 'builtins.TypeError')
+
+
+def test_to_base_2():
     result = _target()(-1, 16)
     assert _same(result, '-1')
 
 
-def test_to_base_2():
+def test_to_base_3():
     result = _target()(-1, 2)
     assert _same(result, '-1')
 
 
-def test_to_base_3():
+def test_to_base_4():
     result = _target()(-1, 36)
     assert _same(result, '-1')
 
 
-def test_to_base_4():
+def test_to_base_5():
     result = _target()(-1, 8)
     assert _same(result, '-1')
 
 
-def test_to_base_5():
+def test_to_base_6():
     result = _target()(-46655, 16)
     assert _same(result, '-b63f')
 
 
-def test_to_base_6():
+def test_to_base_7():
     result = _target()(-46655, 2)
     assert _same(result, '-1011011000111111')
 
 
-def test_to_base_7():
+def test_to_base_8():
     result = _target()(-46655, 36)
     assert _same(result, '-zzz')
 
 
-def test_to_base_8():
+def test_to_base_9():
     result = _target()(-46655, 8)
     assert _same(result, '-133077')
 
 
-def test_to_base_9():
+def test_to_base_10():
     result = _target()(-5, 2)
     assert _same(result, '-101')
 
 
-def test_to_base_10():
+def test_to_base_11():
     _raises(lambda: _target()(0, -1), 'builtins.ValueError')
 
 
-def test_to_base_11():
+def test_to_base_12():
     _raises(lambda: _target()(0, 0), 'builtins.ValueError')
 
 
-def test_to_base_12():
+def test_to_base_13():
     _raises(lambda: _target()(0, 1), 'builtins.ValueError')
 
 
-def test_to_base_13():
+def test_to_base_14():
     result = _target()(0, 10)
     assert _same(result, '0')
 
 
-def test_to_base_14():
+def test_to_base_15():
     result = _target()(0, 16)
     assert _same(result, '0')
 
 
-def test_to_base_15():
+def test_to_base_16():
     result = _target()(0, 2)
     assert _same(result, '0')
 
 
-def test_to_base_16():
+def test_to_base_17():
     result = _target()(0, 3)
     assert _same(result, '0')
 
 
-def test_to_base_17():
+def test_to_base_18():
     result = _target()(0, 36)
     assert _same(result, '0')
-
-
-def test_to_base_18():
-    _raises(lambda: _target()(0, 37), 'builtins.ValueError')
 
 
 def test_to_base_19():
@@ -287,7 +306,7 @@ def test_to_base_40():
 
 
 def test_to_base_41():
-    _raises(lambda: _target()(None, -2), 'builtins.TypeError')
+    _raises(lambda: _target()(37, 37), 'builtins.ValueError')
 
 
 def test_to_base_42():

@@ -3,7 +3,11 @@
 // For people only: scoring never runs this file. The judge compares the codec encodings of the
 // results (exact types, key order, an error by its class and never its message); the assertions
 // below say nearly the same in node:test. Differences: assert.deepStrictEqual does not compare the
-// order of object keys, and it compares a returned error's message, which the judge ignores.
+// order of object keys, and it compares a returned error's message, which the judge ignores. A
+// returned function (alone or inside the result) is checked as the judge checks it: its length and
+// what it returns, or the class of what it throws, for each recorded list of arguments.
+// Where a case records which objects of the arguments the result is (the judge compares that too),
+// assert.strictEqual says the result holds that very object, assert.notStrictEqual that it is a copy.
 //
 // Run it from the workspace root (or set CODEMIDAS_WORKSPACE to it):
 //   node --test path/to/this.test.mjs
@@ -107,10 +111,11 @@ function thrownClass(error) {
   return typeof ctor === 'function' && ctor.name ? ctor.name : 'Object';
 }
 
-/** An assert.rejects validator: the thrown value's class is `name`. */
+/** An assert.rejects validator: the thrown value's class is `name`; `*`: anything but a masked body's Error('not implemented'). */
 function thrown(name) {
   return (error) => {
-    assert.equal(thrownClass(error), name);
+    if (name === '*') assert.ok(!(thrownClass(error) === 'Error' && error.message === 'not implemented'), 'the body is still masked');
+    else assert.equal(thrownClass(error), name);
     return true;
   };
 }
@@ -119,185 +124,202 @@ function thrown(name) {
 
 // ---- cases (40) ----
 
-test('convert-case-1: convertCase(\'  padded  \', \'\', { a: 1, b: \'x\' })', async () => {
-  const args = ['  padded  ', '', { a: 1, b: 'x' }];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-2: convertCase(\'  padded  \', \'a\', { a: 1 })', async () => {
-  const args = ['  padded  ', 'a', { a: 1 }];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-3: convertCase(\'  padded  \', \'camel\', {})', async () => {
-  const args = ['  padded  ', 'camel', {}];
-  const { value } = await call(null, args);
-  assert.deepStrictEqual(value, 'padded');
-});
-
-test('convert-case-4: convertCase(\'\', \'  padded  \', {})', async () => {
-  const args = ['', '  padded  ', {}];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-5: convertCase(\'\', \'\', { a: 1 })', async () => {
-  const args = ['', '', { a: 1 }];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-6: convertCase(\'\', \'\', {})', async () => {
-  const args = ['', '', {}];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-7: convertCase(\'\', \'42\', {})', async () => {
-  const args = ['', '42', {}];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-8: convertCase(\'\', \'Hello World\', {})', async () => {
-  const args = ['', 'Hello World', {}];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-9: convertCase(\'\', \'a\', {})', async () => {
-  const args = ['', 'a', {}];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-10: convertCase(\'\', \'a-b_c d\', {})', async () => {
-  const args = ['', 'a-b_c d', {}];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-11: convertCase(\'\', \'abc\', {})', async () => {
-  const args = ['', 'abc', {}];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-12: convertCase(\'\', \'camel\', { a: 1 })', async () => {
-  const args = ['', 'camel', { a: 1 }];
+test('convert-case-1: convertCase(\' \', \'pascal\', { acronyms: [\'id\'] })', async () => {
+  const args = [' ', 'pascal', { acronyms: ['id'] }];
   const { value } = await call(null, args);
   assert.deepStrictEqual(value, '');
 });
 
-test('convert-case-13: convertCase(\'\', \'camel\', { a: 1, b: \'x\' })', async () => {
-  const args = ['', 'camel', { a: 1, b: 'x' }];
-  const { value } = await call(null, args);
-  assert.deepStrictEqual(value, '');
-});
-
-test('convert-case-14: convertCase(\'\', \'camel\', {})', async () => {
-  const args = ['', 'camel', {}];
-  const { value } = await call(null, args);
-  assert.deepStrictEqual(value, '');
-});
-
-test('convert-case-15: convertCase(\'\', \'pascal\')', async () => {
+test('convert-case-2: convertCase(\'\', \'pascal\')', async () => {
   const args = ['', 'pascal'];
   const { value } = await call(null, args);
   assert.deepStrictEqual(value, '');
 });
 
-test('convert-case-16: convertCase(\'\', \'ÄÖü\', {})', async () => {
-  const args = ['', 'ÄÖü', {}];
-  await assert.rejects(call(null, args), thrown('RangeError'));
+test('convert-case-3: convertCase(\'-\', \'camel\', { acronyms: [\'ID\'] })', async () => {
+  const args = ['-', 'camel', { acronyms: ['ID'] }];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '');
 });
 
-test('convert-case-17: convertCase(\'3d model\')', async () => {
+test('convert-case-4: convertCase(\'-\', \'pascal\', { acronyms: [\'id\'] })', async () => {
+  const args = ['-', 'pascal', { acronyms: ['id'] }];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '');
+});
+
+test('convert-case-5: convertCase(\'.\', \'camel\', { acronyms: [\'ID\'] })', async () => {
+  const args = ['.', 'camel', { acronyms: ['ID'] }];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '');
+});
+
+test('convert-case-6: convertCase(\'.\', \'pascal\', { acronyms: [\'id\'] })', async () => {
+  const args = ['.', 'pascal', { acronyms: ['id'] }];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '');
+});
+
+test('convert-case-7: convertCase(\'/\', \'pascal\', { acronyms: [\'id\'] })', async () => {
+  const args = ['/', 'pascal', { acronyms: ['id'] }];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '');
+});
+
+test('convert-case-8: convertCase(\'1\', \'camel\', { acronyms: [\'ID\'] })', async () => {
+  const args = ['1', 'camel', { acronyms: ['ID'] }];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '_1');
+});
+
+test('convert-case-9: convertCase(\'1\', \'pascal\', { acronyms: [\'id\'] })', async () => {
+  const args = ['1', 'pascal', { acronyms: ['id'] }];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, '_1');
+});
+
+test('convert-case-10: convertCase(\'3d model\')', async () => {
   const args = ['3d model'];
   const { value } = await call(null, args);
   assert.deepStrictEqual(value, '_3dModel');
 });
 
-test('convert-case-18: convertCase(\'3d model\', \'constant\')', async () => {
+test('convert-case-11: convertCase(\'3d model\', \'constant\')', async () => {
   const args = ['3d model', 'constant'];
   const { value } = await call(null, args);
   assert.deepStrictEqual(value, '_3D_MODEL');
 });
 
-test('convert-case-19: convertCase(\'3d model\', \'kebab\')', async () => {
+test('convert-case-12: convertCase(\'3d model\', \'kebab\')', async () => {
   const args = ['3d model', 'kebab'];
   const { value } = await call(null, args);
   assert.deepStrictEqual(value, '3d-model');
 });
 
-test('convert-case-20: convertCase(\'42\', \'camel\', {})', async () => {
-  const args = ['42', 'camel', {}];
+test('convert-case-13: convertCase(\':\', \'pascal\', { acronyms: [\'id\'] })', async () => {
+  const args = [':', 'pascal', { acronyms: ['id'] }];
   const { value } = await call(null, args);
-  assert.deepStrictEqual(value, '_42');
+  assert.deepStrictEqual(value, '');
 });
 
-test('convert-case-21: convertCase(\'Hello World\', \'  padded  \', { a: 1 })', async () => {
-  const args = ['Hello World', '  padded  ', { a: 1 }];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-22: convertCase(\'Hello World\', \'camel\', { a: 1, b: \'x\' })', async () => {
-  const args = ['Hello World', 'camel', { a: 1, b: 'x' }];
+test('convert-case-14: convertCase(\'_\', \'camel\', { acronyms: [\'ID\'] })', async () => {
+  const args = ['_', 'camel', { acronyms: ['ID'] }];
   const { value } = await call(null, args);
-  assert.deepStrictEqual(value, 'helloWorld');
+  assert.deepStrictEqual(value, '');
 });
 
-test('convert-case-23: convertCase(\'Hello World\', \'camel\', {})', async () => {
-  const args = ['Hello World', 'camel', {}];
+test('convert-case-15: convertCase(\'_\', \'pascal\', { acronyms: [\'id\'] })', async () => {
+  const args = ['_', 'pascal', { acronyms: ['id'] }];
   const { value } = await call(null, args);
-  assert.deepStrictEqual(value, 'helloWorld');
+  assert.deepStrictEqual(value, '');
 });
 
-test('convert-case-24: convertCase(\'Hello World\', \'ÄÖü\', { a: 1, b: \'x\' })', async () => {
-  const args = ['Hello World', 'ÄÖü', { a: 1, b: 'x' }];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-25: convertCase(\'Hello World\', \'ÄÖü\', {})', async () => {
-  const args = ['Hello World', 'ÄÖü', {}];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-26: convertCase(\'a\', \'abc\', {})', async () => {
-  const args = ['a', 'abc', {}];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-27: convertCase(\'a\', \'camel\', {})', async () => {
-  const args = ['a', 'camel', {}];
+test('convert-case-16: convertCase(\'abc\', \'pascal\', { acronyms: [\'id\'] })', async () => {
+  const args = ['abc', 'pascal', { acronyms: ['id'] }];
   const { value } = await call(null, args);
-  assert.deepStrictEqual(value, 'a');
+  assert.deepStrictEqual(value, 'Abc');
 });
 
-test('convert-case-28: convertCase(\'a\', \'ÄÖü\', {})', async () => {
-  const args = ['a', 'ÄÖü', {}];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-29: convertCase(\'a-b_c d\', \'a\', { a: 1, b: \'x\' })', async () => {
-  const args = ['a-b_c d', 'a', { a: 1, b: 'x' }];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-30: convertCase(\'a-b_c d\', \'camel\', {})', async () => {
-  const args = ['a-b_c d', 'camel', {}];
+test('convert-case-17: convertCase(\'id_card\', \'camel\', { acronyms: [\'1\', \'.\', \'abc\'] })', async () => {
+  const args = ['id_card', 'camel', { acronyms: ['1', '.', 'abc'] }];
   const { value } = await call(null, args);
-  assert.deepStrictEqual(value, 'aBCD');
+  assert.deepStrictEqual(value, 'idCard');
 });
 
-test('convert-case-31: convertCase(\'abc\', \'camel\', {})', async () => {
-  const args = ['abc', 'camel', {}];
-  const { value } = await call(null, args);
-  assert.deepStrictEqual(value, 'abc');
-});
-
-test('convert-case-32: convertCase(\'id_card\', \'camel\', { acronyms: [\'ID\'] })', async () => {
+test('convert-case-18: convertCase(\'id_card\', \'camel\', { acronyms: [\'ID\'] })', async () => {
   const args = ['id_card', 'camel', { acronyms: ['ID'] }];
   const { value } = await call(null, args);
   assert.deepStrictEqual(value, 'idCard');
 });
 
-test('convert-case-33: convertCase(\'user-name\')', async () => {
+test('convert-case-19: convertCase(\'id_card\', \'camel\', {})', async () => {
+  const args = ['id_card', 'camel', {}];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'idCard');
+});
+
+test('convert-case-20: convertCase(\'id_card\', \'camel\', undefined)', async () => {
+  const args = ['id_card', 'camel', undefined];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'idCard');
+});
+
+test('convert-case-21: convertCase(\'id_card\', \'pascal\', { acronyms: [\'ID\'] })', async () => {
+  const args = ['id_card', 'pascal', { acronyms: ['ID'] }];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'IDCard');
+});
+
+test('convert-case-22: convertCase(\'id_card\', undefined, { acronyms: [\'ID\'] })', async () => {
+  const args = ['id_card', undefined, { acronyms: ['ID'] }];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'idCard');
+});
+
+test('convert-case-23: convertCase(\'parseHTMLString\', \'camel\')', async () => {
+  const args = ['parseHTMLString', 'camel'];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'parseHtmlString');
+});
+
+test('convert-case-24: convertCase(\'parseHTMLString\', \'constant\')', async () => {
+  const args = ['parseHTMLString', 'constant'];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'PARSE_HTML_STRING');
+});
+
+test('convert-case-25: convertCase(\'parseHTMLString\', \'kebab\')', async () => {
+  const args = ['parseHTMLString', 'kebab'];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'parse-html-string');
+});
+
+test('convert-case-26: convertCase(\'parseHTMLString\', \'pascal\')', async () => {
+  const args = ['parseHTMLString', 'pascal'];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'ParseHtmlString');
+});
+
+test('convert-case-27: convertCase(\'parseHTMLString\', \'snake\')', async () => {
+  const args = ['parseHTMLString', 'snake'];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'parse_html_string');
+});
+
+test('convert-case-28: convertCase(\'user-name\')', async () => {
   const args = ['user-name'];
   const { value } = await call(null, args);
   assert.deepStrictEqual(value, 'userName');
+});
+
+test('convert-case-29: convertCase(\'user_id\', \'camel\', { acronyms: [\'id\'] })', async () => {
+  const args = ['user_id', 'camel', { acronyms: ['id'] }];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'userID');
+});
+
+test('convert-case-30: convertCase(\'user_id\', \'constant\', { acronyms: [\'id\'] })', async () => {
+  const args = ['user_id', 'constant', { acronyms: ['id'] }];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'USER_ID');
+});
+
+test('convert-case-31: convertCase(\'user_id\', \'kebab\', { acronyms: [\'id\'] })', async () => {
+  const args = ['user_id', 'kebab', { acronyms: ['id'] }];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'user-id');
+});
+
+test('convert-case-32: convertCase(\'user_id\', \'pascal\', { acronyms: [\'1\'] })', async () => {
+  const args = ['user_id', 'pascal', { acronyms: ['1'] }];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'UserId');
+});
+
+test('convert-case-33: convertCase(\'user_id\', \'pascal\', { acronyms: [\'1\', \'.\', \'abc\'] })', async () => {
+  const args = ['user_id', 'pascal', { acronyms: ['1', '.', 'abc'] }];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'UserId');
 });
 
 test('convert-case-34: convertCase(\'user_id\', \'pascal\', { acronyms: [\'id\'] })', async () => {
@@ -306,34 +328,37 @@ test('convert-case-34: convertCase(\'user_id\', \'pascal\', { acronyms: [\'id\']
   assert.deepStrictEqual(value, 'UserID');
 });
 
-test('convert-case-35: convertCase(\'user_id\', \'snake\', { acronyms: [\'id\'] })', async () => {
+test('convert-case-35: convertCase(\'user_id\', \'pascal\', { acronyms: [] })', async () => {
+  const args = ['user_id', 'pascal', { acronyms: [] }];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'UserId');
+});
+
+test('convert-case-36: convertCase(\'user_id\', \'pascal\', {})', async () => {
+  const args = ['user_id', 'pascal', {}];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'UserId');
+});
+
+test('convert-case-37: convertCase(\'user_id\', \'pascal\', undefined)', async () => {
+  const args = ['user_id', 'pascal', undefined];
+  const { value } = await call(null, args);
+  assert.deepStrictEqual(value, 'UserId');
+});
+
+test('convert-case-38: convertCase(\'user_id\', \'snake\', { acronyms: [\'id\'] })', async () => {
   const args = ['user_id', 'snake', { acronyms: ['id'] }];
   const { value } = await call(null, args);
   assert.deepStrictEqual(value, 'user_id');
 });
 
-test('convert-case-36: convertCase(\'ÄÖü\', \'\', { a: 1 })', async () => {
-  const args = ['ÄÖü', '', { a: 1 }];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-37: convertCase(\'ÄÖü\', \'Hello World\', {})', async () => {
-  const args = ['ÄÖü', 'Hello World', {}];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-38: convertCase(\'ÄÖü\', \'a\', {})', async () => {
-  const args = ['ÄÖü', 'a', {}];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-39: convertCase(\'ÄÖü\', \'abc\', { a: 1, b: \'x\' })', async () => {
-  const args = ['ÄÖü', 'abc', { a: 1, b: 'x' }];
-  await assert.rejects(call(null, args), thrown('RangeError'));
-});
-
-test('convert-case-40: convertCase(\'ÄÖü\', \'camel\', {})', async () => {
-  const args = ['ÄÖü', 'camel', {}];
+test('convert-case-39: convertCase(\'user_id\', undefined, { acronyms: [\'id\'] })', async () => {
+  const args = ['user_id', undefined, { acronyms: ['id'] }];
   const { value } = await call(null, args);
-  assert.deepStrictEqual(value, '');
+  assert.deepStrictEqual(value, 'userID');
+});
+
+test('convert-case-40: convertCase(\'x\', \'title\')', async () => {
+  const args = ['x', 'title'];
+  await assert.rejects(call(null, args), thrown('RangeError'));
 });

@@ -26,8 +26,39 @@ test('compareVersions follows precedence rules', () => {
   assert.equal(compareVersions(v, '2.9.9'), 1);
 });
 
+test('satisfies: patterns, "+", ".." and "!"', () => {
+  assert.equal(satisfies('1.4.2', '1.2..1.4, !1.3'), true);
+  assert.equal(satisfies('1.3.5', '1.2..1.4, !1.3'), false);
+  assert.equal(satisfies('1.5.0', '1.2..1.4'), false);
+  assert.equal(satisfies('1.4.0', '1.2..1.4.0'), true);
+  assert.equal(satisfies('1.4.1', '1.2..1.4.0'), false);
+  assert.equal(satisfies('1.1.9', '1.2+'), false);
+  assert.equal(satisfies('7.0.0', '1.2+'), true);
+  assert.equal(satisfies('2.3.4', '1.x | 2.3.*'), true);
+  assert.equal(satisfies('2.4.0', '1.x | 2.3.*'), false);
+  assert.equal(satisfies('1.2.3', '1.2.3'), true);
+  assert.equal(satisfies('1.2.4', '1.2.3'), false);
+  assert.equal(satisfies('0.0.1', '*'), true);
+  assert.equal(satisfies('1.2.3', '!1.2.3'), false);
+});
 
+test('satisfies: pre-releases', () => {
+  assert.equal(satisfies('2.0.0-beta', '1+'), false);
+  assert.equal(satisfies('2.0.0-beta', '1+', { includePrerelease: true }), true);
+  assert.equal(satisfies('2.0.0-beta', '1'), false);
+  assert.equal(satisfies('2.0.0-beta', '1', { includePrerelease: true }), false);
+  assert.equal(satisfies('1.3.0-rc.2', '1.3.0-rc.1+'), true);
+  assert.equal(satisfies('1.4.0-rc.1', '1.3.0-rc.1+'), false);
+  assert.equal(satisfies('1.3.0-rc.1', '1.3.0-rc.1'), true);
+});
 
+test('satisfies: malformed ranges', () => {
+  for (const bad of ['', '1,', '1|', '1.x.3', '1.2.3.4', 'a', '1..', '*..2', '1..2..3', '*+', '1.2-rc']) {
+    assert.throws(() => satisfies('1.0.0', bad), SyntaxError, bad);
+  }
+  assert.throws(() => satisfies('1.0.0', '2..1'), RangeError);
+  assert.throws(() => satisfies('1.0', '1'), SyntaxError);
+});
 
 test('maxSatisfying', () => {
   assert.equal(maxSatisfying(['1.2.0', '1.10.1', '2.0.0', 'junk'], '1'), '1.10.1');
@@ -39,3 +70,8 @@ test('maxSatisfying', () => {
   assert.throws(() => maxSatisfying(['1.0.0'], '1,,2'), SyntaxError);
 });
 
+test('satisfies: a range of one exact version', () => {
+  assert.equal(satisfies('1.2.3', '1.2.3..1.2.3'), true);
+  assert.equal(satisfies('1.2.4', '1.2.3..1.2.3'), false);
+  assert.throws(() => satisfies('1.0.0', '1.3..1.2'), RangeError);
+});
