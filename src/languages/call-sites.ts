@@ -32,3 +32,15 @@ export function attachCallSites<F extends { calls: readonly FoundCall[] }>(parse
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/**
+ * The lines a prompt lists for an undocumented unit (issue 19, part 5): how the repository's own
+ * code calls it, up to three call sites outside tests, as `- name(args) in caller (file, line N)`;
+ * none when it has no such call.
+ */
+export function callSiteLines(unit: Unit, isTestFile: (file: string) => boolean): string[] {
+  const sites = unit.callSites.filter((site) => !isTestFile(site.file)).slice(0, 3);
+  if (sites.length === 0) return [];
+  const name = unit.qualname.split('.').at(-1) ?? unit.qualname;
+  return ['', 'The repository calls it like this:', '', ...sites.map((site) => `- \`${name}(${site.argumentTexts.join(', ')})\` in \`${site.caller}\` (\`${site.file}\`, line ${site.line})`)];
+}

@@ -1,3 +1,4 @@
+import { lineSpans } from '../../pipeline/write/prompt-examples.js';
 import type { TaskTests } from '../../tasks/task-schema.js';
 import type { Unit } from '../construction-types.js';
 import { calledUnit } from '../called-unit.js';
@@ -21,14 +22,7 @@ export interface JavaScriptPromptExample extends PromptExample {
  * conventions, not a REPL's) are not examples here.
  */
 export function parseJavaScriptPromptExamples(prompt: string): JavaScriptPromptExample[] {
-  const lines = prompt.split('\n');
-  const offsets: number[] = [];
-  let at = 0;
-  for (const line of lines) {
-    offsets.push(at);
-    at += line.length + 1;
-  }
-  const endOf = (i: number): number => Math.min(prompt.length, (offsets[i] ?? prompt.length) + (lines[i]?.length ?? 0) + 1);
+  const { lines, offsets, endOf } = lineSpans(prompt);
   const out: JavaScriptPromptExample[] = [];
   let section = '';
   let inFence = false;

@@ -4,6 +4,7 @@ import { projectRoot } from '../../project-root.js';
 import { behaviourClassOf } from '../../pipeline/write/behaviour-classes.js';
 import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
 import type { RecordedCase, Unit } from '../construction-types.js';
+import { callSiteLines } from '../call-sites.js';
 import { calledUnit } from '../called-unit.js';
 import type { TaskWriter } from '../language.js';
 import {
@@ -372,14 +373,10 @@ function identitySentence(cases: readonly RecordedCase[]): string {
  * tests check), and how the repository's own code calls it (up to three call sites outside tests).
  */
 function undocumentedBehaviour(unit: Unit): string[] {
-  const lines = [`\`${unit.qualname}\` has no documentation. What it must do is what the examples below show: one example of each behaviour the hidden tests check, with the value it returns or the class of what it throws for each input.`];
-  const sites = unit.callSites.filter((site) => !isJavaScriptTestFile(site.file)).slice(0, 3);
-  if (sites.length > 0) {
-    lines.push('', 'The repository calls it like this:', '');
-    const name = unit.qualname.split('.').at(-1) ?? unit.qualname;
-    for (const site of sites) lines.push(`- \`${name}(${site.argumentTexts.join(', ')})\` in \`${site.caller}\` (\`${site.file}\`, line ${site.line})`);
-  }
-  return lines;
+  return [
+    `\`${unit.qualname}\` has no documentation. What it must do is what the examples below show: one example of each behaviour the hidden tests check, with the value it returns or the class of what it throws for each input.`,
+    ...callSiteLines(unit, isJavaScriptTestFile),
+  ];
 }
 
 /**

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../project-root.js';
+import { lineSpans } from '../../pipeline/write/prompt-examples.js';
 import type { TaskTests } from '../../tasks/task-schema.js';
 import type { Unit } from '../construction-types.js';
 import type { ExamplesCheck, PromptExample } from '../language.js';
@@ -33,14 +34,7 @@ const isImport = (trimmed: string): boolean => /^>>> (import\s|from\s+\S+\s+impo
  * prompt quotes) each example runs after the earlier ones of its section.
  */
 export function parsePromptExamples(prompt: string): PythonPromptExample[] {
-  const lines = prompt.split('\n');
-  const offsets: number[] = [];
-  let at = 0;
-  for (const line of lines) {
-    offsets.push(at);
-    at += line.length + 1;
-  }
-  const endOf = (i: number): number => Math.min(prompt.length, (offsets[i] ?? prompt.length) + (lines[i]?.length ?? 0) + 1);
+  const { lines, offsets, endOf } = lineSpans(prompt);
   const out: PythonPromptExample[] = [];
   let section = '';
   let inFence = false;

@@ -1,4 +1,5 @@
 import { calledUnit } from '../called-unit.js';
+import { callSiteLines } from '../call-sites.js';
 import type { RecordedCase, Unit } from '../construction-types.js';
 import { behaviourClassOf } from '../../pipeline/write/behaviour-classes.js';
 import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
@@ -230,16 +231,10 @@ const isTestPath = (path: string): boolean => /(^|\/)(tests?|testing)\//.test(pa
  * tests check), and how the repository's own code calls it (up to three call sites outside tests).
  */
 function undocumentedBehaviour(unit: Unit): string[] {
-  const lines = [
+  return [
     `\`${unit.qualname}\` has no documentation. What it must do is what the examples below show: one example of each behaviour the hidden tests check, with the value or the exception each input gives.`,
+    ...callSiteLines(unit, isTestPath),
   ];
-  const sites = unit.callSites.filter((site) => !isTestPath(site.file)).slice(0, 3);
-  if (sites.length > 0) {
-    lines.push('', 'The repository calls it like this:', '');
-    const name = unit.qualname.split('.').at(-1) ?? unit.qualname;
-    for (const site of sites) lines.push(`- \`${name}(${site.argumentTexts.join(', ')})\` in \`${site.caller}\` (\`${site.file}\`, line ${site.line})`);
-  }
-  return lines;
 }
 
 /** A prompt's closing sentence: how many hidden cases there are and how they are compared. */
