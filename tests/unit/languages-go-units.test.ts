@@ -1,0 +1,135 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RepoSnapshot, Unit } from '../../src/languages/construction-types.js';
+import { createGoParser, loadGoGrammar } from '../../src/languages/go/go-grammar.js';
+import { importedName, maskGoBody, MASKED_GO_STATEMENT } from '../../src/languages/go/mask-go-body.js';
+import { isGoSourceFile, parseGoUnits } from '../../src/languages/go/parse-go-units.js';
+import { MaskBodyError } from '../../src/languages/language-adapter.js';
+import { projectRoot } from '../../src/project-root.js';
+
+const GOKIT = join(projectRoot(), 'examples/gokit');
+
+function snapshotOf(dir: string): RepoSnapshot {
+  const walk = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [relative(dir, join(d, n))]));
+  return { dir, origin: dir, revision: 'working-tree', files: walk(dir).sort() };
+}
+
+let units: Unit[];
+const unit = (id: string): Unit => {
+  const found = units.find((u) => u.id === id);
+  if (found === undefined) throw new Error(`no unit ${id}`);
+  return found;
+};
+
+beforeAll(async () => {
+  await loadGoGrammar();
+  const parsed = await parseGoUnits(snapshotOf(GOKIT));
+  expect(parsed.problems).toEqual([]);
+  units = parsed.units;
+});
+
+describe('Go units (issue 20)', () => {
+  it('finds every function and method with a body in the package sources, tests left out', () => {
+    expect(units.map((u) => `${u.id} ${u.kind}`)).toEqual([
+      'geom:Point.Norm method',
+      'geom:Point.Scale method',
+      'geom:Pair.Swap method',
+      'geom:Midpoint function',
+      'textutil:Reverse function',
+      'textutil:WordCount function',
+      'textutil:Slugify function',
+      'textutil:splitWords function',
+      'textutil:flush function',
+    ]);
+    expect(isGoSourceFile('textutil/words_test.go')).toBe(false);
+    expect(isGoSourceFile('vendor/x/y.go')).toBe(false);
+    expect(isGoSourceFile('internal/z.go')).toBe(true);
+  });
+
+  it('records visibility, receivers, the doc comment, the signature, parameters and results', () => {
+    expect(unit('geom:Point.Scale').decorators).toEqual(['exported', 'receiver:*Point']);
+    expect(unit('geom:Pair.Swap').decorators).toEqual(['exported', 'receiver:Pair[K, V]']);
+    expect(unit('textutil:splitWords').decorators).toEqual(['unexported']);
+    const reverse = unit('textutil:Reverse');
+    expect(reverse.docstring).toBe('Reverse returns s with its runes in reverse order, or ErrEmpty for "".');
+    expect(reverse.signature).toBe('func Reverse(s string) (string, error)');
+    expect(reverse.params).toEqual([{ name: 's', kind: 'positional', annotation: 'string', defaultValue: null }]);
+    expect(reverse.returnAnnotation).toBe('(string, error)');
+    expect(unit('geom:Midpoint').params.map((p) => `${p.name} ${p.annotation}`)).toEqual(['a Point', 'b Point']);
+    expect(unit('textutil:WordCount').docstring).toBe('WordCount counts each word of text, split on runs of spaces, in lower case.\nAn empty text gives an empty map.');
+    expect(unit('textutil:flush').docstring).toBeNull();
+  });
+
+  it('gives the lines of the body, its statements and calls, and call sites from the tests too', () => {
+    const slugify = unit('textutil:Slugify');
+    expect([slugify.bodyStartLine, slugify.bodyEndLine, slugify.statementCount]).toEqual([22, 26, 4]);
+    expect(slugify.calls).toEqual(['splitWords', 'len', 'strings.Join']);
+    expect(slugify.callSites).toEqual([{ file: 'textutil/words_test.go', line: 6, caller: 'TestSlugify', argumentTexts: ['"Hello, World!"'], allLiteral: true }]);
+    expect(unit('textutil:flush').callSites.map((s) => s.caller)).toEqual(['splitWords', 'splitWords']);
+    // a one-line body: its statement is on the signature's line
+    const swap = unit('geom:Pair.Swap');
+    expect([swap.startLine, swap.bodyStartLine, swap.bodyEndLine]).toEqual([35, 35, 35]);
+  });
+
+  it('names the world outside the arguments a body reaches, and reports a file that does not parse', async () => {
+    expect(units.every((u) => u.impurities.length === 0)).toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), 'cm-go-'));
+    try {
+      mkdirSync(join(dir, 'clock'));
+      writeFileSync(join(dir, 'clock/clock.go'), 'package clock\n\nimport (\n\t"math/rand"\n\t"time"\n)\n\nfunc Stamp() int64 {\n\treturn time.Now().Unix() + rand.Int63()\n}\n\nfunc Pure(a int) int {\n\treturn a * 2\n}\n');
+      writeFileSync(join(dir, 'clock/broken.go'), 'package clock\n\nfunc Broken( {\n');
+      const parsed = await parseGoUnits(snapshotOf(dir));
+      expect(parsed.units.map((u) => [u.qualname, u.impurities])).toEqual([['Stamp', ['clock:time.Now', 'random:rand.Int63']], ['Pure', []]]);
+      expect(parsed.problems).toEqual([{ file: 'clock/broken.go', code: 'syntax-error', message: 'clock/broken.go: a syntax error at line 3' }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('Go body masking (issue 20)', () => {
+  const mask = (id: string): string => {
+    const u = unit(id);
+    return maskGoBody(readFileSync(join(GOKIT, u.file), 'utf8'), u);
+  };
+  const parses = (source: string): boolean => {
+    const parser = createGoParser();
+    const tree = parser.parse(source)!;
+    const ok = !tree.rootNode.hasError;
+    tree.delete();
+    parser.delete();
+    return ok;
+  };
+
+  it('replaces the body with a panic, keeping the doc comment and the signature, and leaves the rest', () => {
+    const masked = mask('geom:Point.Scale');
+    expect(masked).toContain(`// Scale multiplies both coordinates by k, in place; it panics for a negative k.\nfunc (p *Point) Scale(k float64) {\n\t${MASKED_GO_STATEMENT}\n}`);
+    expect(masked).not.toContain('p.X *= k');
+    expect(masked).toContain('return math.Hypot(p.X, p.Y)');
+    expect(parses(masked)).toBe(true);
+  });
+
+  it('makes an import the file no longer uses blank, so the package still compiles', () => {
+    // fmt was used only by Scale, math only by Norm
+    expect(mask('geom:Point.Scale')).toContain('import (\n\t_ "fmt"\n\t"math"\n)');
+    expect(mask('geom:Point.Norm')).toContain('import (\n\t"fmt"\n\t_ "math"\n)');
+    // strings is still used by WordCount when Slugify is masked
+    expect(mask('textutil:Slugify')).toContain('\t"strings"\n');
+    expect(mask('textutil:Reverse')).toContain('import "errors"');
+    expect(importedName('gopkg.in/yaml.v3')).toBe('yaml');
+    expect(importedName('github.com/google/go-cmp/cmp')).toBe('cmp');
+    expect(importedName('example.com/lib/v2')).toBe('lib');
+  });
+
+  it('masks a one-line body as well, and every unit of the sample into a file that parses', () => {
+    expect(mask('geom:Pair.Swap')).toContain(`func (p Pair[K, V]) Swap() Pair[V, K] {\n\t${MASKED_GO_STATEMENT}\n}`);
+    for (const u of units) expect(parses(mask(u.id)), u.id).toBe(true);
+  });
+
+  it('refuses a unit whose function is not in the file', () => {
+    const u = { ...unit('textutil:Slugify'), bodyStartLine: 3 };
+    expect(() => maskGoBody(readFileSync(join(GOKIT, u.file), 'utf8'), u)).toThrow(MaskBodyError);
+  });
+});
