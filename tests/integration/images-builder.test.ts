@@ -49,12 +49,12 @@ describe('image tags', () => {
     expect(after.node).toBe(before.node);
     expect(after.python).toMatch(/^codemidas\/python:[0-9a-f]{12}$/);
     // a language image is a folder with a Dockerfile: adding one adds a tag, nothing else changes
-    mkdirSync(join(copy, 'sandbox-images/golang'));
-    writeFileSync(join(copy, 'sandbox-images/golang/Dockerfile'), 'ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\n');
-    expect(imageLanguages(copy)).toEqual(['golang', 'node', 'python']);
+    mkdirSync(join(copy, 'sandbox-images/zig'));
+    writeFileSync(join(copy, 'sandbox-images/zig/Dockerfile'), 'ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\n');
+    expect(imageLanguages(copy)).toEqual(['go', 'node', 'python', 'zig']);
     const more = imageTags(copy);
-    expect(more.golang).toMatch(/^codemidas\/golang:[0-9a-f]{12}$/);
-    expect({ ...more, golang: undefined }).toEqual({ ...after, golang: undefined });
+    expect(more.zig).toMatch(/^codemidas\/zig:[0-9a-f]{12}$/);
+    expect({ ...more, zig: undefined }).toEqual({ ...after, zig: undefined });
   });
 
   it('build context holds the Dockerfile, relay.py and the scoring scripts; the node context also the npm packages it pins', async () => {

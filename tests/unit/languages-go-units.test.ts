@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RepoSnapshot, Unit } from '../../src/languages/construction-types.js';
 import { createGoParser, loadGoGrammar } from '../../src/languages/go/go-grammar.js';
 import { importedName, maskGoBody, MASKED_GO_STATEMENT } from '../../src/languages/go/mask-go-body.js';
+import { goInputs, goLiteralsOf, resultCount, structLiterals } from '../../src/languages/go/go-inputs.js';
 import { isGoSourceFile, parseGoUnits } from '../../src/languages/go/parse-go-units.js';
 import { MaskBodyError } from '../../src/languages/language-adapter.js';
 import { projectRoot } from '../../src/project-root.js';
@@ -31,10 +32,12 @@ beforeAll(async () => {
 });
 
 describe('Go units (issue 20)', () => {
-  it('finds every function and method with a body in the package sources, tests left out', () => {
+  it('finds every function and method with a body in the package sources, tests left out, and the struct types', () => {
     expect(units.map((u) => `${u.id} ${u.kind}`)).toEqual([
+      'geom:Point class',
       'geom:Point.Norm method',
       'geom:Point.Scale method',
+      'geom:Pair class',
       'geom:Pair.Swap method',
       'geom:Midpoint function',
       'textutil:Reverse function',
@@ -60,6 +63,9 @@ describe('Go units (issue 20)', () => {
     expect(unit('geom:Midpoint').params.map((p) => `${p.name} ${p.annotation}`)).toEqual(['a Point', 'b Point']);
     expect(unit('textutil:WordCount').docstring).toBe('WordCount counts each word of text, split on runs of spaces, in lower case.\nAn empty text gives an empty map.');
     expect(unit('textutil:flush').docstring).toBeNull();
+    // a struct type: its fields as parameters, its type parameters as decorators
+    expect(unit('geom:Point').params.map((p) => `${p.name} ${p.annotation}`)).toEqual(['X float64', 'Y float64']);
+    expect(unit('geom:Pair').decorators).toEqual(['exported', 'typeparam:K', 'typeparam:V']);
   });
 
   it('gives the lines of the body, its statements and calls, and call sites from the tests too', () => {
@@ -81,7 +87,7 @@ describe('Go units (issue 20)', () => {
       writeFileSync(join(dir, 'clock/clock.go'), 'package clock\n\nimport (\n\t"math/rand"\n\t"time"\n)\n\nfunc Stamp() int64 {\n\treturn time.Now().Unix() + rand.Int63()\n}\n\nfunc Pure(a int) int {\n\treturn a * 2\n}\n');
       writeFileSync(join(dir, 'clock/broken.go'), 'package clock\n\nfunc Broken( {\n');
       const parsed = await parseGoUnits(snapshotOf(dir));
-      expect(parsed.units.map((u) => [u.qualname, u.impurities])).toEqual([['Stamp', ['clock:time.Now', 'random:rand.Int63']], ['Pure', []]]);
+      expect(parsed.units.filter((u) => u.kind !== 'class').map((u) => [u.qualname, u.impurities])).toEqual([['Stamp', ['clock:time.Now', 'random:rand.Int63']], ['Pure', []]]);
       expect(parsed.problems).toEqual([{ file: 'clock/broken.go', code: 'syntax-error', message: 'clock/broken.go: a syntax error at line 3' }]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -125,7 +131,7 @@ describe('Go body masking (issue 20)', () => {
 
   it('masks a one-line body as well, and every unit of the sample into a file that parses', () => {
     expect(mask('geom:Pair.Swap')).toContain(`func (p Pair[K, V]) Swap() Pair[V, K] {\n\t${MASKED_GO_STATEMENT}\n}`);
-    for (const u of units) expect(parses(mask(u.id)), u.id).toBe(true);
+    for (const u of units.filter((x) => x.kind !== 'class')) expect(parses(mask(u.id)), u.id).toBe(true);
   });
 
   it('refuses a unit whose function is not in the file', () => {
@@ -133,3 +139,35 @@ describe('Go body masking (issue 20)', () => {
     expect(() => maskGoBody(readFileSync(join(GOKIT, u.file), 'utf8'), u)).toThrow(MaskBodyError);
   });
 });
+
+describe('Go inputs (issue 20)', () => {
+  const structs = (): Map<string, Unit> => new Map(units.filter((u) => u.kind === 'class' && u.module === 'geom').map((u) => [u.qualname, u] as const));
+
+  it('writes literals of each type: numbers, strings, slices and maps from their elements, structs from their fields, the zero value otherwise', () => {
+    expect(goLiteralsOf('int', new Map()).slice(0, 3)).toEqual(['0', '1', '-1']);
+    expect(goLiteralsOf('int64', new Map())[2]).toBe('int64(-1)');
+    expect(goLiteralsOf('[]string', new Map()).slice(0, 3)).toEqual(['nil', '[]string{}', '[]string{"a"}']);
+    expect(goLiteralsOf('map[string]int', new Map())).toEqual(['nil', 'map[string]int{}', 'map[string]int{"a": 1}', 'map[string]int{"a": 1, "abc": -1}']);
+    expect(goLiteralsOf('Celsius', new Map())).toEqual(['*new(Celsius)']);
+    expect(structLiterals('Point', structs())).toEqual(['Point{}', 'Point{X: 1, Y: 1}', 'Point{X: 1.5, Y: -2.25}', 'Point{X: -2.25, Y: 100}']);
+    expect(goLiteralsOf('*Point', structs()).slice(0, 2)).toEqual(['nil', '&Point{}']);
+    // a generic struct with its type parameters as int
+    expect(structLiterals('Pair', structs())[1]).toBe('Pair[int, int]{Key: 1, Value: 1}');
+  });
+
+  it('takes the repository\'s literal calls first, then varies one parameter at a time, the same for the same seed', () => {
+    const slugify = unit('textutil:Slugify');
+    const inputs = goInputs(slugify, new Map(), 3, 20);
+    expect(inputs[0]).toEqual({ args: ['"Hello, World!"'], source: 'repo-test' });
+    expect(inputs.slice(1, 3)).toEqual([{ args: ['""'], source: 'type-hint' }, { args: ['"a"'], source: 'type-hint' }]);
+    expect(goInputs(slugify, new Map(), 3, 20)).toEqual(inputs);
+    const midpoint = goInputs(unit('geom:Midpoint'), structs(), 1, 12);
+    expect(midpoint).toHaveLength(12);
+    expect(new Set(midpoint.map((i) => JSON.stringify(i.args))).size).toBe(12);
+    expect(resultCount('(string, error)')).toBe(2);
+    expect(resultCount('(a, b int)')).toBe(2);
+    expect(resultCount('map[string]int')).toBe(1);
+    expect(resultCount(null)).toBe(0);
+  });
+});
+

@@ -46,8 +46,8 @@ interface ParsedFile {
 }
 
 /**
- * Parses every Go source of the snapshot (`isGoSourceFile`) with tree-sitter-go: each function and
- * method with a body is a unit (`Func`, `Type.Method`; kind `function` or `method`), exported or
+ * Parses every Go source of the snapshot (`isGoSourceFile`) with tree-sitter-go: each struct type
+ * is a unit of kind `class` (`structUnits`), and each function and method with a body is a unit (`Func`, `Type.Method`; kind `function` or `method`), exported or
  * not (a harness placed inside the package reaches both: `decorators` says `exported` or
  * `unexported`, and a method's receiver, `receiver:*Point`). Its doc comment (the `//` lines just
  * above) is its docstring; `bodyStartLine..bodyEndLine` are the lines of the block's statements.
@@ -112,6 +112,7 @@ function parseFile(parser: Parser, file: string, source: string): { parsed: Pars
     const calls: ParsedFile['calls'] = [];
     const declarations = namedChildrenOf(root);
     for (const node of root.namedChildren) {
+      if (node?.type === 'type_declaration') units.push(...structUnits(node, file, dir));
       if (node === null || (node.type !== 'function_declaration' && node.type !== 'method_declaration')) continue;
       const unit = unitOf(node, file, dir, source);
       if (unit !== null) units.push({ unit });
@@ -173,6 +174,57 @@ function unitOf(node: Node, file: string, dir: string, source: string): Unit | n
     isGenerator: false,
     impurities: impuritiesIn(body),
   };
+}
+
+/**
+ * The struct types a `type` declaration declares, as units of kind `class` (never targets: select
+ * drops them): their fields as the parameters (name and type, embedded ones by their type's name)
+ * and their type parameters as decorators (`typeparam:K`), which a harness builds receivers from.
+ */
+function structUnits(node: Node, file: string, dir: string): FoundUnit[] {
+  const out: FoundUnit[] = [];
+  for (const spec of namedChildrenOf(node)) {
+    if (spec.type !== 'type_spec') continue;
+    const name = spec.childForFieldName('name')?.text;
+    const type = spec.childForFieldName('type');
+    if (name === undefined || type?.type !== 'struct_type') continue;
+    const params: Param[] = [];
+    const list = namedChildrenOf(type).find((c) => c.type === 'field_declaration_list');
+    for (const field of list ? namedChildrenOf(list) : []) {
+      const fieldType = field.childForFieldName('type')?.text ?? null;
+      const names = field.childrenForFieldName('name').filter((n): n is Node => n !== null);
+      if (names.length === 0 && fieldType !== null) params.push({ name: fieldType.replace(/^\*/, '').split('.').at(-1) ?? fieldType, kind: 'keyword-only', annotation: fieldType, defaultValue: null });
+      for (const n of names) params.push({ name: n.text, kind: 'keyword-only', annotation: fieldType, defaultValue: null });
+    }
+    const typeParams = spec.childForFieldName('type_parameters');
+    const typeParamNames = typeParams === null ? [] : namedChildrenOf(typeParams).flatMap((d) => d.childrenForFieldName('name').filter((n): n is Node => n !== null).map((n) => n.text));
+    out.push({
+      unit: {
+        id: `${dir}:${name}`,
+        kind: 'class',
+        module: dir,
+        qualname: name,
+        file,
+        startLine: lineOf(spec),
+        endLine: endLineOf(spec),
+        bodyStartLine: lineOf(type),
+        bodyEndLine: endLineOf(type),
+        signature: `type ${name}${typeParams?.text ?? ''} struct`,
+        params,
+        returnAnnotation: null,
+        docstring: docCommentOf(node),
+        decorators: [/^\p{Lu}/u.test(name) ? 'exported' : 'unexported', ...typeParamNames.map((t) => `typeparam:${t}`)],
+        statementCount: 0,
+        codeLines: 0,
+        calls: [],
+        callSites: [],
+        isAsync: false,
+        isGenerator: false,
+        impurities: [],
+      },
+    });
+  }
+  return out;
 }
 
 /** The parameters, one per name (`a, b int` is two), a `...T` one as `var-positional`. */

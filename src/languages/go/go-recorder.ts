@@ -1,0 +1,76 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { projectRoot } from '../../project-root.js';
+import type { Candidate, InputProposal, Unit } from '../construction-types.js';
+import type { FileEntry } from '../../sandbox/types.js';
+import { goInputs, resultCount, structLiterals } from './go-inputs.js';
+
+/** Where the Go record harness's files go in the record sandbox. */
+export const GO_HARNESS_DIR_IN_SANDBOX = '/var/lib/codemidas/go-harness';
+
+/** The harness's files (runtime/): the record driver and the codec it compiles into the package. */
+const HARNESS_FILES = ['record_driver.py', 'codemidas_codec.go.txt'];
+
+/** How many inputs a target gets before the driver runs them (it keeps at most the config's maxCases). */
+const INPUTS_PER_TARGET = 60;
+
+export async function goHarnessEntries(runtimeDir = join(projectRoot(), 'src', 'languages', 'go', 'runtime')): Promise<FileEntry[]> {
+  const base = GO_HARNESS_DIR_IN_SANDBOX.slice(1);
+  const entries: FileEntry[] = [];
+  const parts = base.split('/');
+  for (let i = 1; i <= parts.length; i += 1) entries.push({ path: parts.slice(0, i).join('/'), type: 'directory', mode: 0o755 });
+  for (const name of HARNESS_FILES) entries.push({ path: `${base}/${name}`, type: 'file', mode: 0o644, content: await readFile(join(runtimeDir, name)) });
+  return entries;
+}
+
+/** The receiver type a method is called on (`*Point` → `Point`, `Pair[K, V]` → `Pair`), from its `receiver:` decorator. */
+function receiverType(unit: Unit): string | null {
+  const written = unit.decorators.find((d) => d.startsWith('receiver:'))?.slice('receiver:'.length);
+  return written === undefined ? null : written.replace(/^\*/, '').replace(/\[.*$/, '');
+}
+
+/**
+ * One candidate as record_driver.py takes it: its package folder and name, its parameters' Go types,
+ * how many results it gives, a method's receivers (composite literals of its struct type: the zero
+ * value, then fields given values) and its inputs (go-inputs.ts), all Go source. `structs`: the
+ * package's struct types by name (units of kind `class` of the same package).
+ */
+export function goTarget(candidate: Candidate, structs: ReadonlyMap<string, Unit>, seed: number): Record<string, unknown> {
+  const u = candidate.unit;
+  const receiver = u.kind === 'method' ? receiverType(u) : null;
+  return {
+    unitId: u.id,
+    package: u.module,
+    target: u.qualname,
+    kind: u.kind,
+    results: resultCount(u.returnAnnotation),
+    params: u.params.map((p) => ({ name: p.name, type: p.annotation, variadic: p.kind === 'var-positional' })),
+    ...(receiver !== null ? { receivers: structLiterals(receiver, structs) } : {}),
+    inputs: goInputs(u, structs, seed, INPUTS_PER_TARGET),
+  };
+}
+
+/** The struct types of `unit`'s package by name, from the repository's class units. */
+export function packageStructs(unit: Unit, classes: ReadonlyMap<string, Unit>): Map<string, Unit> {
+  const out = new Map<string, Unit>();
+  for (const c of classes.values()) if (c.module === unit.module) out.set(c.qualname, c);
+  return out;
+}
+
+/**
+ * Go's record harness (`runtime/record_driver.py`, run with the image's python3): targets grouped by
+ * package, a generated driver compiled into each with `go test`. No mutate run yet (issue 20).
+ */
+export function createGoRecorder(options: { runtimeDir?: string; seed?: number } = {}): {
+  entries: () => Promise<FileEntry[]>;
+  command: (script: 'record') => string[];
+  config: () => Record<string, unknown>;
+  target: (candidate: Candidate, classes: ReadonlyMap<string, Unit>, proposals: readonly InputProposal[]) => Record<string, unknown>;
+} {
+  return Object.freeze({
+    entries: () => goHarnessEntries(options.runtimeDir),
+    command: (script: 'record') => ['python3', `${GO_HARNESS_DIR_IN_SANDBOX}/${script}_driver.py`],
+    config: () => ({}),
+    target: (candidate: Candidate, classes: ReadonlyMap<string, Unit>) => goTarget(candidate, packageStructs(candidate.unit, classes), options.seed ?? 0),
+  });
+}

@@ -1,0 +1,357 @@
+"""The Go record harness (issue 20): records what a package's functions and methods do by compiling
+a generated driver into the package and running it with `go test`, twice.
+
+    python3 record_driver.py < config.json > result.json
+
+config: {"repoRoot": "/workspace", "workDir": "...", "callTimeoutMs": 5000, "maxCases": 40,
+         "targets": [{"unitId": "textutil:Reverse", "package": "textutil", "target": "Reverse",
+                      "kind": "function" | "method", "results": 2,
+                      "params": [{"name": "s", "type": "string", "variadic": false}],
+                      "receivers": ["&Point{X: 1, Y: 2}", ...],      # a method's receiver expressions
+                      "inputs": [{"args": ["\"abc\""], "source": "call-site"}, ...]}]}
+
+Each input is Go source: one expression per parameter, written in the package (so the package's
+own names, exported or not, are in scope). The driver (a `_test.go` file of the package, beside the
+codec `codemidas_codec.go.txt`) binds each argument to a variable of its parameter's type, calls the
+target, and writes one JSON line per case: the results (each with its dynamic type), the arguments
+and the receiver before and after the call, or the panic. The repository's own `_test.go` files of
+the package are set aside while it runs (a test file that does not compile, or a TestMain, would
+stop it). A case the compiler refuses (a literal of the wrong type) is dropped and the rest built
+again; a case that does not end in time is dropped and the rest run again. Every case is run in
+two processes, the second in reverse order; only the cases whose outcomes agree are kept.
+
+Prints one JSON document: {"targets": [{unitId, cases, sources, rejected, drop}], "traces": []}
+(src/pipeline/record/harness-result-schema.ts).
+"""
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CODEC_FILE = "zz_codemidas_codec_test.go"
+DRIVER_FILE = "zz_codemidas_record_test.go"
+HIDDEN_SUFFIX = ".codemidas-hidden"
+MAX_ROUNDS = 6
+# where go test builds and runs its binaries: beside the repository, whose filesystem runs code
+GO_TMP = None
+UNJUDGEABLE = {"func", "chan", "unsafe.Pointer", "unsupported", "deep"}
+
+
+def package_name(package_dir):
+    for name in sorted(os.listdir(package_dir)):
+        if name.endswith(".go") and not name.endswith("_test.go"):
+            with open(os.path.join(package_dir, name), encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    m = re.match(r"\s*package\s+(\w+)", line)
+                    if m:
+                        return m.group(1)
+    return None
+
+
+def case_code(target, receiver, args):
+    """One case as a Go function literal on one line: bind, call, return (results, [before...], [after...])."""
+    binds = []
+    names = []
+    params = target.get("params", [])
+    for i, expr in enumerate(args):
+        param = params[i] if i < len(params) else None
+        name = "codemidasA%d" % i
+        if param is not None and param.get("variadic"):
+            binds.append("%s := []%s{%s}" % (name, param["type"], ", ".join(args[i:])))
+            names.append(name + "...")
+            break
+        typ = param.get("type") if param else None
+        binds.append("var %s %s = %s" % (name, typ, expr) if typ else "%s := %s" % (name, expr))
+        names.append(name)
+    bound = [n.rstrip(".") for n in names]
+    callee = target["target"].split(".")[-1]
+    if receiver is not None:
+        binds.insert(0, "codemidasR := %s" % receiver)
+        bound.insert(0, "codemidasR")
+        call = "codemidasR.%s(%s)" % (callee, ", ".join(names))
+    else:
+        call = "%s(%s)" % (callee, ", ".join(names))
+    before = "codemidasBefore([]any{%s})" % ", ".join(bound)
+    if target.get("results", 0) > 0:
+        run = "codemidasB := %s; return codemidasValues(%s), codemidasB, []any{%s}" % (before, call, ", ".join(bound))
+    else:
+        run = "codemidasB := %s; %s; return nil, codemidasB, []any{%s}" % (before, call, ", ".join(bound))
+    return "func() ([]any, []any, []any) { %s }" % "; ".join(binds + [run])
+
+
+DRIVER_HEAD = """package %s
+
+import (
+\t"encoding/json"
+\t"os"
+\t"reflect"
+\t"testing"
+\t"time"
+)
+
+const codemidasCallTimeout = %d * time.Millisecond
+
+func codemidasBefore(values []any) []any {
+\tout := make([]any, 0, len(values))
+\tfor i := range values {
+\t\tout = append(out, codemidasEncode(reflect.ValueOf(&values[i]).Elem(), 0))
+\t}
+\treturn out
+}
+
+func codemidasEmit(f *os.File, id string, run func() ([]any, []any, []any)) {
+\tdone := make(chan map[string]any, 1)
+\tgo func() {
+\t\tvar before []any
+\t\toutcome := codemidasCall(func() ([]any, []any) {
+\t\t\tresults, b, after := run()
+\t\t\tbefore = b
+\t\t\treturn results, after
+\t\t})
+\t\toutcome["before"] = before
+\t\tdone <- outcome
+\t}()
+\tvar outcome map[string]any
+\tselect {
+\tcase outcome = <-done:
+\tcase <-time.After(codemidasCallTimeout):
+\t\t// a call that does not end cannot be stopped: say so and end the process (the harness runs the rest again)
+\t\tline, _ := json.Marshal(map[string]any{"id": id, "timeout": true})
+\t\t_, _ = f.Write(append(line, '\\n'))
+\t\tos.Exit(3)
+\t}
+\toutcome["id"] = id
+\tline, err := json.Marshal(outcome)
+\tif err != nil {
+\t\tline, _ = json.Marshal(map[string]any{"id": id, "error": err.Error()})
+\t}
+\t_, _ = f.Write(append(line, '\\n'))
+}
+
+func TestCodemidasRecord(t *testing.T) {
+\tf, err := os.OpenFile(os.Getenv("CODEMIDAS_RECORD_OUT"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+\tif err != nil {
+\t\tt.Fatal(err)
+\t}
+\tdefer f.Close()
+"""
+
+
+def write_driver(package_dir, pkg, cases, call_timeout_ms):
+    """The driver file; returns {line number: case id} for the compiler's errors."""
+    lines = (DRIVER_HEAD % (pkg, call_timeout_ms)).split("\n")
+    at = {}
+    for case in cases:
+        at[len(lines) + 1] = case["id"]
+        lines.append("\tcodemidasEmit(f, %s, %s)" % (json.dumps(case["id"]), case["code"]))
+    lines.append("}")
+    with open(os.path.join(package_dir, DRIVER_FILE), "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    return at
+
+
+def run_go(package_dir, out_path, timeout_s):
+    if os.path.exists(out_path):
+        os.remove(out_path)
+    # go test runs the binary it builds from GOTMPDIR: a sandbox's /tmp may not allow that (noexec)
+    env = dict(os.environ, CODEMIDAS_RECORD_OUT=out_path, GOTMPDIR=GO_TMP)
+    try:
+        proc = subprocess.run(["go", "test", "-run", "^TestCodemidasRecord$", "-count=1", "-timeout", "%ds" % max(5, int(timeout_s)), "."],
+                              cwd=package_dir, env=env, capture_output=True, text=True, timeout=timeout_s + 120)
+        output, code = proc.stdout + proc.stderr, proc.returncode
+    except subprocess.TimeoutExpired as e:
+        output, code = (e.stdout or "") + (e.stderr or ""), -1
+        if isinstance(output, bytes):
+            output = output.decode("utf-8", "replace")
+    outcomes = {}
+    if os.path.exists(out_path):
+        with open(out_path, encoding="utf-8") as f:
+            for line in f:
+                try:
+                    o = json.loads(line)
+                    outcomes[o["id"]] = o
+                except (ValueError, KeyError):
+                    pass
+    return code, output, outcomes
+
+
+def run_cases(package_dir, pkg, cases, work, timeout_s, call_timeout_ms, rejected):
+    """Builds and runs the cases until they compile and finish; {id: outcome}, and a package-wide problem or None."""
+    cases = list(cases)
+    out_path = os.path.join(work, "record-%s.jsonl" % hashlib.sha256(package_dir.encode()).hexdigest()[:8])
+    kept = {}
+    compile_rounds = 0
+    while cases:
+        at = write_driver(package_dir, pkg, cases, call_timeout_ms)
+        code, output, outcomes = run_go(package_dir, out_path, timeout_s)
+        refused = {at[int(m.group(1))] for m in re.finditer(re.escape(DRIVER_FILE) + r":(\d+):\d+:", output) if int(m.group(1)) in at}
+        if refused:
+            compile_rounds += 1
+            if compile_rounds > MAX_ROUNDS:
+                return kept, "the driver did not compile after %d rounds" % MAX_ROUNDS
+            for cid in refused:
+                rejected[cid] = "compile"
+            cases = [c for c in cases if c["id"] not in refused]
+            continue
+        if code != 0 and not outcomes:
+            return kept, output.strip()[-1500:] or "go test failed (exit %s)" % code
+        for cid, o in outcomes.items():
+            if o.get("timeout"):
+                rejected[cid] = "timeout"
+            else:
+                kept[cid] = o
+        rest = [c for c in cases if c["id"] not in outcomes]
+        if rest and all(not o.get("timeout") for o in outcomes.values()):
+            # the process ended inside the first case without an outcome (os.Exit, a fatal error): drop it
+            rejected[rest[0]["id"]] = "exited"
+            rest = rest[1:]
+        cases = rest
+    return kept, None
+
+
+def comparable(outcome):
+    return json.dumps({k: outcome.get(k) for k in ("returns", "after", "panics")}, sort_keys=True)
+
+
+def has_unjudgeable(value):
+    if isinstance(value, dict):
+        if value.get("t") in UNJUDGEABLE:
+            return True
+        return any(has_unjudgeable(v) for v in value.values())
+    if isinstance(value, list):
+        return any(has_unjudgeable(v) for v in value)
+    return False
+
+
+def case_id(target, receiver, args):
+    slug = re.sub(r"[^a-z0-9]+", "-", target.lower()).strip("-")
+    return "%s-%s" % (slug, hashlib.sha256(json.dumps([receiver, args]).encode()).hexdigest()[:10])
+
+
+def record_package(repo_root, work, package, targets, timeout_s, call_timeout_ms, max_cases):
+    package_dir = os.path.normpath(os.path.join(repo_root, package))
+    pkg = package_name(package_dir)
+    results = {}
+    if pkg is None:
+        for t in targets:
+            results[t["unitId"]] = {"drop": {"code": "no-package", "reason": "no Go package clause in %s" % package}}
+        return results
+    hidden = []
+    for name in sorted(os.listdir(package_dir)):
+        if name.endswith("_test.go"):
+            os.rename(os.path.join(package_dir, name), os.path.join(package_dir, name + HIDDEN_SUFFIX))
+            hidden.append(name)
+    try:
+        with open(os.path.join(HERE, "codemidas_codec.go.txt"), encoding="utf-8") as f:
+            codec = f.read().replace("__CODEMIDAS_PACKAGE__", pkg)
+        with open(os.path.join(package_dir, CODEC_FILE), "w", encoding="utf-8") as f:
+            f.write(codec)
+        planned = []
+        meta = {}
+        for t in targets:
+            receivers = t.get("receivers") if t.get("kind") == "method" else [None]
+            seen = set()
+            for inp in t.get("inputs", []):
+                for receiver in receivers or []:
+                    cid = case_id(t["target"], receiver, inp["args"])
+                    if cid in seen:
+                        continue
+                    seen.add(cid)
+                    planned.append({"id": cid, "code": case_code(t, receiver, inp["args"])})
+                    meta[cid] = (t["unitId"], receiver, inp)
+        rejected = {}
+        first, problem = run_cases(package_dir, pkg, planned, work, timeout_s, call_timeout_ms, rejected)
+        second = {}
+        if problem is None:
+            again = [c for c in reversed(planned) if c["id"] in first]
+            second, problem = run_cases(package_dir, pkg, again, work, timeout_s, call_timeout_ms, {})
+        for t in targets:
+            cases, sources, dropped = [], {}, {}
+            for c in planned:
+                unit_id, receiver, inp = meta[c["id"]]
+                if unit_id != t["unitId"]:
+                    continue
+                src = inp.get("source", "type")
+                sources.setdefault(src, {"tried": 0, "kept": 0})["tried"] += 1
+                if c["id"] in rejected:
+                    dropped[rejected[c["id"]]] = dropped.get(rejected[c["id"]], 0) + 1
+                    continue
+                a, b = first.get(c["id"]), second.get(c["id"])
+                if a is None or b is None:
+                    dropped["non-deterministic"] = dropped.get("non-deterministic", 0) + 1
+                    continue
+                if "error" in a or comparable(a) != comparable(b):
+                    dropped["non-deterministic"] = dropped.get("non-deterministic", 0) + 1
+                    continue
+                if has_unjudgeable(a.get("returns")) or has_unjudgeable(a.get("after")):
+                    dropped["unrecordable"] = dropped.get("unrecordable", 0) + 1
+                    continue
+                if len(cases) >= max_cases:
+                    continue
+                sources[src]["kept"] += 1
+                before, after = a.get("before") or [], a.get("after") or []
+                changed = json.dumps(before, sort_keys=True) != json.dumps(after, sort_keys=True)
+                expect = {"raises": a["panics"]} if "panics" in a else {"returns": {"t": "results", "v": a.get("returns", [])}}
+                cases.append({
+                    "id": c["id"], "module": package, "target": t["target"],
+                    "init": None if receiver is None else {"args": [{"t": "go", "v": receiver}], "kwargs": {}},
+                    "args": [{"t": "go", "v": x} for x in inp["args"]], "kwargs": {},
+                    "expect": expect, "argsAfter": after if changed else None, "source": src,
+                })
+            drop = None
+            if problem is not None:
+                drop = {"code": "build-failed", "reason": "the package does not build with the record driver: %s" % problem}
+            elif not cases:
+                drop = {"code": "no-cases", "reason": "no input gave a deterministic, judgeable outcome (%s)" % ", ".join("%s: %d" % kv for kv in sorted(dropped.items())) or "no input"}
+            elif len({json.dumps(c["expect"], sort_keys=True) for c in cases}) == 1 and len(cases) > 1:
+                drop = {"code": "constant-result", "reason": "all %d recorded inputs gave the same outcome; a task would be passed by returning it" % len(cases)}
+            results[t["unitId"]] = {"cases": cases, "sources": sources, "rejected": dropped, "drop": drop}
+    finally:
+        for name in (CODEC_FILE, DRIVER_FILE):
+            try:
+                os.remove(os.path.join(package_dir, name))
+            except OSError:
+                pass
+        for name in hidden:
+            os.rename(os.path.join(package_dir, name + HIDDEN_SUFFIX), os.path.join(package_dir, name))
+    return results
+
+
+def main():
+    global GO_TMP
+    config = json.load(sys.stdin)
+    repo_root = config.get("repoRoot", "/workspace")
+    GO_TMP = os.path.join(repo_root, ".codemidas-go-tmp")
+    os.makedirs(GO_TMP, exist_ok=True)
+    try:
+        record(config, repo_root)
+    finally:
+        subprocess.run(["rm", "-rf", GO_TMP], check=False)
+
+
+def record(config, repo_root):
+    work = config.get("workDir") or "/tmp"
+    os.makedirs(work, exist_ok=True)
+    # the whole run of one package (its build included); each call has callTimeoutMs in the driver
+    timeout_s = max(60, config.get("callTimeoutMs", 5000) / 1000 * 40)
+    max_cases = config.get("maxCases", 40)
+    by_package = {}
+    for t in config.get("targets", []):
+        by_package.setdefault(t["package"], []).append(t)
+    out = []
+    for package in sorted(by_package):
+        started = time.monotonic()
+        recorded = record_package(repo_root, work, package, by_package[package], timeout_s, int(config.get("callTimeoutMs", 5000)), max_cases)
+        ms = int((time.monotonic() - started) * 1000 / max(1, len(by_package[package])))
+        for t in by_package[package]:
+            r = recorded[t["unitId"]]
+            out.append({"unitId": t["unitId"], "cases": r.get("cases", []), "sources": r.get("sources", {}), "rejected": r.get("rejected", {}), "drop": r.get("drop"), "ms": ms})
+    json.dump({"targets": out, "traces": []}, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

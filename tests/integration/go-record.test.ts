@@ -1,0 +1,133 @@
+/**
+ * The Go record harness (issue 20, first part) against the real docker engine, in the Go image
+ * (Debian's golang-go): record_driver.py compiles a generated driver into each package of
+ * examples/gokit with `go test` and records what its functions and methods do, twice, with the
+ * inputs go-recorder.ts builds from call sites and types. No Go on the host is needed.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import Dockerode from 'dockerode';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureImages, type ImageTags } from '../../src/images/image-builder.js';
+import { createDockerImageResolver } from '../../src/images/docker-image-resolver.js';
+import { createGoRecorder, GO_HARNESS_DIR_IN_SANDBOX } from '../../src/languages/go/go-recorder.js';
+import { parseGoUnits } from '../../src/languages/go/parse-go-units.js';
+import type { Unit } from '../../src/languages/construction-types.js';
+import { createSilentLogger } from '../../src/logging.js';
+import { recordResultSchema, type RecordResult } from '../../src/pipeline/record/harness-result-schema.js';
+import { projectRoot } from '../../src/project-root.js';
+import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
+import type { FileEntry, SandboxProvider } from '../../src/sandbox/types.js';
+import { withSandbox } from '../fixtures/with-sandbox.js';
+
+const docker = new Dockerode();
+const logger = createSilentLogger();
+const serverId = `itest-go-${process.pid}`;
+const GOKIT = join(projectRoot(), 'examples/gokit');
+const SPIN = 'package loop\n\n// Spin never ends for a positive n.\nfunc Spin(n int) int {\n\tfor n > 0 {\n\t}\n\treturn n * 2\n}\n';
+
+let tags: ImageTags;
+let provider: SandboxProvider;
+let units: Unit[];
+let result: RecordResult;
+let stillThere: string;
+
+function files(dir: string): string[] {
+  const walk = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [relative(dir, join(d, n))]));
+  return walk(dir).sort();
+}
+
+beforeAll(async () => {
+  tags = (await ensureImages({ docker, logger, languages: ['go'] })).tags;
+  provider = createDockerSandboxProvider({ docker, logger, serverId, images: createDockerImageResolver({ docker, logger, tags }) });
+  await provider.ping();
+  units = (await parseGoUnits({ dir: GOKIT, origin: GOKIT, revision: 'working-tree', files: files(GOKIT) })).units;
+  // a package written for this test: a function that never ends for a positive n
+  const classes = new Map(units.filter((u) => u.kind === 'class').map((u) => [u.id, u] as const));
+  const recorder = createGoRecorder({ seed: 1 });
+  const targets = units.filter((u) => u.kind !== 'class').map((unit) => recorder.target({ unit, reasons: [] }, classes, []));
+  // an input the compiler refuses (a number for a string) is dropped; the others still run
+  const reverse = targets.find((t) => t['unitId'] === 'textutil:Reverse')!;
+  reverse['inputs'] = [...(reverse['inputs'] as unknown[]), { args: ['42'], source: 'type-hint' }];
+  targets.push({ unitId: 'loop:Spin', package: 'loop', target: 'Spin', kind: 'function', results: 1, params: [{ name: 'n', type: 'int', variadic: false }], inputs: ['0', '1', '-1'].map((n) => ({ args: [n], source: 'type-hint' })) });
+  const workspace: FileEntry[] = [
+    ...files(GOKIT).map((path): FileEntry => ({ path, type: 'file', mode: 0o644, content: readFileSync(join(GOKIT, path)) })),
+    { path: 'loop', type: 'directory', mode: 0o755 },
+    { path: 'loop/loop.go', type: 'file', mode: 0o644, content: Buffer.from(SPIN) },
+  ];
+  await withSandbox(provider, {
+    image: tags['go']!,
+    role: 'episode',
+    workdir: '/workspace',
+    resources: { memoryBytes: 2 * 1024 ** 3, cpus: 2, pids: 1024 },
+    labels: { 'codemidas.purpose': 'record' },
+    expiresAt: new Date(Date.now() + 600_000),
+  }, async (sandbox) => {
+    await sandbox.putFiles('/workspace', workspace);
+    await sandbox.putFiles('/', await recorder.entries());
+    const config = { repoRoot: '/workspace', workDir: '/tmp/codemidas-work', callTimeoutMs: 1500, maxCases: 40, targets };
+    const run = await sandbox.exec({ argv: recorder.command('record') }, { timeoutMs: 300_000, maxOutputBytes: 64 * 1024 * 1024, cwd: '/workspace', stdin: Buffer.from(JSON.stringify(config)) });
+    expect(run.exitCode, run.stderr).toBe(0);
+    result = recordResultSchema.parse(JSON.parse(run.stdout));
+    stillThere = (await sandbox.exec({ shell: 'ls /workspace/textutil' }, { timeoutMs: 10_000, maxOutputBytes: 4096 })).stdout;
+  });
+}, 600_000);
+
+afterAll(async () => {
+  await provider?.close();
+  const left = await docker.listContainers({ all: true, filters: { label: [`codemidas.server=${serverId}`] } });
+  await Promise.all(left.map((c) => docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined)));
+});
+
+describe('the Go record harness in the Go image (issue 20)', () => {
+  const target = (id: string): RecordResult['targets'][number] => {
+    const found = result.targets.find((t) => t.unitId === id);
+    if (found === undefined) throw new Error(`no result for ${id}`);
+    return found;
+  };
+  const expectOf = (id: string, args: string[]): unknown => target(id).cases.find((c) => JSON.stringify(c.args.map((a) => (a as { v: string }).v)) === JSON.stringify(args))?.expect;
+
+  it('records every function and method of the sample, from the harness at its path', () => {
+    expect(recordResultSchema.safeParse(result).success).toBe(true);
+    expect(createGoRecorder().command('record')).toEqual(['python3', `${GO_HARNESS_DIR_IN_SANDBOX}/record_driver.py`]);
+    for (const t of result.targets) {
+      expect(t.drop, t.unitId).toBeNull();
+      expect(t.cases.length, t.unitId).toBeGreaterThan(0);
+    }
+  });
+
+  it('keeps exact types: several results, an error as a value, a nil error, maps by sorted keys', () => {
+    expect(expectOf('textutil:Reverse', ['"abc"'])).toEqual({ returns: { t: 'results', v: [{ t: 'string', type: 'string', v: 'cba' }, { t: 'nil', type: 'interface {}' }] } });
+    expect(expectOf('textutil:Reverse', ['""'])).toEqual({ returns: { t: 'results', v: [{ t: 'string', type: 'string', v: '' }, { t: 'error', type: '*errors.errorString', msg: 'textutil: empty input' }] } });
+    expect(expectOf('textutil:WordCount', ['"a b a"'])).toEqual({
+      returns: { t: 'results', v: [{ t: 'map', type: 'map[string]int', v: [[{ t: 'string', type: 'string', v: 'a' }, { t: 'int', type: 'int', v: '2' }], [{ t: 'string', type: 'string', v: 'b' }, { t: 'int', type: 'int', v: '1' }]] }] },
+    });
+    expect(expectOf('textutil:splitWords', ['""'])).toEqual({ returns: { t: 'results', v: [{ t: 'nil', type: '[]string' }] } });
+  });
+
+  it('records a panic by the type of its value, and a method on receivers built from the struct, with the receiver after the call', () => {
+    const scale = target('geom:Point.Scale');
+    const negative = scale.cases.find((c) => (c.args[0] as { v: string }).v === '-2.25');
+    expect(negative?.expect).toEqual({ raises: 'string' });
+    const scaled = scale.cases.find((c) => (c.init?.args[0] as { v: string }).v === 'Point{X: 1, Y: 1}' && (c.args[0] as { v: string }).v === '1.5');
+    expect(scaled?.expect).toEqual({ returns: { t: 'results', v: [] } });
+    expect(scaled?.argsAfter?.[0]).toEqual({ t: 'struct', type: 'geom.Point', v: [['X', { t: 'float', type: 'float64', v: '1.5' }], ['Y', { t: 'float', type: 'float64', v: '1.5' }]] });
+  });
+
+  it('takes inputs from the repository tests, drops an input the compiler refuses, and puts the tests back', () => {
+    expect(target('textutil:Slugify').sources['repo-test']).toEqual({ tried: 1, kept: 1 });
+    expect(expectOf('textutil:Slugify', ['"Hello, World!"'])).toEqual({ returns: { t: 'results', v: [{ t: 'string', type: 'string', v: 'hello-world' }] } });
+    expect(target('textutil:Reverse').rejected).toEqual({ compile: 1 });
+    expect(expectOf('textutil:Reverse', ['42'])).toBeUndefined();
+    expect(stillThere.split('\n').filter(Boolean)).toEqual(['reverse.go', 'words.go', 'words_test.go']);
+  });
+
+  it('drops a call that does not end and records the rest of the package', () => {
+    const spin = target('loop:Spin');
+    expect(spin.rejected).toEqual({ timeout: 1 });
+    expect(spin.cases.map((c) => [(c.args[0] as { v: string }).v, c.expect])).toEqual([
+      ['0', { returns: { t: 'results', v: [{ t: 'int', type: 'int', v: '0' }] } }],
+      ['-1', { returns: { t: 'results', v: [{ t: 'int', type: 'int', v: '-2' }] } }],
+    ]);
+  });
+});
