@@ -38,6 +38,8 @@ HIDDEN_SUFFIX = ".codemidas-hidden"
 MAX_ROUNDS = 6
 # where go test builds and runs its binaries: beside the repository, whose filesystem runs code
 GO_TMP = None
+# (uid, gid) go test runs as, or None for this process's own user (the judge sets the agent user's)
+RUN_AS = None
 UNJUDGEABLE = {"func", "chan", "unsafe.Pointer", "unsupported", "deep"}
 
 
@@ -159,9 +161,10 @@ def run_go(package_dir, out_path, timeout_s):
         os.remove(out_path)
     # go test runs the binary it builds from GOTMPDIR: a sandbox's /tmp may not allow that (noexec)
     env = dict(os.environ, CODEMIDAS_RECORD_OUT=out_path, GOTMPDIR=GO_TMP)
+    as_user = {} if RUN_AS is None else {"user": RUN_AS[0], "group": RUN_AS[1], "extra_groups": []}
     try:
         proc = subprocess.run(["go", "test", "-run", "^TestCodemidasRecord$", "-count=1", "-timeout", "%ds" % max(5, int(timeout_s)), "."],
-                              cwd=package_dir, env=env, capture_output=True, text=True, timeout=timeout_s + 120)
+                              cwd=package_dir, env=env, capture_output=True, text=True, timeout=timeout_s + 120, **as_user)
         output, code = proc.stdout + proc.stderr, proc.returncode
     except subprocess.TimeoutExpired as e:
         output, code = (e.stdout or "") + (e.stderr or ""), -1
@@ -199,6 +202,11 @@ def run_cases(package_dir, pkg, cases, work, timeout_s, call_timeout_ms, rejecte
             continue
         if code != 0 and not outcomes:
             return kept, output.strip()[-1500:] or "go test failed (exit %s)" % code
+        if not outcomes:
+            # the process ended before any case (an init that exits): none of the rest will run either
+            for c in cases:
+                rejected[c["id"]] = "exited"
+            break
         for cid, o in outcomes.items():
             if o.get("timeout"):
                 rejected[cid] = "timeout"
@@ -232,24 +240,56 @@ def case_id(target, receiver, args):
     return "%s-%s" % (slug, hashlib.sha256(json.dumps([receiver, args]).encode()).hexdigest()[:10])
 
 
-def record_package(repo_root, work, package, targets, timeout_s, call_timeout_ms, max_cases):
-    package_dir = os.path.normpath(os.path.join(repo_root, package))
-    pkg = package_name(package_dir)
-    results = {}
-    if pkg is None:
-        for t in targets:
-            results[t["unitId"]] = {"drop": {"code": "no-package", "reason": "no Go package clause in %s" % package}}
-        return results
-    hidden = []
-    for name in sorted(os.listdir(package_dir)):
-        if name.endswith("_test.go"):
-            os.rename(os.path.join(package_dir, name), os.path.join(package_dir, name + HIDDEN_SUFFIX))
-            hidden.append(name)
-    try:
+class PreparedPackage:
+    """A package ready for the driver: its own `_test.go` files set aside, the codec written beside
+    them; on exit both undone (the driver file removed too)."""
+
+    def __init__(self, repo_root, package):
+        self.dir = os.path.normpath(os.path.join(repo_root, package))
+        self.name = package_name(self.dir) if os.path.isdir(self.dir) else None
+        self.hidden = []
+
+    def __enter__(self):
+        if self.name is None:
+            return self
+        for name in sorted(os.listdir(self.dir)):
+            if name.endswith("_test.go"):
+                os.rename(os.path.join(self.dir, name), os.path.join(self.dir, name + HIDDEN_SUFFIX))
+                self.hidden.append(name)
         with open(os.path.join(HERE, "codemidas_codec.go.txt"), encoding="utf-8") as f:
-            codec = f.read().replace("__CODEMIDAS_PACKAGE__", pkg)
-        with open(os.path.join(package_dir, CODEC_FILE), "w", encoding="utf-8") as f:
+            codec = f.read().replace("__CODEMIDAS_PACKAGE__", self.name)
+        with open(os.path.join(self.dir, CODEC_FILE), "w", encoding="utf-8") as f:
             f.write(codec)
+        return self
+
+    def __exit__(self, *exc):
+        for name in (CODEC_FILE, DRIVER_FILE):
+            try:
+                os.remove(os.path.join(self.dir, name))
+            except OSError:
+                pass
+        for name in self.hidden:
+            os.rename(os.path.join(self.dir, name + HIDDEN_SUFFIX), os.path.join(self.dir, name))
+        return False
+
+
+def run_package_cases(repo_root, package, planned, work, timeout_s, call_timeout_ms):
+    """One run of `planned` cases in a package (the judge's): {id: outcome}; a case without an outcome did not build, end or run."""
+    with PreparedPackage(repo_root, package) as prepared:
+        if prepared.name is None:
+            return {}
+        outcomes, _ = run_cases(prepared.dir, prepared.name, planned, work, timeout_s, call_timeout_ms, {})
+        return outcomes
+
+
+def record_package(repo_root, work, package, targets, timeout_s, call_timeout_ms, max_cases):
+    results = {}
+    with PreparedPackage(repo_root, package) as prepared:
+        if prepared.name is None:
+            for t in targets:
+                results[t["unitId"]] = {"drop": {"code": "no-package", "reason": "no Go package clause in %s" % package}}
+            return results
+        package_dir, pkg = prepared.dir, prepared.name
         planned = []
         meta = {}
         for t in targets:
@@ -310,14 +350,6 @@ def record_package(repo_root, work, package, targets, timeout_s, call_timeout_ms
             elif len({json.dumps(c["expect"], sort_keys=True) for c in cases}) == 1 and len(cases) > 1:
                 drop = {"code": "constant-result", "reason": "all %d recorded inputs gave the same outcome; a task would be passed by returning it" % len(cases)}
             results[t["unitId"]] = {"cases": cases, "sources": sources, "rejected": dropped, "drop": drop}
-    finally:
-        for name in (CODEC_FILE, DRIVER_FILE):
-            try:
-                os.remove(os.path.join(package_dir, name))
-            except OSError:
-                pass
-        for name in hidden:
-            os.rename(os.path.join(package_dir, name + HIDDEN_SUFFIX), os.path.join(package_dir, name))
     return results
 
 

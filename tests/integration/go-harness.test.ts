@@ -1,8 +1,10 @@
 /**
- * The Go record harness (issue 20, first part) against the real docker engine, in the Go image
- * (Debian's golang-go): record_driver.py compiles a generated driver into each package of
+ * The Go record harness and judge (issue 20, first part) against the real docker engine, in the Go
+ * image (Debian's golang-go): record_driver.py compiles a generated driver into each package of
  * examples/gokit with `go test` and records what its functions and methods do, twice, with the
- * inputs go-recorder.ts builds from call sites and types. No Go on the host is needed.
+ * inputs go-recorder.ts builds from call sites and types; judge.py scores workspaces against those
+ * cases as the agent user: the original passes all, a masked body fails its own, and an agent's
+ * `init` that exits, or its own TestMain, changes nothing. No Go on the host is needed.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -11,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureImages, type ImageTags } from '../../src/images/image-builder.js';
 import { createDockerImageResolver } from '../../src/images/docker-image-resolver.js';
 import { createGoRecorder, GO_HARNESS_DIR_IN_SANDBOX } from '../../src/languages/go/go-recorder.js';
+import { loadGoGrammar } from '../../src/languages/go/go-grammar.js';
+import { maskGoBody } from '../../src/languages/go/mask-go-body.js';
 import { parseGoUnits } from '../../src/languages/go/parse-go-units.js';
 import type { Unit } from '../../src/languages/construction-types.js';
 import { createSilentLogger } from '../../src/logging.js';
@@ -31,6 +35,17 @@ let provider: SandboxProvider;
 let units: Unit[];
 let result: RecordResult;
 let stillThere: string;
+let targets: Record<string, unknown>[];
+let workspace: FileEntry[];
+
+const GO_SPEC = (role: 'episode' | 'scoring') => ({
+  image: tags['go']!,
+  role,
+  workdir: '/workspace',
+  resources: { memoryBytes: 2 * 1024 ** 3, cpus: 2, pids: 1024 },
+  labels: { 'codemidas.purpose': `go-${role}` },
+  expiresAt: new Date(Date.now() + 600_000),
+});
 
 function files(dir: string): string[] {
   const walk = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [relative(dir, join(d, n))]));
@@ -45,24 +60,17 @@ beforeAll(async () => {
   // a package written for this test: a function that never ends for a positive n
   const classes = new Map(units.filter((u) => u.kind === 'class').map((u) => [u.id, u] as const));
   const recorder = createGoRecorder({ seed: 1 });
-  const targets = units.filter((u) => u.kind !== 'class').map((unit) => recorder.target({ unit, reasons: [] }, classes, []));
+  targets = units.filter((u) => u.kind !== 'class').map((unit) => recorder.target({ unit, reasons: [] }, classes, []));
   // an input the compiler refuses (a number for a string) is dropped; the others still run
   const reverse = targets.find((t) => t['unitId'] === 'textutil:Reverse')!;
   reverse['inputs'] = [...(reverse['inputs'] as unknown[]), { args: ['42'], source: 'type-hint' }];
   targets.push({ unitId: 'loop:Spin', package: 'loop', target: 'Spin', kind: 'function', results: 1, params: [{ name: 'n', type: 'int', variadic: false }], inputs: ['0', '1', '-1'].map((n) => ({ args: [n], source: 'type-hint' })) });
-  const workspace: FileEntry[] = [
+  workspace = [
     ...files(GOKIT).map((path): FileEntry => ({ path, type: 'file', mode: 0o644, content: readFileSync(join(GOKIT, path)) })),
     { path: 'loop', type: 'directory', mode: 0o755 },
     { path: 'loop/loop.go', type: 'file', mode: 0o644, content: Buffer.from(SPIN) },
   ];
-  await withSandbox(provider, {
-    image: tags['go']!,
-    role: 'episode',
-    workdir: '/workspace',
-    resources: { memoryBytes: 2 * 1024 ** 3, cpus: 2, pids: 1024 },
-    labels: { 'codemidas.purpose': 'record' },
-    expiresAt: new Date(Date.now() + 600_000),
-  }, async (sandbox) => {
+  await withSandbox(provider, GO_SPEC('episode'), async (sandbox) => {
     await sandbox.putFiles('/workspace', workspace);
     await sandbox.putFiles('/', await recorder.entries());
     const config = { repoRoot: '/workspace', workDir: '/tmp/codemidas-work', callTimeoutMs: 1500, maxCases: 40, targets };
@@ -131,3 +139,56 @@ describe('the Go record harness in the Go image (issue 20)', () => {
     ]);
   });
 });
+
+describe('the Go judge in the Go image (issue 20)', () => {
+  /** Judges `files` (the workspace, with changes) against every recorded case of gokit, as root in a scoring sandbox; the tests by case id. */
+  const judge = async (files: FileEntry[]): Promise<Map<string, { status: string; message: string }>> => {
+    const cases = result.targets.filter((t) => t.unitId !== 'loop:Spin').flatMap((t) => t.cases);
+    const meta = Object.fromEntries(targets.map((t) => [String(t['unitId']), { results: t['results'], params: t['params'] }]));
+    return withSandbox(provider, GO_SPEC('scoring'), async (sandbox) => {
+      await sandbox.putFiles('/workspace', files.map((f) => ({ ...f, uid: 1000, gid: 1000 })));
+      await sandbox.putFiles('/', [
+        { path: 'var/lib/codemidas/hidden', type: 'directory', mode: 0o700, uid: 0, gid: 0 },
+        { path: 'var/lib/codemidas/hidden/cases.json', type: 'file', mode: 0o600, uid: 0, gid: 0, content: Buffer.from(JSON.stringify({ cases })) },
+      ]);
+      const nonce = 'n0123';
+      const config = { workspace: '/workspace', hiddenDir: '/var/lib/codemidas/hidden', cases: 'cases.json', targets: meta, caseTimeoutMs: 3000, budgetMs: 240_000, uid: 1000, gid: 1000, dropPrivileges: true, nonce };
+      const run = await sandbox.exec({ argv: ['python3', '/opt/codemidas/go/judge.py'] }, { timeoutMs: 300_000, maxOutputBytes: 16 * 1024 * 1024, stdin: Buffer.from(JSON.stringify(config)) });
+      expect(run.exitCode, run.stderr).toBe(0);
+      const line = run.stdout.split('\n').find((l) => l.startsWith(`CODEMIDAS-JUDGE ${nonce} `));
+      expect(line, run.stdout + run.stderr).toBeDefined();
+      const judged = JSON.parse(line!.slice(`CODEMIDAS-JUDGE ${nonce} `.length)) as { tests: { name: string; status: string; message: string }[]; detail: string };
+      expect(judged.detail).not.toContain('privileges not dropped');
+      return new Map(judged.tests.map((t) => [t.name.replace(/^case:/, ''), t] as const));
+    });
+  };
+  const idsOf = (unitId: string): string[] => result.targets.find((t) => t.unitId === unitId)!.cases.map((c) => c.id);
+  const original = (): FileEntry[] => workspace.filter((f) => !f.path.startsWith('loop'));
+  const replaced = (path: string, content: string): FileEntry[] => original().map((f) => (f.path === path ? { ...f, content: Buffer.from(content) } : f));
+
+  it('passes every recorded case on the original, as the agent user', async () => {
+    const tests = await judge(original());
+    expect(tests.size).toBeGreaterThan(50);
+    expect([...tests.values()].filter((t) => t.status !== 'passed')).toEqual([]);
+  }, 600_000);
+
+  it("fails a masked body's cases and only those", async () => {
+    await loadGoGrammar();
+    const reverse = units.find((u) => u.id === 'textutil:Reverse')!;
+    const tests = await judge(replaced(reverse.file, maskGoBody(readFileSync(join(GOKIT, reverse.file), 'utf8'), reverse)));
+    const own = new Set(idsOf('textutil:Reverse'));
+    for (const [id, t] of tests) expect(t.status, id).toBe(own.has(id) ? 'failed' : 'passed');
+    expect(tests.get([...own][0]!)?.message).toContain('not implemented');
+  }, 600_000);
+
+  it('fails every case when the agent\'s init ends the process, and ignores an agent\'s TestMain', async () => {
+    const exits = await judge([...original(), { path: 'textutil/hack.go', type: 'file', mode: 0o644, content: Buffer.from('package textutil\n\nimport "os"\n\nfunc init() { os.Exit(0) }\n') }]);
+    for (const id of idsOf('textutil:Slugify')) expect(exits.get(id)?.status).toBe('failed');
+    for (const id of idsOf('geom:Midpoint')) expect(exits.get(id)?.status).toBe('passed');
+    const main = await judge([...replaced('textutil/reverse.go', 'package textutil\n\nimport "errors"\n\nvar ErrEmpty = errors.New("x")\n\nfunc Reverse(s string) (string, error) { return s, nil }\n'),
+      { path: 'textutil/main_test.go', type: 'file', mode: 0o644, content: Buffer.from('package textutil\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestMain(m *testing.M) { os.Exit(0) }\n') }]);
+    expect(idsOf('textutil:Reverse').filter((id) => main.get(id)?.status === 'failed').length).toBeGreaterThan(0);
+    for (const id of idsOf('textutil:Slugify')) expect(main.get(id)?.status).toBe('passed');
+  }, 600_000);
+});
+
