@@ -18,7 +18,7 @@ import { maskGoBody } from '../../src/languages/go/mask-go-body.js';
 import { parseGoUnits } from '../../src/languages/go/parse-go-units.js';
 import type { Unit } from '../../src/languages/construction-types.js';
 import { createSilentLogger } from '../../src/logging.js';
-import { recordResultSchema, type RecordResult } from '../../src/pipeline/record/harness-result-schema.js';
+import { mutateResultSchema, recordResultSchema, type MutateResult, type RecordResult } from '../../src/pipeline/record/harness-result-schema.js';
 import { projectRoot } from '../../src/project-root.js';
 import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
 import type { FileEntry, SandboxProvider } from '../../src/sandbox/types.js';
@@ -35,6 +35,8 @@ let provider: SandboxProvider;
 let units: Unit[];
 let result: RecordResult;
 let stillThere: string;
+let mutated: MutateResult;
+let afterMutation: string;
 let targets: Record<string, unknown>[];
 let workspace: FileEntry[];
 
@@ -78,6 +80,12 @@ beforeAll(async () => {
     expect(run.exitCode, run.stderr).toBe(0);
     result = recordResultSchema.parse(JSON.parse(run.stdout));
     stillThere = (await sandbox.exec({ shell: 'ls /workspace/textutil' }, { timeoutMs: 10_000, maxOutputBytes: 4096 })).stdout;
+    // the mutate run, on the recorded cases of gokit's own targets
+    const withCases = targets.filter((t) => t['unitId'] !== 'loop:Spin').map((t) => ({ ...t, cases: result.targets.find((r) => r.unitId === t['unitId'])!.cases }));
+    const mutate = await sandbox.exec({ argv: recorder.command('mutate') }, { timeoutMs: 600_000, maxOutputBytes: 64 * 1024 * 1024, cwd: '/workspace', stdin: Buffer.from(JSON.stringify({ ...config, maxMutants: 150, targets: withCases })) });
+    expect(mutate.exitCode, mutate.stderr).toBe(0);
+    mutated = mutateResultSchema.parse(JSON.parse(mutate.stdout));
+    afterMutation = (await sandbox.exec({ shell: 'cat /workspace/textutil/reverse.go; ls -a /workspace /workspace/textutil' }, { timeoutMs: 10_000, maxOutputBytes: 65536 })).stdout;
   });
 }, 600_000);
 
@@ -137,6 +145,23 @@ describe('the Go record harness in the Go image (issue 20)', () => {
       ['0', { returns: { t: 'results', v: [{ t: 'int', type: 'int', v: '0' }] } }],
       ['-1', { returns: { t: 'results', v: [{ t: 'int', type: 'int', v: '-2' }] } }],
     ]);
+  });
+});
+
+describe('the Go mutate run in the Go image (issue 20)', () => {
+  const of = (id: string): MutateResult['targets'][number] => mutated.targets.find((t) => t.unitId === id)!;
+
+  it('scores each target by the mutants of its body its cases kill, a surviving mutant named by line', () => {
+    expect(of('textutil:Reverse').mutation).toEqual({ total: 13, killed: 12, score: 12 / 13, survivors: ['line 14: < → <='] });
+    expect(of('geom:Midpoint').mutation).toMatchObject({ total: 8, killed: 8, score: 1 });
+    expect(of('geom:Point.Scale').mutation.killed).toBe(of('geom:Point.Scale').mutation.total);
+    for (const t of mutated.targets) expect(t.error, t.unitId).toBeNull();
+  });
+
+  it('puts every mutated file back, and leaves no build folder in the workspace', () => {
+    expect(afterMutation).toContain(readFileSync(join(GOKIT, 'textutil/reverse.go'), 'utf8'));
+    expect(afterMutation).not.toContain('.codemidas-go-tmp');
+    expect(afterMutation).not.toContain('zz_codemidas');
   });
 });
 

@@ -8,8 +8,8 @@ import { goInputs, resultCount, structLiterals } from './go-inputs.js';
 /** Where the Go record harness's files go in the record sandbox. */
 export const GO_HARNESS_DIR_IN_SANDBOX = '/var/lib/codemidas/go-harness';
 
-/** The harness's files (runtime/): the record driver and the codec it compiles into the package. */
-const HARNESS_FILES = ['record_driver.py', 'codemidas_codec.go.txt'];
+/** The harness's files (runtime/): the record and mutate drivers, the judge's comparison they share, and the codec compiled into the package. */
+const HARNESS_FILES = ['record_driver.py', 'mutate_driver.py', 'judge.py', 'codemidas_codec.go.txt'];
 
 /** How many inputs a target gets before the driver runs them (it keeps at most the config's maxCases). */
 const INPUTS_PER_TARGET = 60;
@@ -43,6 +43,10 @@ export function goTarget(candidate: Candidate, structs: ReadonlyMap<string, Unit
     package: u.module,
     target: u.qualname,
     kind: u.kind,
+    // where the mutate run's mutants go
+    file: u.file,
+    bodyStartLine: u.bodyStartLine,
+    bodyEndLine: u.bodyEndLine,
     results: resultCount(u.returnAnnotation),
     params: u.params.map((p) => ({ name: p.name, type: p.annotation, variadic: p.kind === 'var-positional' })),
     ...(receiver !== null ? { receivers: structLiterals(receiver, structs) } : {}),
@@ -58,18 +62,19 @@ export function packageStructs(unit: Unit, classes: ReadonlyMap<string, Unit>): 
 }
 
 /**
- * Go's record harness (`runtime/record_driver.py`, run with the image's python3): targets grouped by
- * package, a generated driver compiled into each with `go test`. No mutate run yet (issue 20).
+ * Go's record harness (`runtime/record_driver.py` and `runtime/mutate_driver.py`, run with the
+ * image's python3): targets grouped by package, a generated driver compiled into each with `go test`;
+ * the mutate run has no mutant-guided search yet (issue 20).
  */
 export function createGoRecorder(options: { runtimeDir?: string; seed?: number } = {}): {
   entries: () => Promise<FileEntry[]>;
-  command: (script: 'record') => string[];
+  command: (script: 'record' | 'mutate') => string[];
   config: () => Record<string, unknown>;
   target: (candidate: Candidate, classes: ReadonlyMap<string, Unit>, proposals: readonly InputProposal[]) => Record<string, unknown>;
 } {
   return Object.freeze({
     entries: () => goHarnessEntries(options.runtimeDir),
-    command: (script: 'record') => ['python3', `${GO_HARNESS_DIR_IN_SANDBOX}/${script}_driver.py`],
+    command: (script: 'record' | 'mutate') => ['python3', `${GO_HARNESS_DIR_IN_SANDBOX}/${script}_driver.py`],
     config: () => ({}),
     target: (candidate: Candidate, classes: ReadonlyMap<string, Unit>) => goTarget(candidate, packageStructs(candidate.unit, classes), options.seed ?? 0),
   });

@@ -1,0 +1,182 @@
+"""The Go mutate run (issue 20): how many mutants of each target's body its recorded cases kill.
+
+    python3 mutate_driver.py < config.json > result.json
+
+config: record_driver.py's, each target with its recorded `cases`, its `file` and its body's lines
+(`bodyStartLine`, `bodyEndLine`). A mutant changes one token of the body: an arithmetic,
+comparison, logical, increment or assignment operator, an integer constant, `true`/`false`. Each
+is written over the file, the target's cases are run with the record driver (one run, its package's
+own tests set aside), and the mutant counts as killed when a case's outcome differs from the one it
+recorded (as the judge compares them). A mutant the compiler refuses is not viable and not counted;
+the file is put back after each. No mutant-guided search yet.
+
+Prints one JSON document: {"targets": [{unitId, mutation, before, newCases, search,
+baselineMismatches, error, ms}]} (src/pipeline/record/harness-result-schema.ts).
+"""
+import json
+import os
+import re
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import judge  # noqa: E402
+import record_driver  # noqa: E402
+
+SWAPS = {
+    "+": ["-"], "-": ["+"], "*": ["/"], "/": ["*"], "%": ["*"],
+    "<": ["<=", ">"], "<=": ["<", ">"], ">": [">=", "<"], ">=": [">", "<"],
+    "==": ["!="], "!=": ["=="], "&&": ["||"], "||": ["&&"],
+    "++": ["--"], "--": ["++"], "+=": ["-="], "-=": ["+="],
+}
+OPERATORS = sorted(set(SWAPS) | {":=", "<-", "...", "&^", "<<", ">>", "&", "|", "^", "=", "!", ".", ",", ";", "(", ")", "[", "]", "{", "}", ":", "*=", "/=", "%="}, key=len, reverse=True)
+
+
+def tokens(text, start, end):
+    """(offset, token) of the operators, integer literals and booleans in text[start:end], strings, runes and comments skipped."""
+    out = []
+    i = start
+    while i < end:
+        ch = text[i]
+        if text.startswith("//", i):
+            i = text.find("\n", i)
+            i = end if i < 0 else i
+            continue
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = end if j < 0 else j + 2
+            continue
+        if ch in "\"'":
+            j = i + 1
+            while j < end and text[j] != ch:
+                j += 2 if text[j] == "\\" else 1
+            i = j + 1
+            continue
+        if ch == "`":
+            j = text.find("`", i + 1)
+            i = end if j < 0 else j + 1
+            continue
+        m = re.match(r"[A-Za-z_]\w*|\d[\w.]*", text[i:end])
+        if m:
+            word = m.group(0)
+            if word in ("true", "false") or re.fullmatch(r"\d+", word):
+                out.append((i, word))
+            i += len(word)
+            continue
+        for op in OPERATORS:
+            if text.startswith(op, i):
+                if op in SWAPS:
+                    out.append((i, op))
+                i += len(op)
+                break
+        else:
+            i += 1
+    return out
+
+
+def mutants(text, start, end):
+    """(offset, old token, new token, description) of every mutant of text[start:end]."""
+    line_of = lambda offset: text.count("\n", 0, offset) + 1  # noqa: E731
+    out = []
+    for offset, tok in tokens(text, start, end):
+        if tok in SWAPS:
+            # a unary minus or a pointer's star is not an arithmetic operator
+            before = text[:offset].rstrip()
+            if tok in ("-", "*", "+") and (not before or before[-1] in "(,=:[{!&|<>+-*/%^;" or before.endswith("return")):
+                continue
+            news = SWAPS[tok]
+        elif tok == "true":
+            news = ["false"]
+        elif tok == "false":
+            news = ["true"]
+        else:
+            n = int(tok)
+            news = ["1"] if n == 0 else ["0", str(n + 1)] if n == 1 else [str(n + 1), str(n - 1)]
+        for new in news:
+            out.append((offset, tok, new, "line %d: %s → %s" % (line_of(offset), tok, new)))
+    return out
+
+
+def killed_by(cases, outcomes):
+    """Whether some case's outcome differs from the one it recorded (as the judge compares them)."""
+    return any(not judge.verdict(c, outcomes.get(c["id"]))[0] for c in cases)
+
+
+def mutate_target(config, target, work, timeout_s, call_timeout_ms):
+    started = time.monotonic()
+    repo_root = config.get("repoRoot", "/workspace")
+    path = os.path.join(repo_root, target["file"])
+    with open(path, encoding="utf-8") as f:
+        original = f.read()
+    lines = original.split("\n")
+    start = sum(len(line) + 1 for line in lines[: target["bodyStartLine"] - 1])
+    end = sum(len(line) + 1 for line in lines[: target["bodyEndLine"]])
+    cases = target.get("cases", [])
+    planned = []
+    for c in cases:
+        receiver = ((c.get("init") or {}).get("args") or [None])[0]
+        planned.append({"id": c["id"], "code": record_driver.case_code(target, receiver.get("v") if isinstance(receiver, dict) else None, [a.get("v") for a in c.get("args", [])])})
+    zero = {"total": 0, "killed": 0, "score": 1, "survivors": []}
+    result = {"unitId": target["unitId"], "mutation": zero, "before": zero, "newCases": [], "search": {"tried": 0, "found": 0}, "baselineMismatches": 0, "error": None}
+    baseline = record_driver.run_package_cases(repo_root, target["package"], planned, work, timeout_s, call_timeout_ms)
+    mismatched = [c for c in cases if not judge.verdict(c, baseline.get(c["id"]))[0]]
+    result["baselineMismatches"] = len(mismatched)
+    if len(mismatched) == len(cases):
+        result["error"] = {"code": "no-cases", "reason": "no recorded case reproduces in one run"}
+        return result
+    kept = [c for c in cases if c not in mismatched]
+    if mismatched:
+        result["cases"] = kept
+    kept_ids = {c["id"] for c in kept}
+    planned = [p for p in planned if p["id"] in kept_ids]
+    total, killed, survivors = 0, 0, []
+    limit = int(config.get("maxMutants", 150))
+    try:
+        for offset, old, new, description in mutants(original, start, end)[:limit]:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(original[:offset] + new + original[offset + len(old):])
+            rejected = {}
+            with record_driver.PreparedPackage(repo_root, target["package"]) as prepared:
+                outcomes, problem = record_driver.run_cases(prepared.dir, prepared.name, planned, work, timeout_s, call_timeout_ms, rejected)
+            if problem is not None and not outcomes:
+                continue  # the compiler refused the mutant: not viable
+            total += 1
+            if killed_by(kept, outcomes) or rejected:
+                killed += 1
+            else:
+                survivors.append(description)
+    finally:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(original)
+    score = {"total": total, "killed": killed, "score": killed / total if total else 1, "survivors": survivors}
+    result["mutation"] = score
+    result["before"] = score
+    result["ms"] = int((time.monotonic() - started) * 1000)
+    return result
+
+
+def main():
+    config = json.load(sys.stdin)
+    repo_root = config.get("repoRoot", "/workspace")
+    record_driver.GO_TMP = os.path.join(repo_root, ".codemidas-go-tmp")
+    os.makedirs(record_driver.GO_TMP, exist_ok=True)
+    work = config.get("workDir") or "/tmp"
+    os.makedirs(work, exist_ok=True)
+    call_timeout_ms = int(config.get("callTimeoutMs", 5000))
+    timeout_s = max(60, call_timeout_ms / 1000 * 40)
+    out = []
+    try:
+        for target in config.get("targets", []):
+            try:
+                out.append(mutate_target(config, target, work, timeout_s, call_timeout_ms))
+            except Exception as e:  # one target's failure is its error, not the run's
+                zero = {"total": 0, "killed": 0, "score": 0, "survivors": []}
+                out.append({"unitId": target["unitId"], "mutation": zero, "before": zero, "newCases": [], "search": {"tried": 0, "found": 0}, "baselineMismatches": 0, "error": {"code": "mutation-error", "reason": str(e)[:500]}})
+    finally:
+        import shutil
+        shutil.rmtree(record_driver.GO_TMP, ignore_errors=True)
+    json.dump({"targets": out}, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
