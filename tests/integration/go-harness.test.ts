@@ -66,7 +66,7 @@ beforeAll(async () => {
   // an input the compiler refuses (a number for a string) is dropped; the others still run
   const reverse = targets.find((t) => t['unitId'] === 'textutil:Reverse')!;
   reverse['inputs'] = [...(reverse['inputs'] as unknown[]), { args: ['42'], source: 'type-hint' }];
-  targets.push({ unitId: 'loop:Spin', package: 'loop', target: 'Spin', kind: 'function', results: 1, params: [{ name: 'n', type: 'int', variadic: false }], inputs: ['0', '1', '-1'].map((n) => ({ args: [n], source: 'type-hint' })) });
+  targets.push({ unitId: 'loop:Spin', package: 'loop', target: 'Spin', kind: 'function', params: [{ name: 'n', type: 'int', variadic: false }], inputs: ['0', '1', '-1'].map((n) => ({ args: [n], source: 'type-hint' })) });
   workspace = [
     ...files(GOKIT).map((path): FileEntry => ({ path, type: 'file', mode: 0o644, content: readFileSync(join(GOKIT, path)) })),
     { path: 'loop', type: 'directory', mode: 0o755 },
@@ -169,7 +169,6 @@ describe('the Go judge in the Go image (issue 20)', () => {
   /** Judges `files` (the workspace, with changes) against every recorded case of gokit, as root in a scoring sandbox; the tests by case id. */
   const judge = async (files: FileEntry[]): Promise<Map<string, { status: string; message: string }>> => {
     const cases = result.targets.filter((t) => t.unitId !== 'loop:Spin').flatMap((t) => t.cases);
-    const meta = Object.fromEntries(targets.map((t) => [String(t['unitId']), { results: t['results'], params: t['params'] }]));
     return withSandbox(provider, GO_SPEC('scoring'), async (sandbox) => {
       await sandbox.putFiles('/workspace', files.map((f) => ({ ...f, uid: 1000, gid: 1000 })));
       await sandbox.putFiles('/', [
@@ -177,7 +176,7 @@ describe('the Go judge in the Go image (issue 20)', () => {
         { path: 'var/lib/codemidas/hidden/cases.json', type: 'file', mode: 0o600, uid: 0, gid: 0, content: Buffer.from(JSON.stringify({ cases })) },
       ]);
       const nonce = 'n0123';
-      const config = { workspace: '/workspace', hiddenDir: '/var/lib/codemidas/hidden', cases: 'cases.json', targets: meta, caseTimeoutMs: 3000, budgetMs: 240_000, uid: 1000, gid: 1000, dropPrivileges: true, nonce };
+      const config = { workspace: '/workspace', hiddenDir: '/var/lib/codemidas/hidden', cases: 'cases.json', caseTimeoutMs: 3000, budgetMs: 240_000, uid: 1000, gid: 1000, dropPrivileges: true, nonce };
       const run = await sandbox.exec({ argv: ['python3', '/opt/codemidas/go/judge.py'] }, { timeoutMs: 300_000, maxOutputBytes: 16 * 1024 * 1024, stdin: Buffer.from(JSON.stringify(config)) });
       expect(run.exitCode, run.stderr).toBe(0);
       const line = run.stdout.split('\n').find((l) => l.startsWith(`CODEMIDAS-JUDGE ${nonce} `));

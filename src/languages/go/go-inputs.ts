@@ -130,18 +130,3 @@ export function goInputs(unit: Unit, structs: ReadonlyMap<string, Unit>, seed: n
   }
   return out;
 }
-
-/** The number of values a Go signature's result gives: none, one, or each of a parenthesised list's (`(a, b int)` is two). */
-export function resultCount(result: string | null): number {
-  if (result === null || result.trim() === '') return 0;
-  const text = result.trim();
-  if (!text.startsWith('(')) return 1;
-  let depth = 0;
-  let count = 1;
-  for (const ch of text.slice(1, -1)) {
-    if (ch === '(' || ch === '[' || ch === '{') depth += 1;
-    else if (ch === ')' || ch === ']' || ch === '}') depth -= 1;
-    else if (ch === ',' && depth === 0) count += 1;
-  }
-  return text.slice(1, -1).trim() === '' ? 0 : count;
-}

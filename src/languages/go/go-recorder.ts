@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { projectRoot } from '../../project-root.js';
 import type { Candidate, InputProposal, Unit } from '../construction-types.js';
 import type { FileEntry } from '../../sandbox/types.js';
-import { goInputs, resultCount, structLiterals } from './go-inputs.js';
+import { goInputs, structLiterals } from './go-inputs.js';
 
 /** Where the Go record harness's files go in the record sandbox. */
 export const GO_HARNESS_DIR_IN_SANDBOX = '/var/lib/codemidas/go-harness';
@@ -30,8 +30,8 @@ function receiverType(unit: Unit): string | null {
 }
 
 /**
- * One candidate as record_driver.py takes it: its package folder and name, its parameters' Go types,
- * how many results it gives, a method's receivers (composite literals of its struct type: the zero
+ * One candidate as record_driver.py takes it: its package folder, its parameters' Go types, a
+ * method's receivers (composite literals of its struct type: the zero
  * value, then fields given values) and its inputs (go-inputs.ts), all Go source. `structs`: the
  * package's struct types by name (units of kind `class` of the same package).
  */
@@ -47,7 +47,6 @@ export function goTarget(candidate: Candidate, structs: ReadonlyMap<string, Unit
     file: u.file,
     bodyStartLine: u.bodyStartLine,
     bodyEndLine: u.bodyEndLine,
-    results: resultCount(u.returnAnnotation),
     params: u.params.map((p) => ({ name: p.name, type: p.annotation, variadic: p.kind === 'var-positional' })),
     ...(receiver !== null ? { receivers: structLiterals(receiver, structs) } : {}),
     inputs: goInputs(u, structs, seed, INPUTS_PER_TARGET),

@@ -2,12 +2,11 @@
 sandbox. Run as root: `python3 /opt/codemidas/go/judge.py`, configuration JSON on stdin:
 
     {"workspace": "/workspace", "hiddenDir": "/var/lib/codemidas/hidden", "cases": "cases.json",
-     "targets": {"textutil:Reverse": {"results": 2, "params": [{"name": "s", "type": "string"}]}},
      "caseTimeoutMs": 10000, "budgetMs": 120000, "uid": 1000, "gid": 1000,
      "dropPrivileges": true, "nonce": "..."}
 
-`targets` (the task's, from task.json `tests`): each target's parameter types and result count,
-which the driver binds the arguments and takes the results with.
+A case's arguments carry their parameters' types as recorded (`{"t": "go", "v": "\"abc\"",
+"type": "string"}`): a workspace whose signature no longer takes them does not compile.
 
 Prints ONE line: `CODEMIDAS-JUDGE <nonce> <json>` with {"tests": [{"name", "status", "message"}],
 "tampered": false, "budgetExhausted": bool, "detail": str}.
@@ -91,15 +90,10 @@ def verdict(case, outcome):
     return True, ""
 
 
-def case_plan(case, targets):
-    """The driver's case for a recorded one: its target (with its parameters' types and its result
-    count, from the task's `targets`), its receiver and arguments as Go source."""
-    init = case.get("init") or {}
-    receiver = (init.get("args") or [None])[0]
-    args = [a.get("v") for a in case.get("args", [])]
-    known = targets.get("%s:%s" % (case.get("module", "."), case["target"]), {})
-    target = {"target": case["target"], "params": known.get("params", []), "results": known.get("results", 0)}
-    return target, receiver.get("v") if isinstance(receiver, dict) else None, args
+def case_plan(case):
+    """The driver's case for a recorded one: its target, its receiver and its typed arguments, as Go source."""
+    receiver = ((case.get("init") or {}).get("args") or [None])[0]
+    return case["target"], receiver.get("v") if isinstance(receiver, dict) else None, case.get("args", [])
 
 
 def main():
@@ -136,8 +130,7 @@ def main():
             else:
                 planned = []
                 for c in by_package[package]:
-                    target, receiver, args = case_plan(c, config.get("targets") or {})
-                    planned.append({"id": c["id"], "code": record_driver.case_code(target, receiver, args)})
+                    planned.append({"id": c["id"], "code": record_driver.case_code(*case_plan(c))})
                 outcomes = record_driver.run_package_cases(workspace, package, planned, work, remaining, call_timeout_ms)
             for c in by_package[package]:
                 passed, message = verdict(c, outcomes.get(c["id"]))

@@ -114,8 +114,7 @@ def mutate_target(config, target, work, timeout_s, call_timeout_ms):
     cases = target.get("cases", [])
     planned = []
     for c in cases:
-        receiver = ((c.get("init") or {}).get("args") or [None])[0]
-        planned.append({"id": c["id"], "code": record_driver.case_code(target, receiver.get("v") if isinstance(receiver, dict) else None, [a.get("v") for a in c.get("args", [])])})
+        planned.append({"id": c["id"], "code": record_driver.case_code(*judge.case_plan(c))})
     zero = {"total": 0, "killed": 0, "score": 1, "survivors": []}
     result = {"unitId": target["unitId"], "mutation": zero, "before": zero, "newCases": [], "search": {"tried": 0, "found": 0}, "baselineMismatches": 0, "error": None}
     baseline = record_driver.run_package_cases(repo_root, target["package"], planned, work, timeout_s, call_timeout_ms)

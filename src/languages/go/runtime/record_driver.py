@@ -5,7 +5,7 @@ a generated driver into the package and running it with `go test`, twice.
 
 config: {"repoRoot": "/workspace", "workDir": "...", "callTimeoutMs": 5000, "maxCases": 40,
          "targets": [{"unitId": "textutil:Reverse", "package": "textutil", "target": "Reverse",
-                      "kind": "function" | "method", "results": 2,
+                      "kind": "function" | "method",
                       "params": [{"name": "s", "type": "string", "variadic": false}],
                       "receivers": ["&Point{X: 1, Y: 2}", ...],      # a method's receiver expressions
                       "inputs": [{"args": ["\"abc\""], "source": "call-site"}, ...]}]}
@@ -54,34 +54,44 @@ def package_name(package_dir):
     return None
 
 
-def case_code(target, receiver, args):
-    """One case as a Go function literal on one line: bind, call, return (results, [before...], [after...])."""
+def typed_args(params, exprs):
+    """A case's arguments as the driver binds them: each expression with its parameter's type; the
+    expressions past a variadic parameter joined into one slice of its type (`"variadic": true`)."""
+    out = []
+    for i, expr in enumerate(exprs):
+        param = params[i] if i < len(params) else {}
+        if param.get("variadic"):
+            out.append({"t": "go", "v": "[]%s{%s}" % (param.get("type"), ", ".join(exprs[i:])), "type": "[]%s" % param.get("type"), "variadic": True})
+            break
+        out.append({"t": "go", "v": expr, "type": param.get("type")})
+    return out
+
+
+def case_code(target_name, receiver, args):
+    """One case as a Go function literal on one line: bind each argument to a variable of its type,
+    call the target through reflect (so any number of results comes back), return (results,
+    [receiver and arguments before], [after])."""
     binds = []
     names = []
-    params = target.get("params", [])
-    for i, expr in enumerate(args):
-        param = params[i] if i < len(params) else None
+    spread = "false"
+    for i, arg in enumerate(args):
         name = "codemidasA%d" % i
-        if param is not None and param.get("variadic"):
-            binds.append("%s := []%s{%s}" % (name, param["type"], ", ".join(args[i:])))
-            names.append(name + "...")
-            break
-        typ = param.get("type") if param else None
-        binds.append("var %s %s = %s" % (name, typ, expr) if typ else "%s := %s" % (name, expr))
+        typ = arg.get("type")
+        binds.append("var %s %s = %s" % (name, typ, arg["v"]) if typ else "%s := %s" % (name, arg["v"]))
         names.append(name)
-    bound = [n.rstrip(".") for n in names]
-    callee = target["target"].split(".")[-1]
+        if arg.get("variadic"):
+            spread = "true"
+    callee = target_name.split(".")[-1]
+    bound = list(names)
     if receiver is not None:
         binds.insert(0, "codemidasR := %s" % receiver)
         bound.insert(0, "codemidasR")
-        call = "codemidasR.%s(%s)" % (callee, ", ".join(names))
+        function = "codemidasR.%s" % callee
     else:
-        call = "%s(%s)" % (callee, ", ".join(names))
-    before = "codemidasBefore([]any{%s})" % ", ".join(bound)
-    if target.get("results", 0) > 0:
-        run = "codemidasB := %s; return codemidasValues(%s), codemidasB, []any{%s}" % (before, call, ", ".join(bound))
-    else:
-        run = "codemidasB := %s; %s; return nil, codemidasB, []any{%s}" % (before, call, ", ".join(bound))
+        function = callee
+    values = ", ".join("reflect.ValueOf(&%s).Elem()" % n for n in names)
+    run = "codemidasB := codemidasBefore([]any{%s}); return codemidasReflectCall(reflect.ValueOf(%s), %s%s), codemidasB, []any{%s}" % (
+        ", ".join(bound), function, spread, (", " + values) if values else "", ", ".join(bound))
     return "func() ([]any, []any, []any) { %s }" % "; ".join(binds + [run])
 
 
@@ -301,7 +311,7 @@ def record_package(repo_root, work, package, targets, timeout_s, call_timeout_ms
                     if cid in seen:
                         continue
                     seen.add(cid)
-                    planned.append({"id": cid, "code": case_code(t, receiver, inp["args"])})
+                    planned.append({"id": cid, "code": case_code(t["target"], receiver, typed_args(t.get("params", []), inp["args"]))})
                     meta[cid] = (t["unitId"], receiver, inp)
         rejected = {}
         first, problem = run_cases(package_dir, pkg, planned, work, timeout_s, call_timeout_ms, rejected)
@@ -339,7 +349,7 @@ def record_package(repo_root, work, package, targets, timeout_s, call_timeout_ms
                 cases.append({
                     "id": c["id"], "module": package, "target": t["target"],
                     "init": None if receiver is None else {"args": [{"t": "go", "v": receiver}], "kwargs": {}},
-                    "args": [{"t": "go", "v": x} for x in inp["args"]], "kwargs": {},
+                    "args": typed_args(t.get("params", []), inp["args"]), "kwargs": {},
                     "expect": expect, "argsAfter": after if changed else None, "source": src,
                 })
             drop = None
