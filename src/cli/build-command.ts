@@ -63,13 +63,13 @@ function positiveInt(flag: string): (raw: string) => number {
 /** `codemidas build`: a repository in, a suite of gated task packages out (the construction composition root). */
 export function createBuildCommand(): Command {
   const command = new Command('build')
-    .description('turn a repository (Python, JavaScript or TypeScript) into a suite of gated tasks (environments/<suite>/)')
+    .description('turn a repository (Python, JavaScript, TypeScript or Go) into a suite of gated tasks (environments/<suite>/)')
     .argument('<repo>', 'a local repository folder, a source tarball (.tar.gz, .tgz, .tar.xz, .tar.bz2, .tar; its single top folder is the repository; a local file or an http(s) URL) or a git URL')
     .requiredOption('--suite <name>', 'suite name: lower case, digits, . _ -')
     .option('--out <dir>', 'folder of suites; the suite is written to <out>/<suite>', 'environments')
     .option('--max-tasks <n>', 'at most this many tasks', positiveInt('--max-tasks'))
     .option('--package <dir>', "one package of a monorepo, relative to the repository root (e.g. packages/core): only its functions become tasks, its manifest's dependencies are installed with the root's, and the workspace stays the whole repository")
-    .option('--language <id>', 'the language plugin to build with (python, javascript, typescript); default: the one whose source files the repository holds most of (python for a git URL)')
+    .option('--language <id>', 'the language plugin to build with (python, javascript, typescript, go); default: the one whose source files the repository holds most of (python for a git URL)')
     .option('--seed <n>', 'seed of every random choice (same seed, same suite)', positiveInt('--seed'), 0)
     .option('--task-shapes <shapes>', `the task shapes to propose, comma-separated: function (one function or method), feature (a public entry with the private helpers only it reaches, removed together), class (the methods of a class recorded on their own, removed together), module (the functions of a small module recorded on their own, removed together); default ${TASK_SHAPES.join(',')}`, taskShapes, [...TASK_SHAPES])
     .addOption(new Option('--reward <mode>', 'reward of the built tasks: binary (1 only when every hidden case passes) or fraction (the share of hidden cases passed)').choices(['binary', 'fraction']).default(DEFAULT_BUILD_REWARD_MODE))

@@ -37,7 +37,7 @@ describe('image tags', () => {
     expect(imageTags(root)).toEqual(imageTags(root));
     const copy = join(scratch, 'tree');
     // what goes into the images: the recipes, the relay, the judges (sandbox-images/node/sources.txt names the JavaScript one)
-    for (const path of ['sandbox-images', 'src/sandbox/relay/relay.py', 'src/languages/python/judge', 'src/languages/javascript/runtime']) {
+    for (const path of ['sandbox-images', 'src/sandbox/relay/relay.py', 'src/languages/python/judge', 'src/languages/javascript/runtime', 'src/languages/go/runtime']) {
       cpSync(join(root, path), join(copy, path), { recursive: true });
     }
     const before = imageTags(copy);

@@ -2,7 +2,12 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RepoSnapshot, Unit } from '../../src/languages/construction-types.js';
+import type { RecordedCase, RepoSnapshot, Unit } from '../../src/languages/construction-types.js';
+import { goDependencyRules } from '../../src/languages/go/go-dependencies.js';
+import { goLeakRules } from '../../src/languages/go/go-leaks.js';
+import { goRepoTests } from '../../src/languages/go/go-repo-tests.js';
+import { goValueText } from '../../src/languages/go/go-values.js';
+import { goWriter } from '../../src/languages/go/go-writer.js';
 import { createGoParser, loadGoGrammar } from '../../src/languages/go/go-grammar.js';
 import { importedName, maskGoBody, MASKED_GO_STATEMENT } from '../../src/languages/go/mask-go-body.js';
 import { goInputs, goLiteralsOf, structLiterals } from '../../src/languages/go/go-inputs.js';
@@ -167,3 +172,55 @@ describe('Go inputs (issue 20)', () => {
   });
 });
 
+
+describe('the Go plugin\'s writer, repository tests, leak rules and dependencies (issue 20)', () => {
+  const results = (...v: unknown[]): RecordedCase['expect'] => ({ returns: { t: 'results', v } });
+  const str = (v: string) => ({ t: 'string', type: 'string', v });
+  const reverseCase = (id: string, arg: string, expect: RecordedCase['expect'], source = 'type-hint'): RecordedCase => ({
+    id, module: 'textutil', target: 'Reverse', init: null, args: [{ t: 'go', v: arg, type: 'string' }], kwargs: {}, expect, argsAfter: null, source,
+  });
+
+  it('writes Go values and calls as Go source, and a prompt with one example of each behaviour', () => {
+    expect(goValueText({ t: 'map', type: 'map[string]int', v: [[str('a'), { t: 'int', type: 'int', v: '2' }]] })).toBe('map[string]int{"a": 2}');
+    expect(goValueText({ t: 'ptr', type: '*geom.Point', v: { t: 'struct', type: 'geom.Point', v: [['X', { t: 'float', type: 'float64', v: '1' }]] } })).toBe('&geom.Point{X: 1.0}');
+    expect(goValueText({ t: 'error', type: '*errors.errorString', msg: 'empty' })).toBe('errors.New("empty") /* *errors.errorString */');
+    expect(goValueText({ t: 'int', type: 'int64', v: '-3' })).toBe('int64(-3)');
+    const cases = [
+      reverseCase('a', '"abc"', results(str('cba'), { t: 'nil', type: 'interface {}' })),
+      { ...reverseCase('b', '""', results(str(''), { t: 'error', type: '*errors.errorString', msg: 'textutil: empty input' })), path: 'returns an error *errors.errorString' },
+      reverseCase('c', '"héllo"', results(str('olléh'), { t: 'nil', type: 'interface {}' })),
+      reverseCase('d', '"x"', { raises: 'string' }),
+    ];
+    const prompt = goWriter.renderPrompt({ unit: unit('textutil:Reverse'), cases, libraryName: 'a Go module (packages `textutil`)' });
+    expect(prompt).toContain('# Implement `Reverse` in `textutil/reverse.go`');
+    expect(prompt).toContain('```go\nfunc Reverse(s string) (string, error)\n```');
+    expect(goWriter.exampleLines(prompt)).toEqual([
+      'Reverse("abc") // → "cba", nil',
+      'Reverse("") // → "", errors.New("textutil: empty input") /* *errors.errorString */',
+      'Reverse("x") // panics with a string',
+    ]);
+    expect(goWriter.title(unit('textutil:Reverse'))).toBe('Reverse returns s with its runes in reverse order, or ErrEmpty for ""');
+  });
+
+  it('removes the repository tests that call the target, blanks the imports left unused, and drops a file left without tests', () => {
+    const source = readFileSync(join(GOKIT, 'textutil/words_test.go'), 'utf8');
+    const slugify = goRepoTests.removeTestsOf(source, unit('textutil:Slugify'));
+    expect(slugify.removed).toEqual(['TestSlugify']);
+    expect(slugify.source).toContain('func TestWordCount');
+    expect(slugify.source).not.toContain('TestSlugify');
+    const both = goRepoTests.removeTestsOf(goRepoTests.removeTestsOf(source, unit('textutil:Slugify')).source!, unit('textutil:WordCount'));
+    expect(both).toEqual({ source: null, removed: ['TestWordCount'] });
+    expect(goRepoTests.isTestFile('textutil/words_test.go')).toBe(true);
+  });
+
+  it('tokenizes Go for the leak audit, finds copies of the library in an image, and says why go.mod requires are not installed', () => {
+    expect(goLeakRules.tokenize('x := `a\nb` // c\nif x != "y" { return }').tokens).toEqual(['x', ':=', '`a\nb`', 'if', 'x', '!=', '"y"', '{', 'return', '}']);
+    expect(goLeakRules.indexesImageFile('usr/lib/go-1.19/src/strings/strings.go')).toBe(false);
+    expect(goLeakRules.indexesImageFile('usr/share/gocode/src/example.com/gokit/geom/point.go')).toBe(true);
+    const files = new Set(['geom/point.go', 'textutil/words.go', 'textutil/reverse.go', 'textutil/words_test.go']);
+    expect(goLeakRules.findLibraryCopies(['usr/share/gocode/src/example.com/gokit/geom/point.go', 'usr/share/gocode/src/example.com/gokit/textutil/words.go', 'usr/share/gocode/src/other/x.go'], { units, files })).toEqual(['usr/share/gocode/src/example.com/gokit']);
+    const declared = goDependencyRules.declared(new Map([['go.mod', Buffer.from('module x\n\ngo 1.19\n\nrequire (\n\tgithub.com/a/b v1.2.3\n)\n')]]));
+    expect(declared).toMatchObject([{ name: 'github.com/a/b', from: 'go.mod', install: null }]);
+    expect(goDependencyRules.missingModule('main.go:3:8: no required module provides package github.com/x/y; to add it:')).toBe('github.com/x/y');
+  });
+});

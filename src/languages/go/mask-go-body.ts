@@ -62,7 +62,7 @@ export function importedName(path: string): string {
 }
 
 /** `source` with every import whose name no code of the file uses any more made blank (`_ "path"`). */
-function withUnusedImportsBlank(parser: ReturnType<typeof createGoParser>, source: string): string {
+export function withUnusedImportsBlank(parser: ReturnType<typeof createGoParser>, source: string): string {
   const tree = parser.parse(source);
   if (tree === null) return source;
   try {

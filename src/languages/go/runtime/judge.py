@@ -109,7 +109,7 @@ def main():
     with open(os.path.join(hidden, config.get("cases") or "cases.json"), encoding="utf-8") as f:
         cases = json.load(f).get("cases", [])
     tests, exhausted = [], False
-    record_driver.GO_TMP = os.path.join(workspace, ".codemidas-go-tmp")
+    record_driver.GO_TMP = os.path.join(workspace, ".codemidas-go-tmp-%d" % os.getpid())
     os.makedirs(record_driver.GO_TMP, exist_ok=True)
     if drop:
         os.chown(record_driver.GO_TMP, uid, gid)

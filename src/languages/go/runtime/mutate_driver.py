@@ -105,6 +105,13 @@ def killed_by(cases, outcomes):
 def mutate_target(config, target, work, timeout_s, call_timeout_ms):
     started = time.monotonic()
     repo_root = config.get("repoRoot", "/workspace")
+    # the whole run holds the package: other targets' runs write their drivers (and mutants) into it too
+    with record_driver.package_lock(os.path.join(repo_root, target["package"])):
+        return mutate_locked(config, target, work, timeout_s, call_timeout_ms, started)
+
+
+def mutate_locked(config, target, work, timeout_s, call_timeout_ms, started):
+    repo_root = config.get("repoRoot", "/workspace")
     path = os.path.join(repo_root, target["file"])
     with open(path, encoding="utf-8") as f:
         original = f.read()
@@ -112,12 +119,14 @@ def mutate_target(config, target, work, timeout_s, call_timeout_ms):
     start = sum(len(line) + 1 for line in lines[: target["bodyStartLine"] - 1])
     end = sum(len(line) + 1 for line in lines[: target["bodyEndLine"]])
     cases = target.get("cases", [])
-    planned = []
-    for c in cases:
-        planned.append({"id": c["id"], "code": record_driver.case_code(*judge.case_plan(c))})
+    planned = [{"id": c["id"], "code": record_driver.case_code(*judge.case_plan(c))} for c in cases]
     zero = {"total": 0, "killed": 0, "score": 1, "survivors": []}
     result = {"unitId": target["unitId"], "mutation": zero, "before": zero, "newCases": [], "search": {"tried": 0, "found": 0}, "baselineMismatches": 0, "error": None}
-    baseline = record_driver.run_package_cases(repo_root, target["package"], planned, work, timeout_s, call_timeout_ms)
+    with record_driver.PreparedPackage(repo_root, target["package"]) as prepared:
+        if prepared.name is None:
+            result["error"] = {"code": "no-package", "reason": "no Go package clause in %s" % target["package"]}
+            return result
+        baseline, _ = record_driver.run_cases(prepared.dir, prepared.name, planned, work, timeout_s, call_timeout_ms, {})
     mismatched = [c for c in cases if not judge.verdict(c, baseline.get(c["id"]))[0]]
     result["baselineMismatches"] = len(mismatched)
     if len(mismatched) == len(cases):
@@ -157,7 +166,7 @@ def mutate_target(config, target, work, timeout_s, call_timeout_ms):
 def main():
     config = json.load(sys.stdin)
     repo_root = config.get("repoRoot", "/workspace")
-    record_driver.GO_TMP = os.path.join(repo_root, ".codemidas-go-tmp")
+    record_driver.GO_TMP = os.path.join(repo_root, ".codemidas-go-tmp-%d" % os.getpid())
     os.makedirs(record_driver.GO_TMP, exist_ok=True)
     work = config.get("workDir") or "/tmp"
     os.makedirs(work, exist_ok=True)

@@ -23,12 +23,15 @@ two processes, the second in reverse order; only the cases whose outcomes agree 
 Prints one JSON document: {"targets": [{unitId, cases, sources, rejected, drop}], "traces": []}
 (src/pipeline/record/harness-result-schema.ts).
 """
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -195,7 +198,7 @@ def run_go(package_dir, out_path, timeout_s):
 def run_cases(package_dir, pkg, cases, work, timeout_s, call_timeout_ms, rejected):
     """Builds and runs the cases until they compile and finish; {id: outcome}, and a package-wide problem or None."""
     cases = list(cases)
-    out_path = os.path.join(work, "record-%s.jsonl" % hashlib.sha256(package_dir.encode()).hexdigest()[:8])
+    out_path = os.path.join(work, "record-%s-%d.jsonl" % (hashlib.sha256(package_dir.encode()).hexdigest()[:8], os.getpid()))
     kept = {}
     compile_rounds = 0
     while cases:
@@ -250,6 +253,19 @@ def case_id(target, receiver, args):
     return "%s-%s" % (slug, hashlib.sha256(json.dumps([receiver, args]).encode()).hexdigest()[:10])
 
 
+@contextlib.contextmanager
+def package_lock(package_dir):
+    """Holds the package for one run: the record stage runs several harness processes at once, and
+    each writes its driver into the package (and the mutate run its mutants over its files)."""
+    path = os.path.join(tempfile.gettempdir(), "codemidas-go-%s.lock" % hashlib.sha256(os.path.abspath(package_dir).encode()).hexdigest()[:16])
+    with open(path, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 class PreparedPackage:
     """A package ready for the driver: its own `_test.go` files set aside, the codec written beside
     them; on exit both undone (the driver file removed too)."""
@@ -285,7 +301,7 @@ class PreparedPackage:
 
 def run_package_cases(repo_root, package, planned, work, timeout_s, call_timeout_ms):
     """One run of `planned` cases in a package (the judge's): {id: outcome}; a case without an outcome did not build, end or run."""
-    with PreparedPackage(repo_root, package) as prepared:
+    with package_lock(os.path.join(repo_root, package)), PreparedPackage(repo_root, package) as prepared:
         if prepared.name is None:
             return {}
         outcomes, _ = run_cases(prepared.dir, prepared.name, planned, work, timeout_s, call_timeout_ms, {})
@@ -294,7 +310,7 @@ def run_package_cases(repo_root, package, planned, work, timeout_s, call_timeout
 
 def record_package(repo_root, work, package, targets, timeout_s, call_timeout_ms, max_cases):
     results = {}
-    with PreparedPackage(repo_root, package) as prepared:
+    with package_lock(os.path.join(repo_root, package)), PreparedPackage(repo_root, package) as prepared:
         if prepared.name is None:
             for t in targets:
                 results[t["unitId"]] = {"drop": {"code": "no-package", "reason": "no Go package clause in %s" % package}}
@@ -346,7 +362,10 @@ def record_package(repo_root, work, package, targets, timeout_s, call_timeout_ms
                 before, after = a.get("before") or [], a.get("after") or []
                 changed = json.dumps(before, sort_keys=True) != json.dumps(after, sort_keys=True)
                 expect = {"raises": a["panics"]} if "panics" in a else {"returns": {"t": "results", "v": a.get("returns", [])}}
+                # a call that returns an error is a behaviour of its own (the prompt shows one of each)
+                errors = [r.get("type") for r in a.get("returns", []) if isinstance(r, dict) and r.get("t") == "error"]
                 cases.append({
+                    **({"path": "returns an error %s" % errors[0]} if errors else {}),
                     "id": c["id"], "module": package, "target": t["target"],
                     "init": None if receiver is None else {"args": [{"t": "go", "v": receiver}], "kwargs": {}},
                     "args": typed_args(t.get("params", []), inp["args"]), "kwargs": {},
@@ -367,7 +386,7 @@ def main():
     global GO_TMP
     config = json.load(sys.stdin)
     repo_root = config.get("repoRoot", "/workspace")
-    GO_TMP = os.path.join(repo_root, ".codemidas-go-tmp")
+    GO_TMP = os.path.join(repo_root, ".codemidas-go-tmp-%d" % os.getpid())
     os.makedirs(GO_TMP, exist_ok=True)
     try:
         record(config, repo_root)

@@ -1,0 +1,150 @@
+import { callSiteLines } from '../call-sites.js';
+import type { RecordedCase, Unit } from '../construction-types.js';
+import type { TaskWriter } from '../language.js';
+import { behaviourClassOf } from '../../pipeline/write/behaviour-classes.js';
+import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
+import { goValueText } from './go-values.js';
+
+/** What a masked Go body does, as the prompt says it. */
+const MASKED = '`panic("not implemented")`';
+
+/** Examples shown first, and at most this many more (one of each other behaviour class). */
+const FIRST_EXAMPLES = 3;
+const MORE_EXAMPLES = 5;
+
+const EXAMPLES_HEADING = '## Examples';
+const MORE_EXAMPLES_HEADING = '## More examples';
+
+/** The Go call of a case as written in its package: the receiver's literal for a method, then the arguments' (a variadic one spread). */
+export function goCall(c: RecordedCase): string {
+  const args = c.args.map((a) => {
+    const arg = a as { v?: unknown; variadic?: boolean };
+    return arg.variadic ? `${String(arg.v)}...` : String(arg.v);
+  });
+  const name = c.target.split('.').at(-1) ?? c.target;
+  const receiver = (c.init?.args[0] as { v?: unknown } | undefined)?.v;
+  return receiver === undefined ? `${name}(${args.join(', ')})` : `${String(receiver)}.${name}(${args.join(', ')})`;
+}
+
+/**
+ * One case as the prompt shows it: the call, then `// → ` and what it returns (each result, an
+ * error as `errors.New("…")` with its type), or `// panics with a <type>`, and for a receiver or
+ * argument the call changed, what it holds afterwards.
+ */
+export function goExampleBlock(_unit: Unit, c: RecordedCase): string {
+  const call = goCall(c);
+  const lines = 'raises' in c.expect ? [`${call} // panics with a ${c.expect.raises}`] : [`${call} // → ${goValueText(c.expect.returns)}`];
+  if (c.argsAfter !== null) {
+    const names = [...(c.init !== null ? ['the receiver'] : []), ...c.args.map((_, i) => `argument ${i + 1}`)];
+    lines.push(`// afterwards ${c.argsAfter.map((v, i) => `${names[i] ?? `value ${i + 1}`} is ${goValueText(v)}`).join(', ')}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The cases the prompt shows (issue 19, part 3, for Go): one of each behaviour class (returns, or
+ * panics with which type), the shortest first, cases that return first, then the shortest others
+ * that return up to three; at most eight.
+ */
+export function pickGoExamples(cases: readonly RecordedCase[]): RecordedCase[] {
+  const size = (c: RecordedCase): number => goExampleBlock({} as Unit, c).length;
+  const ranked = [...cases].sort((a, b) => Number(b.source === 'repo-test') - Number(a.source === 'repo-test') || size(a) - size(b));
+  const picked: RecordedCase[] = [];
+  const classes = new Set<string>();
+  for (const c of ranked) {
+    if (picked.length === FIRST_EXAMPLES + MORE_EXAMPLES) break;
+    if (classes.has(behaviourClassOf(c))) continue;
+    classes.add(behaviourClassOf(c));
+    picked.push(c);
+  }
+  for (const c of ranked) {
+    if (picked.length >= FIRST_EXAMPLES) break;
+    if (!picked.includes(c) && 'returns' in c.expect) picked.push(c);
+  }
+  const order = (c: RecordedCase): number => Number('raises' in c.expect) * cases.length + cases.indexOf(c);
+  return picked.sort((a, b) => order(a) - order(b));
+}
+
+/** The example lines of a prompt: the calls inside its ```go fences that show a result (`// → ` or `// panics`). */
+export function goExampleLines(prompt: string): string[] {
+  const out: string[] = [];
+  let fenced = false;
+  for (const raw of prompt.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('```')) fenced = !fenced;
+    else if (fenced && /\/\/ (?:→|panics with)/.test(line)) out.push(line);
+  }
+  return out;
+}
+
+/** The task's title: the doc comment's first sentence, else `Implement <qualname>`. */
+export function goTitle(unit: Unit): string {
+  const first = (unit.docstring ?? '').split('\n')[0]?.trim() ?? '';
+  const sentence = (/^.*?[.!?](?=\s|$)/.exec(first)?.[0] ?? first).replace(/\.$/, '');
+  return sentence ? sentence.slice(0, 120) : `Implement ${unit.qualname}`;
+}
+
+function comparedSentence(cases: number): string {
+  return `${hiddenCasesSentence(cases)}, many more than these examples. Each call's results are compared with their exact Go types (an \`int\` is not an \`int64\`, a nil slice is not an empty one; a \`float64\` within a relative tolerance of 1e-9), an error by its type and message, a panic by the type of its value, and what a pointer receiver or an argument holds afterwards where the original changes it.`;
+}
+
+/**
+ * The prompt (Markdown): what to implement and where it sits (its package, exported or not), the
+ * signature, the doc comment (or, undocumented, that the examples are its spec and the
+ * repository's calls of it), the examples as Go calls with their results, and what is compared.
+ */
+export function renderGoPrompt(input: { unit: Unit; cases: readonly RecordedCase[]; libraryName: string }): string {
+  const { unit } = input;
+  const receiver = unit.decorators.find((d) => d.startsWith('receiver:'))?.slice('receiver:'.length);
+  const what = receiver ? `method \`${unit.qualname}\` (receiver \`${receiver}\`)` : `function \`${unit.qualname}\``;
+  const out = [
+    `# Implement \`${unit.qualname}\` in \`${unit.file}\``,
+    '',
+    `The workspace holds ${input.libraryName}. The ${what} in \`${unit.file}\` (package folder \`${unit.module}\`) has lost its body: it now calls ${MASKED}. Implement it so that it behaves as described below. Keep its signature and leave the rest of the code as it is; the hidden tests call it from inside its package.`,
+    '',
+    '## Signature',
+    '',
+    '```go',
+    unit.signature.trim(),
+    '```',
+    '',
+    '## Behaviour',
+    '',
+    ...(unit.docstring?.trim()
+      ? [unit.docstring.trim()]
+      : [`\`${unit.qualname}\` has no documentation. What it must do is what the examples below show: one example of each behaviour the hidden tests check.`, ...callSiteLines(unit, (f) => f.endsWith('_test.go'))]),
+    '',
+  ];
+  const examples = pickGoExamples(input.cases);
+  const first = examples.slice(0, FIRST_EXAMPLES);
+  const more = examples.slice(FIRST_EXAMPLES);
+  if (first.length > 0) out.push(EXAMPLES_HEADING, '', `Each call as written inside package \`${unit.module}\`, and what it gives (\`// → \` its results):`, '', '```go', first.map((c) => goExampleBlock(unit, c)).join('\n\n'), '```', '');
+  if (more.length > 0) out.push(MORE_EXAMPLES_HEADING, '', 'One example of each other behaviour the hidden tests check:', '', '```go', more.map((c) => goExampleBlock(unit, c)).join('\n\n'), '```', '');
+  out.push(comparedSentence(input.cases.length), '');
+  return out.join('\n');
+}
+
+/** The prompt with a closing note naming the units masked besides the target. */
+export function goWithCoMaskedNote(prompt: string, coMasked: readonly Unit[]): string {
+  if (coMasked.length === 0) return prompt;
+  const named = coMasked.map((u) => `\`${u.qualname}\` (\`${u.file}\`)`).join(', ');
+  return `${prompt.trimEnd()}\n\nAlso removed from this workspace, because their code would give this one back: ${named}. They call ${MASKED} too; the hidden tests do not need them.\n`;
+}
+
+/** The cases as a file for people (hidden/readable/, never run by scoring): each call and what it gives, as Go comments. */
+export function goReadableTest(input: { taskId: string; taskName: string; cases: readonly RecordedCase[]; unit: Unit }): { path: string; content: string } {
+  const lines = [`// The hidden cases of ${input.taskId}, for people: each call, made inside package ${input.unit.module}, and what the original gave.`, `// Scoring runs them with codemidas's Go judge (/opt/codemidas/go/judge.py), not with this file.`, ''];
+  for (const c of input.cases) lines.push(`// ${c.id}`, ...goExampleBlock(input.unit, c).split('\n').map((l) => (l.startsWith('//') ? l : `// ${l}`)), '');
+  return { path: `readable/${input.taskName}.txt`, content: `${lines.join('\n')}\n` };
+}
+
+/** Go's prompt and readable-case rendering (function and feature tasks). */
+export const goWriter: TaskWriter = Object.freeze({
+  renderPrompt: renderGoPrompt,
+  pickExamples: pickGoExamples,
+  exampleBlock: goExampleBlock,
+  exampleLines: goExampleLines,
+  title: goTitle,
+  withCoMaskedNote: goWithCoMaskedNote,
+  readableTest: goReadableTest,
+});
