@@ -1,3 +1,4 @@
+import { createRandom } from '../../pipeline/select/seeded-order.js';
 import type { Param, Unit } from '../construction-types.js';
 
 /** One recorded input of a Go target: each argument as Go source in the target's package, and where it came from. */
@@ -86,18 +87,6 @@ export function callSiteInputs(unit: Unit): GoInput[] {
     .map((s) => ({ args: s.argumentTexts, source: s.file.endsWith('_test.go') ? 'repo-test' : 'call-site' }));
 }
 
-/** A small seeded generator (mulberry32), so the same seed gives the same inputs. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0 || 1;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * The inputs a Go target is recorded on: the repository's literal calls first, then from the
  * parameters' types the first literal of each, each parameter varied alone through its literals,
@@ -124,7 +113,7 @@ export function goInputs(unit: Unit, structs: ReadonlyMap<string, Unit>, seed: n
   lists.forEach((list, k) => {
     for (const value of list.slice(1)) add({ args: base.map((b, j) => (j === k ? value : b)), source: 'type-hint' });
   });
-  const random = seeded(seed);
+  const random = createRandom(seed);
   for (let tries = 0; tries < max * 4 && out.length < max; tries += 1) {
     add({ args: lists.filter((l) => l.length > 0).map((l) => l[Math.floor(random() * l.length)]!), source: 'type-hint' });
   }

@@ -8,8 +8,8 @@ function hashSeed(seed: number | string): number {
   return hash;
 }
 
-/** mulberry32: small, fast and good enough to pick a subset reproducibly. */
-function createRandom(seed: number | string): () => number {
+/** mulberry32: small, fast and good enough to pick a subset reproducibly; the same numbers for the same seed. */
+export function createRandom(seed: number | string): () => number {
   let state = hashSeed(seed);
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
