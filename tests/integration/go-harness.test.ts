@@ -167,7 +167,7 @@ describe('the Go mutate run in the Go image (issue 20)', () => {
 
 describe('the Go judge in the Go image (issue 20)', () => {
   /** Judges `files` (the workspace, with changes) against every recorded case of gokit, as root in a scoring sandbox; the tests by case id. */
-  const judge = async (files: FileEntry[]): Promise<Map<string, { status: string; message: string }>> => {
+  const judge = async (files: FileEntry[], budgetMs = 240_000): Promise<Map<string, { status: string; message: string }>> => {
     const cases = result.targets.filter((t) => t.unitId !== 'loop:Spin').flatMap((t) => t.cases);
     return withSandbox(provider, GO_SPEC('scoring'), async (sandbox) => {
       await sandbox.putFiles('/workspace', files.map((f) => ({ ...f, uid: 1000, gid: 1000 })));
@@ -176,7 +176,7 @@ describe('the Go judge in the Go image (issue 20)', () => {
         { path: 'var/lib/codemidas/hidden/cases.json', type: 'file', mode: 0o600, uid: 0, gid: 0, content: Buffer.from(JSON.stringify({ cases })) },
       ]);
       const nonce = 'n0123';
-      const config = { workspace: '/workspace', hiddenDir: '/var/lib/codemidas/hidden', cases: 'cases.json', caseTimeoutMs: 3000, budgetMs: 240_000, uid: 1000, gid: 1000, dropPrivileges: true, nonce };
+      const config = { workspace: '/workspace', hiddenDir: '/var/lib/codemidas/hidden', cases: 'cases.json', caseTimeoutMs: 3000, budgetMs, uid: 1000, gid: 1000, dropPrivileges: true, nonce };
       const run = await sandbox.exec({ argv: ['python3', '/opt/codemidas/go/judge.py'] }, { timeoutMs: 300_000, maxOutputBytes: 16 * 1024 * 1024, stdin: Buffer.from(JSON.stringify(config)) });
       expect(run.exitCode, run.stderr).toBe(0);
       const line = run.stdout.split('\n').find((l) => l.startsWith(`CODEMIDAS-JUDGE ${nonce} `));
@@ -213,6 +213,14 @@ describe('the Go judge in the Go image (issue 20)', () => {
       { path: 'textutil/main_test.go', type: 'file', mode: 0o644, content: Buffer.from('package textutil\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestMain(m *testing.M) { os.Exit(0) }\n') }]);
     expect(idsOf('textutil:Reverse').filter((id) => main.get(id)?.status === 'failed').length).toBeGreaterThan(0);
     for (const id of idsOf('textutil:Slugify')) expect(main.get(id)?.status).toBe('passed');
+  }, 600_000);
+
+  it("scores an agent's init that never ends as failed cases within the judge's budget, not as an error", async () => {
+    const started = Date.now();
+    const hangs = await judge([...original(), { path: 'textutil/hang.go', type: 'file', mode: 0o644, content: Buffer.from('package textutil\n\nfunc init() {\n\tfor {\n\t}\n}\n') }], 40_000);
+    expect(Date.now() - started).toBeLessThan(90_000);
+    for (const id of idsOf('textutil:Reverse')) expect(hangs.get(id)?.status).toBe('failed');
+    for (const id of idsOf('geom:Midpoint')) expect(hangs.get(id)?.status).toBe('passed');
   }, 600_000);
 });
 

@@ -29,6 +29,7 @@ import hashlib
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -175,14 +176,21 @@ def run_go(package_dir, out_path, timeout_s):
     # go test runs the binary it builds from GOTMPDIR: a sandbox's /tmp may not allow that (noexec)
     env = dict(os.environ, CODEMIDAS_RECORD_OUT=out_path, GOTMPDIR=GO_TMP)
     as_user = {} if RUN_AS is None else {"user": RUN_AS[0], "group": RUN_AS[1], "extra_groups": []}
+    # its own process group, killed whole at timeout_s: go test's -timeout starts only after the
+    # package's init functions, and one that never ends must not outlive the caller's budget
+    proc = subprocess.Popen(["go", "test", "-run", "^TestCodemidasRecord$", "-count=1", "-timeout", "%ds" % max(5, int(timeout_s)), "."],
+                            cwd=package_dir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
+                            start_new_session=True, **as_user)
     try:
-        proc = subprocess.run(["go", "test", "-run", "^TestCodemidasRecord$", "-count=1", "-timeout", "%ds" % max(5, int(timeout_s)), "."],
-                              cwd=package_dir, env=env, capture_output=True, text=True, timeout=timeout_s + 120, **as_user)
-        output, code = proc.stdout + proc.stderr, proc.returncode
-    except subprocess.TimeoutExpired as e:
-        output, code = (e.stdout or "") + (e.stderr or ""), -1
-        if isinstance(output, bytes):
-            output = output.decode("utf-8", "replace")
+        output, _ = proc.communicate(timeout=max(5, timeout_s))
+        code = proc.returncode
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        output, _ = proc.communicate()
+        code = -1
     outcomes = {}
     if os.path.exists(out_path):
         with open(out_path, encoding="utf-8") as f:
