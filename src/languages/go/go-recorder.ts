@@ -9,7 +9,7 @@ import { goInputs, structLiterals } from './go-inputs.js';
 export const GO_HARNESS_DIR_IN_SANDBOX = '/var/lib/codemidas/go-harness';
 
 /** The harness's files (runtime/): the record and mutate drivers, the judge's comparison they share, and the codec compiled into the package. */
-const HARNESS_FILES = ['record_driver.py', 'mutate_driver.py', 'judge.py', 'codemidas_codec.go.txt'];
+const HARNESS_FILES = ['record_driver.py', 'mutate_driver.py', 'search_inputs.py', 'judge.py', 'codemidas_codec.go.txt'];
 
 /** How many inputs a target gets before the driver runs them (it keeps at most the config's maxCases). */
 const INPUTS_PER_TARGET = 60;
@@ -45,6 +45,8 @@ export function goTarget(candidate: Candidate, structs: ReadonlyMap<string, Unit
     kind: u.kind,
     // where the mutate run's mutants go
     file: u.file,
+    startLine: u.startLine,
+    endLine: u.endLine,
     bodyStartLine: u.bodyStartLine,
     bodyEndLine: u.bodyEndLine,
     params: u.params.map((p) => ({ name: p.name, type: p.annotation, variadic: p.kind === 'var-positional' })),
@@ -63,7 +65,7 @@ export function packageStructs(unit: Unit, classes: ReadonlyMap<string, Unit>): 
 /**
  * Go's record harness (`runtime/record_driver.py` and `runtime/mutate_driver.py`, run with the
  * image's python3): targets grouped by package, a generated driver compiled into each with `go test`;
- * the mutate run has no mutant-guided search yet (issue 20).
+ * the mutate run hunts survivors with calls near the recorded ones (search_inputs.py).
  */
 export function createGoRecorder(options: { runtimeDir?: string; seed?: number } = {}): {
   entries: () => Promise<FileEntry[]>;

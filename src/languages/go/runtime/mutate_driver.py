@@ -4,11 +4,17 @@
 
 config: record_driver.py's, each target with its recorded `cases`, its `file` and its body's lines
 (`bodyStartLine`, `bodyEndLine`). A mutant changes one token of the body: an arithmetic,
-comparison, logical, increment or assignment operator, an integer constant, `true`/`false`. Each
-is written over the file, the target's cases are run with the record driver (one run, its package's
-own tests set aside), and the mutant counts as killed when a case's outcome differs from the one it
-recorded (as the judge compares them). A mutant the compiler refuses is not viable and not counted;
-the file is put back after each. No mutant-guided search yet.
+comparison, logical, increment or assignment operator, an integer constant, `true`/`false`. The
+mutants are compiled in batches, each mutant a renamed copy of the target beside the original
+(kills_of), and the target's cases are run on each copy with the record driver (its package's own
+tests set aside). A mutant counts as killed when a case's outcome differs from the one it recorded
+(as the judge compares them) or a call no longer ends. A mutant the compiler refuses is not viable
+and not counted. The file is put back after each batch.
+
+With `search`, the survivors are hunted (search_inputs.py): calls near the recorded ones, one
+argument varied at a time, are recorded twice on the original (only agreeing, judgeable outcomes
+kept), then run on each surviving mutant; the fewest calls that kill the most survivors, at most
+`maxNewCases`, become `mutant-search` cases.
 
 Prints one JSON document: {"targets": [{unitId, mutation, before, newCases, search,
 baselineMismatches, error, ms}]} (src/pipeline/record/harness-result-schema.ts).
@@ -22,6 +28,11 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import judge  # noqa: E402
 import record_driver  # noqa: E402
+import search_inputs  # noqa: E402
+
+# search calls recorded per target, and surviving mutants hunted, at most
+SEARCH_POOL = 60
+SEARCH_SURVIVORS = 40
 
 SWAPS = {
     "+": ["-"], "-": ["+"], "*": ["/"], "/": ["*"], "%": ["*"],
@@ -97,9 +108,122 @@ def mutants(text, start, end):
     return out
 
 
-def killed_by(cases, outcomes):
-    """Whether some case's outcome differs from the one it recorded (as the judge compares them)."""
-    return any(not judge.verdict(c, outcomes.get(c["id"]))[0] for c in cases)
+# the name of a mutant's copy of the target (mutant schemata: every mutant of a batch compiled at once)
+CLONE_NAME = "codemidasMutant%d"
+# compile rounds of one batch (each drops the copies the compiler refused), at most
+CLONE_ROUNDS = 4
+# case calls per batch's driver, about (the batch is as many mutants as that allows, 4 to 40)
+BATCH_CALLS = 600
+
+
+def declaration_span(text, target):
+    """[start, end) of the target's declaration (`func` to its closing brace) in text."""
+    lines = text.split("\n")
+    start = sum(len(line) + 1 for line in lines[: target["startLine"] - 1])
+    end = sum(len(line) + 1 for line in lines[: target["endLine"]])
+    return start, min(end, len(text))
+
+
+def clone_of(text, span, mutant, index, target):
+    """The declaration with the mutant applied, renamed to CLONE_NAME % index; None when its name is not found."""
+    decl_start, decl_end = span
+    offset, old, new, _ = mutant
+    decl = text[decl_start:offset] + new + text[offset + len(old):decl_end]
+    name = target["target"].split(".")[-1]
+    head = r"^(\s*func\s*\([^)]*\)\s*)" if "." in target["target"] else r"^(\s*func\s+)"
+    renamed, n = re.subn(head + re.escape(name) + r"\b", lambda m: m.group(1) + CLONE_NAME % index, decl, count=1)
+    return renamed if n else None
+
+
+def kills_of(repo_root, target, path, original, mutant_list, cases, work, timeout_s, call_timeout_ms):
+    """{index in mutant_list: ids of the cases whose outcome the mutant changes} for every viable
+    mutant (absent: the compiler refused it). Mutant schemata: each batch of mutants is written as
+    renamed copies of the target beside the original (its callers and its own recursive calls still
+    reach the original), compiled once, and each case is run on every copy in one process, the
+    original's cases last: when they no longer hold (a mutant changed the package's state), the
+    batch is run again one mutant per build. The caller puts the file back."""
+    span = declaration_span(original, target)
+    size = max(4, min(40, BATCH_CALLS // max(1, len(cases))))
+    kills = {}
+    indexes = list(range(len(mutant_list)))
+    for b in range(0, len(indexes), size):
+        batch = indexes[b:b + size]
+        got = batch_kills(repo_root, target, path, original, span, mutant_list, batch, cases, work, timeout_s, call_timeout_ms)
+        if got is None:
+            got = {}
+            for i in batch:
+                one = batch_kills(repo_root, target, path, original, span, mutant_list, [i], cases, work, timeout_s, call_timeout_ms)
+                got.update(one or {})
+        kills.update(got)
+    return kills
+
+
+def batch_kills(repo_root, target, path, original, span, mutant_list, batch, cases, work, timeout_s, call_timeout_ms):
+    """kills_of for the mutants `batch` (indexes) built together; None when the original's cases fail after them."""
+    base = os.path.basename(path)
+    pending = [i for i in batch if clone_of(original, span, mutant_list[i], i, target) is not None]
+    # a call of a mutant that runs on past this is counted as not ending (the original's calls ended)
+    mutant_timeout_ms = min(call_timeout_ms, 1000)
+    for _ in range(CLONE_ROUNDS):
+        if not pending:
+            return {}
+        text = original.rstrip("\n") + "\n"
+        at = {}
+        for i in pending:
+            first = text.count("\n") + 2
+            text += "\n" + clone_of(original, span, mutant_list[i], i, target).rstrip("\n") + "\n"
+            for line in range(first, text.count("\n") + 1):
+                at[line] = i
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        planned = []
+        owner, receiver_of = target["target"], lambda c: judge.case_plan(c)[1]
+        prefix = owner.rsplit(".", 1)[0] + "." if "." in owner else ""
+        for i in pending:
+            for c in cases:
+                planned.append({"id": "m%d~%s" % (i, c["id"]), "code": record_driver.case_code(prefix + CLONE_NAME % i, receiver_of(c), c.get("args", []))})
+        planned += [{"id": "b~%s" % c["id"], "code": record_driver.case_code(*judge.case_plan(c))} for c in cases]
+        with record_driver.PreparedPackage(repo_root, target["package"]) as prepared:
+            outcomes, problem = run_batch(prepared, planned, work, timeout_s, mutant_timeout_ms)
+        if problem is not None:
+            refused = {at[int(m.group(1))] for m in re.finditer(re.escape(base) + r":(\d+):\d+:", problem) if int(m.group(1)) in at}
+            if not refused:
+                return None if len(batch) > 1 else {}
+            pending = [i for i in pending if i not in refused]
+            continue
+        if not all(judge.verdict(c, outcomes.get("b~%s" % c["id"]))[0] for c in cases):
+            return None if len(batch) > 1 else {}
+        return {i: {c["id"] for c in cases if not judge.verdict(c, outcomes.get("m%d~%s" % (i, c["id"])))[0]} for i in pending}
+    return {}
+
+
+def run_batch(prepared, planned, work, timeout_s, call_timeout_ms):
+    """({case id: outcome}, None) of a batch's run, or ({}, the compiler's output) when it does not
+    build. A mutant whose call does not end, or ends the process, is killed: its remaining cases are
+    not run (they would each wait for the timeout)."""
+    out_path = os.path.join(work, "mutate-%d.jsonl" % os.getpid())
+    mutant_of = lambda cid: cid.split("~", 1)[0]  # noqa: E731
+    outcomes, dead = {}, set()
+    remaining = list(planned)
+    while remaining:
+        record_driver.write_driver(prepared.dir, prepared.name, remaining, call_timeout_ms)
+        code, output, got = record_driver.run_go(prepared.dir, out_path, timeout_s)
+        if code != 0 and not got:
+            if re.search(r"\.go:\d+:\d+:", output):
+                return {}, output
+            # the process ended before any case: the first one ended it
+            got = {remaining[0]["id"]: {"id": remaining[0]["id"], "timeout": True}}
+        for cid, o in got.items():
+            if o.get("timeout"):
+                dead.add(mutant_of(cid))
+            else:
+                outcomes[cid] = o
+        rest = [p for p in remaining if p["id"] not in got]
+        if rest and not any(o.get("timeout") for o in got.values()):
+            # the process ended inside the next case without an outcome (os.Exit, a fatal error)
+            dead.add(mutant_of(rest[0]["id"]))
+        remaining = [p for p in rest if mutant_of(p["id"]) not in dead]
+    return outcomes, None
 
 
 def mutate_target(config, target, work, timeout_s, call_timeout_ms):
@@ -137,30 +261,86 @@ def mutate_locked(config, target, work, timeout_s, call_timeout_ms, started):
         result["cases"] = kept
     kept_ids = {c["id"] for c in kept}
     planned = [p for p in planned if p["id"] in kept_ids]
-    total, killed, survivors = 0, 0, []
     limit = int(config.get("maxMutants", 150))
+    every = mutants(original, start, end)[:limit]
     try:
-        for offset, old, new, description in mutants(original, start, end)[:limit]:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(original[:offset] + new + original[offset + len(old):])
-            rejected = {}
-            with record_driver.PreparedPackage(repo_root, target["package"]) as prepared:
-                outcomes, problem = record_driver.run_cases(prepared.dir, prepared.name, planned, work, timeout_s, call_timeout_ms, rejected)
-            if problem is not None and not outcomes:
-                continue  # the compiler refused the mutant: not viable
-            total += 1
-            if killed_by(kept, outcomes) or rejected:
-                killed += 1
-            else:
-                survivors.append(description)
+        kills = kills_of(repo_root, target, path, original, every, kept, work, timeout_s, call_timeout_ms)
     finally:
         with open(path, "w", encoding="utf-8") as f:
             f.write(original)
+    total, killed, survivors, surviving = 0, 0, [], []
+    for i, mutant in enumerate(every):
+        if i not in kills:
+            continue  # the compiler refused the mutant: not viable
+        total += 1
+        if kills[i]:
+            killed += 1
+        else:
+            survivors.append(mutant[3])
+            surviving.append(mutant)
     score = {"total": total, "killed": killed, "score": killed / total if total else 1, "survivors": survivors}
     result["mutation"] = score
     result["before"] = score
+    if config.get("search", True) and target.get("search", True) is not False and surviving:
+        search_started = time.monotonic()
+        new_cases, tried, hunted = search(config, target, kept, surviving, path, original, work, timeout_s, call_timeout_ms)
+        result["searchMs"] = int((time.monotonic() - search_started) * 1000)
+        result["newCases"] = new_cases
+        result["search"] = {"tried": tried, "found": len(new_cases)}
+        left = [d for i, d in enumerate(survivors) if i not in hunted]
+        after = killed + len(survivors) - len(left)
+        result["mutation"] = {"total": total, "killed": after, "score": after / total if total else 1, "survivors": left}
     result["ms"] = int((time.monotonic() - started) * 1000)
     return result
+
+
+def search(config, target, cases, surviving, path, original, work, timeout_s, call_timeout_ms):
+    """(new cases, calls tried, indexes in `surviving` of the survivors they kill): the mutant-guided search."""
+    repo_root = config.get("repoRoot", "/workspace")
+    seed = "%s:%s" % (config.get("seed", 1), target["unitId"])
+    pool = search_inputs.search_inputs(cases, seed, SEARCH_POOL)
+    if not pool:
+        return [], 0, set()
+    planned, meta = [], {}
+    for receiver, args in pool:
+        cid = record_driver.case_id(target["target"], receiver.get("v") if receiver else None, [a.get("v") for a in args])
+        if cid in meta:
+            continue
+        meta[cid] = (receiver.get("v") if receiver else None, args)
+        planned.append({"id": cid, "code": record_driver.case_code(target["target"], meta[cid][0], args)})
+    with record_driver.PreparedPackage(repo_root, target["package"]) as prepared:
+        first, problem = record_driver.run_cases(prepared.dir, prepared.name, planned, work, timeout_s, call_timeout_ms, {})
+        again = [p for p in reversed(planned) if p["id"] in first]
+        second, _ = record_driver.run_cases(prepared.dir, prepared.name, again, work, timeout_s, call_timeout_ms, {}) if again else ({}, None)
+    found = []
+    for p in planned:
+        receiver, args = meta[p["id"]]
+        case, _ = record_driver.recorded_case(target["package"], target["target"], receiver, args, "mutant-search", p["id"], first.get(p["id"]), second.get(p["id"]))
+        if case is not None:
+            found.append(case)
+    if not found:
+        return [], len(planned), set()
+    tried = len(planned)
+    found_ids = {c["id"] for c in found}
+    planned = [p for p in planned if p["id"] in found_ids]
+    try:
+        killers = kills_of(repo_root, target, path, original, surviving[:SEARCH_SURVIVORS], found, work, timeout_s, call_timeout_ms)
+    finally:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(original)
+    # the fewest calls that kill the most survivors, in the pool's (seeded) order on ties
+    chosen, hunted = [], set()
+    left = {d for d, k in killers.items() if k}
+    limit = int(config.get("maxNewCases", 20))
+    while left and len(chosen) < limit:
+        best = max(found, key=lambda c: sum(1 for d in left if c["id"] in killers[d]))
+        gained = {d for d in left if best["id"] in killers[d]}
+        if not gained:
+            break
+        chosen.append(best)
+        hunted |= gained
+        left -= gained
+    return chosen, tried, hunted
 
 
 def main():

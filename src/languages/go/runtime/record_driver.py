@@ -33,6 +33,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,6 +41,11 @@ CODEC_FILE = "zz_codemidas_codec_test.go"
 DRIVER_FILE = "zz_codemidas_record_test.go"
 HIDDEN_SUFFIX = ".codemidas-hidden"
 MAX_ROUNDS = 6
+# go test's output kept (compiler errors come first); the rest is read and dropped
+OUTPUT_KEEP = 1 << 20
+# the outcome file read, at most, and one outcome line at most (longer ones are not outcomes)
+OUTCOMES_KEEP = 256 << 20
+OUTCOME_LINE_MAX = 16 << 20
 # where go test builds and runs its binaries: beside the repository, whose filesystem runs code
 GO_TMP = None
 # (uid, gid) go test runs as, or None for this process's own user (the judge sets the agent user's)
@@ -94,9 +100,9 @@ def case_code(target_name, receiver, args):
     else:
         function = callee
     values = ", ".join("reflect.ValueOf(&%s).Elem()" % n for n in names)
-    run = "codemidasB := codemidasBefore([]any{%s}); return codemidasReflectCall(reflect.ValueOf(%s), %s%s), codemidasB, []any{%s}" % (
+    run = "codemidasB := codemidasBefore([]interface{}{%s}); return codemidasReflectCall(reflect.ValueOf(%s), %s%s), codemidasB, []interface{}{%s}" % (
         ", ".join(bound), function, spread, (", " + values) if values else "", ", ".join(bound))
-    return "func() ([]any, []any, []any) { %s }" % "; ".join(binds + [run])
+    return "func() ([]interface{}, []interface{}, []interface{}) { %s }" % "; ".join(binds + [run])
 
 
 DRIVER_HEAD = """package %s
@@ -111,19 +117,19 @@ import (
 
 const codemidasCallTimeout = %d * time.Millisecond
 
-func codemidasBefore(values []any) []any {
-\tout := make([]any, 0, len(values))
+func codemidasBefore(values []interface{}) []interface{} {
+\tout := make([]interface{}, 0, len(values))
 \tfor i := range values {
 \t\tout = append(out, codemidasEncode(reflect.ValueOf(&values[i]).Elem(), 0))
 \t}
 \treturn out
 }
 
-func codemidasEmit(f *os.File, id string, run func() ([]any, []any, []any)) {
-\tdone := make(chan map[string]any, 1)
+func codemidasEmit(f *os.File, id string, run func() ([]interface{}, []interface{}, []interface{})) {
+\tdone := make(chan map[string]interface{}, 1)
 \tgo func() {
-\t\tvar before []any
-\t\toutcome := codemidasCall(func() ([]any, []any) {
+\t\tvar before []interface{}
+\t\toutcome := codemidasCall(func() ([]interface{}, []interface{}) {
 \t\t\tresults, b, after := run()
 \t\t\tbefore = b
 \t\t\treturn results, after
@@ -131,29 +137,39 @@ func codemidasEmit(f *os.File, id string, run func() ([]any, []any, []any)) {
 \t\toutcome["before"] = before
 \t\tdone <- outcome
 \t}()
-\tvar outcome map[string]any
+\tvar outcome map[string]interface{}
 \tselect {
 \tcase outcome = <-done:
 \tcase <-time.After(codemidasCallTimeout):
 \t\t// a call that does not end cannot be stopped: say so and end the process (the harness runs the rest again)
-\t\tline, _ := json.Marshal(map[string]any{"id": id, "timeout": true})
+\t\tline, _ := json.Marshal(map[string]interface{}{"id": id, "timeout": true})
 \t\t_, _ = f.Write(append(line, '\\n'))
 \t\tos.Exit(3)
 \t}
 \toutcome["id"] = id
 \tline, err := json.Marshal(outcome)
 \tif err != nil {
-\t\tline, _ = json.Marshal(map[string]any{"id": id, "error": err.Error()})
+\t\tline, _ = json.Marshal(map[string]interface{}{"id": id, "error": err.Error()})
 \t}
 \t_, _ = f.Write(append(line, '\\n'))
 }
 
 func TestCodemidasRecord(t *testing.T) {
-\tf, err := os.OpenFile(os.Getenv("CODEMIDAS_RECORD_OUT"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+\tf, err := os.OpenFile(os.Getenv("CODEMIDAS_RECORD_OUT"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0644)
 \tif err != nil {
 \t\tt.Fatal(err)
 \t}
 \tdefer f.Close()
+\tfor _, c := range codemidasCases {
+\t\tcodemidasEmit(f, c.id, c.run)
+\t}
+}
+
+// one case a line, each its own function (one test function of every call compiles in time quadratic in their number)
+var codemidasCases = []struct {
+\tid  string
+\trun func() ([]interface{}, []interface{}, []interface{})
+}{
 """
 
 
@@ -163,7 +179,7 @@ def write_driver(package_dir, pkg, cases, call_timeout_ms):
     at = {}
     for case in cases:
         at[len(lines) + 1] = case["id"]
-        lines.append("\tcodemidasEmit(f, %s, %s)" % (json.dumps(case["id"]), case["code"]))
+        lines.append("\t{%s, %s}," % (json.dumps(case["id"]), case["code"]))
     lines.append("}")
     with open(os.path.join(package_dir, DRIVER_FILE), "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
@@ -171,6 +187,10 @@ def write_driver(package_dir, pkg, cases, call_timeout_ms):
 
 
 def run_go(package_dir, out_path, timeout_s):
+    """(exit code, go test's output (its first OUTPUT_KEEP bytes), {case id: outcome}) of one run of
+    the driver. Bounded whatever the package's code does: output past OUTPUT_KEEP is read and
+    dropped, a process that outlives go test (or escapes its group) is not waited for, and as the
+    agent user (RUN_AS) every process of that user is killed once the run ends."""
     if os.path.exists(out_path):
         os.remove(out_path)
     # go test runs the binary it builds from GOTMPDIR: a sandbox's /tmp may not allow that (noexec)
@@ -178,27 +198,48 @@ def run_go(package_dir, out_path, timeout_s):
     as_user = {} if RUN_AS is None else {"user": RUN_AS[0], "group": RUN_AS[1], "extra_groups": []}
     # its own process group, killed whole at timeout_s: go test's -timeout starts only after the
     # package's init functions, and one that never ends must not outlive the caller's budget
-    proc = subprocess.Popen(["go", "test", "-run", "^TestCodemidasRecord$", "-count=1", "-timeout", "%ds" % max(5, int(timeout_s)), "."],
-                            cwd=package_dir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
+    proc = subprocess.Popen(["go", "test", "-vet=off", "-gcflags=-e", "-run", "^TestCodemidasRecord$", "-count=1", "-timeout", "%ds" % max(5, int(timeout_s)), "."],
+                            cwd=package_dir, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True, **as_user)
+    kept = bytearray()
+
+    def pump():
+        while True:
+            chunk = proc.stdout.read1(1 << 16)
+            if not chunk:
+                return
+            if len(kept) < OUTPUT_KEEP:
+                kept.extend(chunk[: OUTPUT_KEEP - len(kept)])
+
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
     try:
-        output, _ = proc.communicate(timeout=max(5, timeout_s))
-        code = proc.returncode
+        code = proc.wait(timeout=max(5, timeout_s))
     except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except OSError:
-            pass
-        output, _ = proc.communicate()
         code = -1
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    if RUN_AS is not None:
+        # what the package's code started outside the group (setsid, double forks) ends here too
+        subprocess.run(["kill", "-9", "-1"], user=RUN_AS[0], group=RUN_AS[1], extra_groups=[], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    proc.wait()
+    reader.join(timeout=2)
+    output = kept.decode("utf-8", errors="replace")
     outcomes = {}
     if os.path.exists(out_path):
-        with open(out_path, encoding="utf-8") as f:
-            for line in f:
+        with open(out_path, "rb") as f:
+            read = 0
+            while read < OUTCOMES_KEEP:
+                line = f.readline(OUTCOME_LINE_MAX)
+                if not line:
+                    break
+                read += len(line)
                 try:
                     o = json.loads(line)
                     outcomes[o["id"]] = o
-                except (ValueError, KeyError):
+                except (ValueError, KeyError, TypeError):
                     pass
     return code, output, outcomes
 
@@ -222,7 +263,7 @@ def run_cases(package_dir, pkg, cases, work, timeout_s, call_timeout_ms, rejecte
             cases = [c for c in cases if c["id"] not in refused]
             continue
         if code != 0 and not outcomes:
-            return kept, output.strip()[-1500:] or "go test failed (exit %s)" % code
+            return kept, output.strip() or "go test failed (exit %s)" % code
         if not outcomes:
             # the process ended before any case (an init that exits): none of the rest will run either
             for c in cases:
@@ -254,6 +295,27 @@ def has_unjudgeable(value):
     if isinstance(value, list):
         return any(has_unjudgeable(v) for v in value)
     return False
+
+
+def recorded_case(package, target, receiver, args, source, cid, first, second):
+    """(the recorded case, None) of a call whose two runs' outcomes agree and can be judged, else
+    (None, why not): `non-deterministic` or `unrecordable`."""
+    if first is None or second is None or "error" in first or comparable(first) != comparable(second):
+        return None, "non-deterministic"
+    if has_unjudgeable(first.get("returns")) or has_unjudgeable(first.get("after")):
+        return None, "unrecordable"
+    before, after = first.get("before") or [], first.get("after") or []
+    changed = json.dumps(before, sort_keys=True) != json.dumps(after, sort_keys=True)
+    expect = {"raises": first["panics"]} if "panics" in first else {"returns": {"t": "results", "v": first.get("returns", [])}}
+    # a call that returns an error is a behaviour of its own (the prompt shows one of each)
+    errors = [r.get("type") for r in first.get("returns", []) if isinstance(r, dict) and r.get("t") == "error"]
+    return {
+        **({"path": "returns an error %s" % errors[0]} if errors else {}),
+        "id": cid, "module": package, "target": target,
+        "init": None if receiver is None else {"args": [{"t": "go", "v": receiver}], "kwargs": {}},
+        "args": args, "kwargs": {},
+        "expect": expect, "argsAfter": after if changed else None, "source": source,
+    }, None
 
 
 def case_id(target, receiver, args):
@@ -354,34 +416,17 @@ def record_package(repo_root, work, package, targets, timeout_s, call_timeout_ms
                 if c["id"] in rejected:
                     dropped[rejected[c["id"]]] = dropped.get(rejected[c["id"]], 0) + 1
                     continue
-                a, b = first.get(c["id"]), second.get(c["id"])
-                if a is None or b is None:
-                    dropped["non-deterministic"] = dropped.get("non-deterministic", 0) + 1
-                    continue
-                if "error" in a or comparable(a) != comparable(b):
-                    dropped["non-deterministic"] = dropped.get("non-deterministic", 0) + 1
-                    continue
-                if has_unjudgeable(a.get("returns")) or has_unjudgeable(a.get("after")):
-                    dropped["unrecordable"] = dropped.get("unrecordable", 0) + 1
+                case, reason = recorded_case(package, t["target"], receiver, typed_args(t.get("params", []), inp["args"]), src, c["id"], first.get(c["id"]), second.get(c["id"]))
+                if case is None:
+                    dropped[reason] = dropped.get(reason, 0) + 1
                     continue
                 if len(cases) >= max_cases:
                     continue
                 sources[src]["kept"] += 1
-                before, after = a.get("before") or [], a.get("after") or []
-                changed = json.dumps(before, sort_keys=True) != json.dumps(after, sort_keys=True)
-                expect = {"raises": a["panics"]} if "panics" in a else {"returns": {"t": "results", "v": a.get("returns", [])}}
-                # a call that returns an error is a behaviour of its own (the prompt shows one of each)
-                errors = [r.get("type") for r in a.get("returns", []) if isinstance(r, dict) and r.get("t") == "error"]
-                cases.append({
-                    **({"path": "returns an error %s" % errors[0]} if errors else {}),
-                    "id": c["id"], "module": package, "target": t["target"],
-                    "init": None if receiver is None else {"args": [{"t": "go", "v": receiver}], "kwargs": {}},
-                    "args": typed_args(t.get("params", []), inp["args"]), "kwargs": {},
-                    "expect": expect, "argsAfter": after if changed else None, "source": src,
-                })
+                cases.append(case)
             drop = None
             if problem is not None:
-                drop = {"code": "build-failed", "reason": "the package does not build with the record driver: %s" % problem}
+                drop = {"code": "build-failed", "reason": "the package does not build with the record driver: %s" % problem[-1500:]}
             elif not cases:
                 drop = {"code": "no-cases", "reason": "no input gave a deterministic, judgeable outcome (%s)" % ", ".join("%s: %d" % kv for kv in sorted(dropped.items())) or "no input"}
             elif len({json.dumps(c["expect"], sort_keys=True) for c in cases}) == 1 and len(cases) > 1:
