@@ -1,0 +1,3 @@
+module example.com/gokit
+
+go 1.19

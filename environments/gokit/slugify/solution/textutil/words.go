@@ -1,0 +1,48 @@
+// Package textutil holds small string helpers.
+package textutil
+
+import (
+	"strings"
+	"unicode"
+)
+
+// WordCount counts each word of text, split on runs of spaces, in lower case.
+// An empty text gives an empty map.
+func WordCount(text string) map[string]int {
+	counts := map[string]int{}
+	for _, word := range strings.Fields(text) {
+		counts[strings.ToLower(word)]++
+	}
+	return counts
+}
+
+// Slugify lowers text and joins its words with hyphens, dropping every rune
+// that is neither a letter nor a digit.
+func Slugify(text string) string {
+	words := splitWords(text)
+	if len(words) == 0 {
+		return ""
+	}
+	return strings.Join(words, "-")
+}
+
+func splitWords(text string) []string {
+	var words []string
+	var current []rune
+	for _, r := range strings.ToLower(text) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			current = append(current, r)
+			continue
+		}
+		words = flush(words, current)
+		current = current[:0]
+	}
+	return flush(words, current)
+}
+
+func flush(words []string, current []rune) []string {
+	if len(current) > 0 {
+		words = append(words, string(current))
+	}
+	return words
+}
