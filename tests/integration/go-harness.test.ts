@@ -131,11 +131,28 @@ describe('the Go record harness in the Go image (issue 20)', () => {
   });
 
   it('takes inputs from the repository tests, drops an input the compiler refuses, and puts the tests back', () => {
-    expect(target('textutil:Slugify').sources['repo-test']).toEqual({ tried: 1, kept: 1 });
+    // the literal call, then the tests' other string literals (the expected "hello-world" too)
+    expect(target('textutil:Slugify').sources['repo-test']?.kept).toBeGreaterThanOrEqual(2);
     expect(expectOf('textutil:Slugify', ['"Hello, World!"'])).toEqual({ returns: { t: 'results', v: [{ t: 'string', type: 'string', v: 'hello-world' }] } });
+    expect(expectOf('textutil:Slugify', ['"hello-world"'])).toEqual({ returns: { t: 'results', v: [{ t: 'string', type: 'string', v: 'hello-world' }] } });
+    // a table-driven test: its rows' literals, not a literal call, give the inputs
+    const parse = target('ledger:ParseCents');
+    expect(parse.sources['repo-test']?.kept).toBeGreaterThanOrEqual(9);
+    expect(expectOf('ledger:ParseCents', ['"1,234.5"'])).toEqual({ returns: { t: 'results', v: [{ t: 'int', type: 'int', v: '123450' }, { t: 'nil', type: 'interface {}' }] } });
     expect(target('textutil:Reverse').rejected).toEqual({ compile: 1 });
     expect(expectOf('textutil:Reverse', ['42'])).toBeUndefined();
     expect(stillThere.split('\n').filter(Boolean)).toEqual(['reverse.go', 'words.go', 'words_test.go']);
+  });
+
+  it('builds receivers with the package\'s own constructor calls, then from the struct', () => {
+    const apply = target('ledger:Ledger.Apply');
+    const receivers = new Set(apply.cases.map((c) => (c.init?.args[0] as { v: string }).v));
+    expect(receivers.has('NewLedger(500)')).toBe(true);
+    expect(receivers.has('Ledger{}')).toBe(true);
+    // the test's own withdrawal, on the ledger its test builds: within the limit
+    const withdraw = apply.cases.find((c) => (c.init?.args[0] as { v: string }).v === 'NewLedger(500)' && (c.args[0] as { v: string }).v === '-400');
+    expect(withdraw?.expect).toEqual({ returns: { t: 'results', v: [{ t: 'nil', type: 'interface {}' }] } });
+    expect(apply.cases.some((c) => JSON.stringify(c.expect).includes('ledger: over the credit limit'))).toBe(true);
   });
 
   it('drops a call that does not end and records the rest of the package', () => {
@@ -153,6 +170,9 @@ describe('the Go mutate run in the Go image (issue 20)', () => {
 
   it('scores each target by the mutants of its body its cases kill, a surviving mutant named by line', () => {
     expect(of('textutil:Reverse').mutation).toEqual({ total: 13, killed: 12, score: 12 / 13, survivors: ['line 14: < → <='] });
+    // the search ran on the survivor, and no call tells an equivalent mutant apart
+    expect(of('textutil:Reverse').search.tried).toBeGreaterThan(10);
+    expect(of('textutil:Reverse').newCases).toEqual([]);
     expect(of('geom:Midpoint').mutation).toMatchObject({ total: 8, killed: 8, score: 1 });
     expect(of('geom:Point.Scale').mutation.killed).toBe(of('geom:Point.Scale').mutation.total);
     for (const t of mutated.targets) expect(t.error, t.unitId).toBeNull();

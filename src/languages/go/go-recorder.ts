@@ -50,7 +50,7 @@ export function goTarget(candidate: Candidate, structs: ReadonlyMap<string, Unit
     bodyStartLine: u.bodyStartLine,
     bodyEndLine: u.bodyEndLine,
     params: u.params.map((p) => ({ name: p.name, type: p.annotation, variadic: p.kind === 'var-positional' })),
-    ...(receiver !== null ? { receivers: structLiterals(receiver, structs) } : {}),
+    ...(receiver !== null ? { receiverType: receiver, receivers: structLiterals(receiver, structs) } : {}),
     inputs: goInputs(u, structs, seed, INPUTS_PER_TARGET),
   };
 }

@@ -244,6 +244,15 @@ def run_go(package_dir, out_path, timeout_s):
     return code, output, outcomes
 
 
+def syntax_errors(package_dir):
+    """gofmt's report of every syntax error of the driver file (`<file>:<line>:<col>: ...` lines)."""
+    try:
+        done = subprocess.run(["gofmt", "-e", "-l", DRIVER_FILE], cwd=package_dir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60, check=False)
+        return "\n" + done.stdout.decode("utf-8", errors="replace")
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+
+
 def run_cases(package_dir, pkg, cases, work, timeout_s, call_timeout_ms, rejected):
     """Builds and runs the cases until they compile and finish; {id: outcome}, and a package-wide problem or None."""
     cases = list(cases)
@@ -253,6 +262,9 @@ def run_cases(package_dir, pkg, cases, work, timeout_s, call_timeout_ms, rejecte
     while cases:
         at = write_driver(package_dir, pkg, cases, call_timeout_ms)
         code, output, outcomes = run_go(package_dir, out_path, timeout_s)
+        if "[setup failed]" in output:
+            # a syntax error stops the compiler at the first: gofmt reports every one of the file at once
+            output += syntax_errors(package_dir)
         refused = {at[int(m.group(1))] for m in re.finditer(re.escape(DRIVER_FILE) + r":(\d+):\d+:", output) if int(m.group(1)) in at}
         if refused:
             compile_rounds += 1
@@ -295,6 +307,94 @@ def has_unjudgeable(value):
     if isinstance(value, list):
         return any(has_unjudgeable(v) for v in value)
     return False
+
+
+# literals of the repository's tests, by the Go types a parameter may have
+GO_ESCAPE = r"""\\(?:[abfnrtv\\'"]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{3})"""
+TEST_LITERALS = {
+    "string": re.compile(r'"(?:[^"\\\n]|%s)*"' % GO_ESCAPE),
+    "int": re.compile(r"(?<![\w.])-?\d+(?![\w.])"),
+    "float64": re.compile(r"(?<![\w.])-?\d+\.\d+(?:[eE][-+]?\d+)?(?![\w.])"),
+    "rune": re.compile(r"'(?:[^'\\\n]|%s)'" % GO_ESCAPE),
+}
+TEST_LITERAL_TYPES = {"string": "string", "int": "int", "int64": "int", "int32": "int", "uint": "int", "uint64": "int", "uint32": "int", "float64": "float64", "float32": "float64", "rune": "rune"}
+# inputs from the tests' literals per target, at most
+TEST_LITERAL_INPUTS = 24
+
+
+def with_test_literals(target, tests):
+    """The target's inputs with calls built from its package's tests' literals after its literal
+    calls (`repo-test`): table-driven tests hold their inputs in tables, not in literal calls.
+    Literals of the test functions that name the target come first, then the rest of the files'. Each
+    parameter of a string, integer, float or rune type is varied alone through them from the
+    target's first input."""
+    inputs = list(target.get("inputs", []))
+    params = target.get("params", [])
+    if not tests or not params or not inputs or any(p.get("variadic") for p in params):
+        return inputs
+    name = target["target"].split(".")[-1]
+    named, rest = [], []
+    for text in tests:
+        for chunk in re.split(r"\n(?=func )", text):
+            (named if re.search(r"\b%s\b" % re.escape(name), chunk) else rest).append(chunk)
+    base = next((i["args"] for i in inputs if i.get("source") == "type-hint"), inputs[0]["args"])
+    found = []
+    for k, param in enumerate(params):
+        kind = TEST_LITERAL_TYPES.get((param.get("type") or "").strip())
+        if kind is None or k >= len(base):
+            continue
+        literals = []
+        for chunk in named + rest:
+            for m in TEST_LITERALS[kind].finditer(chunk):
+                lit = m.group(0)
+                if lit not in literals and len(lit) <= 200:
+                    literals.append(lit)
+        for lit in literals:
+            found.append({"args": base[:k] + [lit] + base[k + 1:], "source": "repo-test"})
+    leading = [i for i in inputs if i.get("source") in ("call-site", "repo-test")]
+    return leading + found[:TEST_LITERAL_INPUTS] + [i for i in inputs if i not in leading]
+
+
+# receivers built by the package's constructors per method, at most
+CONSTRUCTED_RECEIVERS = 6
+LITERAL_ARGS = re.compile(r'\s*(?:(?:"(?:[^"\\\n]|%s)*"|`[^`]*`|\'(?:[^\'\\\n]|%s)\'|-?\d+(?:\.\d+)?|true|false|nil)\s*(?:,\s*|$))*' % (GO_ESCAPE, GO_ESCAPE))
+
+
+def package_sources(package_dir):
+    """The text of the package's own (non-test) Go files."""
+    out = []
+    for name in sorted(os.listdir(package_dir)):
+        if name.endswith(".go") and not name.endswith("_test.go") and not name.startswith("zz_codemidas_"):
+            with open(os.path.join(package_dir, name), encoding="utf-8", errors="replace") as f:
+                out.append(f.read())
+    return out
+
+
+def constructed_receivers(type_name, sources, tests):
+    """Receivers of a method of `type_name` as the package's code makes them: calls with literal
+    arguments (in its tests first, then its sources) of its functions that return exactly `T` or
+    `*T` (`NewTranslator("a-z", "A-Z")`)."""
+    if not type_name:
+        return []
+    makers = set()
+    for text in sources:
+        for m in re.finditer(r"^func\s+(\w+)\s*\([^)]*\)\s*\*?%s\s*\{" % re.escape(type_name), text, re.M):
+            makers.add(m.group(1))
+    out = []
+    for text in tests + sources:
+        for name in sorted(makers):
+            for m in re.finditer(r"\b%s\(" % re.escape(name), text):
+                depth, i = 1, m.end()
+                while i < len(text) and depth:
+                    depth += {"(": 1, ")": -1}.get(text[i], 0)
+                    i += 1
+                args = text[m.end():i - 1]
+                call = "%s(%s)" % (name, args)
+                if depth == 0 and "\n" not in args and LITERAL_ARGS.fullmatch(args) and call not in out:
+                    out.append(call)
+                if len(out) >= CONSTRUCTED_RECEIVERS:
+                    return out
+    return out
 
 
 def recorded_case(package, target, receiver, args, source, cid, first, second):
@@ -358,6 +458,17 @@ class PreparedPackage:
             f.write(codec)
         return self
 
+    def test_sources(self):
+        """The text of each of the package's own `_test.go` files (set aside while it runs)."""
+        out = []
+        for name in self.hidden:
+            try:
+                with open(os.path.join(self.dir, name + HIDDEN_SUFFIX), encoding="utf-8", errors="replace") as f:
+                    out.append(f.read())
+            except OSError:
+                pass
+        return out
+
     def __exit__(self, *exc):
         for name in (CODEC_FILE, DRIVER_FILE):
             try:
@@ -386,12 +497,14 @@ def record_package(repo_root, work, package, targets, timeout_s, call_timeout_ms
                 results[t["unitId"]] = {"drop": {"code": "no-package", "reason": "no Go package clause in %s" % package}}
             return results
         package_dir, pkg = prepared.dir, prepared.name
+        tests = prepared.test_sources()
         planned = []
         meta = {}
+        sources = package_sources(package_dir)
         for t in targets:
-            receivers = t.get("receivers") if t.get("kind") == "method" else [None]
+            receivers = constructed_receivers(t.get("receiverType"), sources, tests) + (t.get("receivers") or []) if t.get("kind") == "method" else [None]
             seen = set()
-            for inp in t.get("inputs", []):
+            for inp in with_test_literals(t, tests):
                 for receiver in receivers or []:
                     cid = case_id(t["target"], receiver, inp["args"])
                     if cid in seen:
