@@ -189,16 +189,20 @@ def build(crate_dir, timeout_s):
 
 
 def read_outcomes(out_path):
-    outcomes = {}
+    """({id: outcome}, [ids started, in order]) of what the test binary wrote."""
+    outcomes, started = {}, []
     if os.path.exists(out_path):
         with open(out_path, encoding="utf-8", errors="replace") as f:
             for line in f:
                 try:
                     o = json.loads(line)
-                    outcomes[o["id"]] = o
-                except (ValueError, KeyError, TypeError):
+                    if o.get("start"):
+                        started.append(o["id"])
+                    else:
+                        outcomes[o["id"]] = o
+                except (ValueError, KeyError, TypeError, AttributeError):
                     pass
-    return outcomes
+    return outcomes, started
 
 
 def run_binary(executable, crate_dir, tests, ids, work, timeout_s, call_timeout_ms):
@@ -212,7 +216,8 @@ def run_binary(executable, crate_dir, tests, ids, work, timeout_s, call_timeout_
         f.write("\n".join(ids) + "\n")
     env = dict(os.environ, CODEMIDAS_RECORD_OUT=out_path, CODEMIDAS_RECORD_IDS=ids_path, CODEMIDAS_CALL_TIMEOUT_MS=str(call_timeout_ms), RUST_BACKTRACE="0")
     code, out, err = run_process([executable, "--exact", "--test-threads=1", "--nocapture", "-q"] + tests, crate_dir, env, timeout_s)
-    return code, (out + err)[-1500:], read_outcomes(out_path)
+    outcomes, started = read_outcomes(out_path)
+    return code, (out + err)[-1500:], outcomes, started
 
 
 def run_cases(prepared, cases, work, timeout_s, call_timeout_ms, rejected):
@@ -220,8 +225,8 @@ def run_cases(prepared, cases, work, timeout_s, call_timeout_ms, rejected):
     `cases`: planned_case's."""
     cases = list(cases)
     kept = {}
-    started = time.monotonic()
-    left = lambda: timeout_s - (time.monotonic() - started)  # noqa: E731
+    t0 = time.monotonic()
+    left = lambda: timeout_s - (time.monotonic() - t0)  # noqa: E731
     executable = None
     for _ in range(MAX_ROUNDS + 1):
         lines = prepared.write_drivers(cases)
@@ -241,9 +246,10 @@ def run_cases(prepared, cases, work, timeout_s, call_timeout_ms, rejected):
         return kept, "the driver did not compile after %d rounds" % MAX_ROUNDS
     tests = prepared.test_names()
     while cases and left() > 1:
-        code, output, outcomes = run_binary(executable, prepared.dir, tests, [c["id"] for c in cases], work, left(), call_timeout_ms)
-        outcomes = {cid: o for cid, o in outcomes.items() if any(c["id"] == cid for c in cases)}
-        if not outcomes:
+        code, output, outcomes, started = run_binary(executable, prepared.dir, tests, [c["id"] for c in cases], work, left(), call_timeout_ms)
+        ids = {c["id"] for c in cases}
+        outcomes = {cid: o for cid, o in outcomes.items() if cid in ids}
+        if not started:
             # the process ended before any case (a constructor that exits, a crash at start): none of the rest will run either
             for c in cases:
                 rejected[c["id"]] = "exited"
@@ -253,11 +259,15 @@ def run_cases(prepared, cases, work, timeout_s, call_timeout_ms, rejected):
                 rejected[cid] = "timeout"
             else:
                 kept[cid] = o
-        rest = [c for c in cases if c["id"] not in outcomes]
-        if rest and all(not o.get("timeout") for o in outcomes.values()):
-            # the process ended inside the first case left without an outcome (process::exit, an abort, a stack overflow): drop it
-            rejected[rest[0]["id"]] = "exited"
-            rest = rest[1:]
+        # a case that started and left no outcome ended the process (process::exit, an abort, a stack overflow)
+        for cid in started:
+            if cid in ids and cid not in outcomes:
+                rejected[cid] = "exited"
+        rest = [c for c in cases if c["id"] not in outcomes and c["id"] not in rejected]
+        if len(rest) == len(cases):
+            for c in rest:
+                rejected[c["id"]] = "exited"
+            break
         cases = rest
     return kept, None
 
