@@ -55,6 +55,20 @@ pub fn parse_pair(s: &str) -> Option<(String, i64)> {
     Some((key.to_string(), value))
 }
 
+/// Capitalises the first letter of `word` and lowercases the rest.
+fn capitalize(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().collect::<String>() + &chars.as_str().to_lowercase(),
+        None => String::new(),
+    }
+}
+
+/// Title-cases each space-separated word of `s`.
+pub fn title_case(s: &str) -> String {
+    s.split(' ').map(capitalize).collect::<Vec<_>>().join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
