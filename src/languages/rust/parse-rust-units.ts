@@ -195,7 +195,7 @@ function visibilityOf(node: Node): string {
 function isGeneric(node: Node): boolean {
   const typeParams = node.childForFieldName('type_parameters');
   if (typeParams !== null && named(typeParams).some((p) => p.type !== 'lifetime' && p.type !== 'lifetime_parameter')) return true;
-  return /\bimpl\s+[A-Z]/.test(node.childForFieldName('parameters')?.text ?? '');
+  return /(?<![\w])impl\s+[\w:(]/.test(node.childForFieldName('parameters')?.text ?? '');
 }
 
 function unitOf(node: Node, file: string, source: string, owner: { type: string; trait: string | null } | null): Unit | null {

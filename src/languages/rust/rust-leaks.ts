@@ -67,7 +67,7 @@ export function tokenizeRust(source: string): Tokens {
       push(token, line);
       i += token.length;
     } else {
-      const word = /^[\p{L}_][\p{L}\p{N}_]*|^\d[\w.]*/u.exec(source.slice(i, i + 200))?.[0];
+      const word = /^[\p{L}_][\p{L}\p{N}_]*|^\d\w*(?:\.\d\w*)?/u.exec(source.slice(i, i + 200))?.[0];
       if (word !== undefined) {
         push(word, line);
         i += word.length;

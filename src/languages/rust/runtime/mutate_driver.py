@@ -75,7 +75,7 @@ def tokens(text, start, end):
             m = re.match(r"'\w+", text[i:end])  # a lifetime or a label
             i += len(m.group(0)) if m else 1
             continue
-        m = re.match(r"[A-Za-z_]\w*|\d[\w.]*", text[i:end])
+        m = re.match(r"[A-Za-z_]\w*|\d\w*(?:\.\d\w*)?", text[i:end])
         if m:
             word = m.group(0)
             if word in ("true", "false") or re.fullmatch(r"\d+", word):
