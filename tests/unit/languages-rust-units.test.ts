@@ -53,6 +53,7 @@ describe('Rust units', () => {
       'src/numbers.rs:gcd function',
       'src/numbers.rs:capped_sum function',
       'src/numbers.rs:floor_div function',
+      'src/numbers.rs:percent_of function',
       'src/numbers.rs:digits function',
       'src/numbers.rs:mean function',
       'src/numbers.rs:kth_smallest function',
@@ -170,7 +171,7 @@ describe('Rust inputs and the record target', () => {
     expect(rustLiteralsOf('HashMap<String, i32>')).toEqual([]);
   });
 
-  it('takes the repository literal calls first (tests as repo-test), then one parameter varied at a time, then seeded combinations', () => {
+  it('takes the repository literal calls first (tests as repo-test), then one parameter varied at a time from two bases, then seeded combinations', () => {
     const inputs = rustInputs(unit('src/text.rs:slugify'), 0, 60);
     expect(inputs.slice(0, 3)).toEqual([
       { args: ['"Hello, World!"'], source: 'repo-test' },
@@ -179,8 +180,10 @@ describe('Rust inputs and the record target', () => {
     ]);
     const gcd = rustInputs(unit('src/numbers.rs:gcd'), 0, 60);
     expect(gcd[0]).toEqual({ args: ['12', '18'], source: 'repo-test' });
-    expect(gcd[1]).toEqual({ args: ['0', '0'], source: 'type-hint' });
-    expect(gcd.every((i) => i.args.length === 2)).toBe(true);
+    expect(gcd.slice(1, 4).map((i) => i.args)).toEqual([['0', '0'], ['1', '0'], ['2', '0']]);
+    // varied again from the second literal of each: `gcd(7, 1)`, `gcd(1, 7)`
+    expect(gcd.map((i) => i.args.join(','))).toEqual(expect.arrayContaining(['1,1', '7,1', '1,7']));
+    expect(gcd.every((i) => i.args.length === 2 && i.source !== 'call-site')).toBe(true);
     expect(rustInputs(unit('src/numbers.rs:gcd'), 0, 60)).toEqual(gcd);
   });
 

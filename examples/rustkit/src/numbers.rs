@@ -36,6 +36,15 @@ pub fn floor_div(a: i32, b: i32) -> Result<i32, String> {
     }
 }
 
+/// `part` as a whole percentage of `whole`, rounded down; an error when `whole` is zero.
+pub fn percent_of(part: u32, whole: u32) -> Result<u32, String> {
+    if whole == 0 {
+        return Err(format!("{} of nothing", part));
+    }
+    let scaled = part as u64 * 100;
+    Ok((scaled / whole as u64) as u32)
+}
+
 /// The decimal digits of `n`, most significant first.
 pub fn digits(n: u32) -> Vec<u32> {
     let mut out = Vec::new();

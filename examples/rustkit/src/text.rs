@@ -80,6 +80,13 @@ mod tests {
     }
 
     #[test]
+    fn pairs() {
+        assert_eq!(parse_pair("width = 42"), Some((String::from("width"), 42)));
+        assert_eq!(parse_pair("=1"), None);
+        assert_eq!(parse_pair("n=-7"), Some((String::from("n"), -7)));
+    }
+
+    #[test]
     fn counts_words() {
         assert_eq!(word_count("one two  three"), 3);
     }

@@ -115,8 +115,8 @@ export function callSiteInputs(unit: Unit): RustInput[] {
 
 /**
  * The inputs a Rust target is recorded on: the repository's literal calls first, then from the
- * parameters' types the first literal of each, each parameter varied alone through its literals,
- * and seeded combinations, up to `max`, without repeats. A parameter of a type without literals
+ * parameters' types the first literal of each, each parameter varied alone through its literals
+ * (again from the second literal of each, for two or more parameters), and seeded combinations, up to `max`, without repeats. A parameter of a type without literals
  * leaves only the repository's calls.
  */
 export function rustInputs(unit: Unit, seed: number, max: number): RustInput[] {
@@ -135,11 +135,15 @@ export function rustInputs(unit: Unit, seed: number, max: number): RustInput[] {
     return out;
   }
   if (lists.some((l) => l.length === 0)) return out;
-  const base = lists.map((l) => l[0]!);
-  add({ args: base, source: 'type-hint' });
-  lists.forEach((list, k) => {
-    for (const value of list.slice(1)) add({ args: base.map((b, j) => (j === k ? value : b)), source: 'type-hint' });
-  });
+  // one parameter varied at a time from the plainest values (`0`, `""`), then from the next ones
+  // (`1`, `"a"`): a zero elsewhere hides much (`a / b` with `b = 0` returns early)
+  for (const at of lists.length > 1 ? [0, 1] : [0]) {
+    const base = lists.map((l) => l[Math.min(at, l.length - 1)]!);
+    add({ args: base, source: 'type-hint' });
+    lists.forEach((list, k) => {
+      for (const value of list) add({ args: base.map((b, j) => (j === k ? value : b)), source: 'type-hint' });
+    });
+  }
   const random = createRandom(seed);
   for (let tries = 0; tries < max * 4 && out.length < max; tries += 1) {
     add({ args: lists.map((l) => l[Math.floor(random() * l.length)]!), source: 'type-hint' });

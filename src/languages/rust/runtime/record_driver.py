@@ -416,16 +416,20 @@ def record_crate(repo_root, work, crate, targets, timeout_s, call_timeout_ms, ma
             return results
         planned, meta = [], {}
         for t in targets:
-            receivers = t.get("receivers") if t.get("selfKind") else [None]
+            receivers = (t.get("receivers") or []) if t.get("selfKind") else [None]
+            inputs = t.get("inputs", [])
+            # each input first with one receiver (in turn), then with the others: the cases kept
+            # (maxCases, in this order) cover every input before they repeat one
+            pairs = [(inp, receivers[k % len(receivers)]) for k, inp in enumerate(inputs)] if receivers else []
+            pairs += [(inp, r) for k, inp in enumerate(inputs) for j, r in enumerate(receivers) if j != k % len(receivers)]
             seen = set()
-            for inp in t.get("inputs", []):
-                for receiver in receivers or []:
-                    cid = case_id(t["unitId"], receiver, inp["args"])
-                    if cid in seen:
-                        continue
-                    seen.add(cid)
-                    planned.append(planned_case(cid, t["module"], t["target"], None if receiver is None else receiver_value(receiver, t), typed_args(t.get("params", []), inp["args"])))
-                    meta[cid] = (t["unitId"], receiver, inp)
+            for inp, receiver in pairs:
+                cid = case_id(t["unitId"], receiver, inp["args"])
+                if cid in seen:
+                    continue
+                seen.add(cid)
+                planned.append(planned_case(cid, t["module"], t["target"], None if receiver is None else receiver_value(receiver, t), typed_args(t.get("params", []), inp["args"])))
+                meta[cid] = (t["unitId"], receiver, inp)
         rejected = {}
         first, problem = run_cases(prepared, planned, work, timeout_s, call_timeout_ms, rejected)
         second = {}
