@@ -65,7 +65,7 @@ describe('a Rust suite from examples/rustkit (docker)', () => {
   it('builds gated Rust tasks: the body masked in the workspace, put back in the solution, the prompt in Rust', async () => {
     expect(catalog.problems).toEqual([]);
     const names = [...catalog.tasks.keys()].sort();
-    expect(names).toEqual(expect.arrayContaining(['rustkit/percent-of', 'rustkit/gcd', 'rustkit/kth-smallest', 'rustkit/capitalize', 'rustkit/shift']));
+    expect(names).toEqual(expect.arrayContaining(['rustkit/percent-of', 'rustkit/gcd', 'rustkit/kth-smallest', 'rustkit/capitalize', 'rustkit/point-shift']));
     expect(built.report.tasks.length).toBeGreaterThanOrEqual(5);
     const task = catalog.get('rustkit/percent-of')!;
     expect(task.file.language).toBe('rust');
@@ -74,7 +74,7 @@ describe('a Rust suite from examples/rustkit (docker)', () => {
     expect(task.file.prompt).toMatch(/percent_of\(\d+, 0\) \/\/ → Err\("\d+ of nothing"\) \(Result<u32, String>\)/);
     // a private function and a method are tasks too; the panic of kth_smallest is an example of its own
     expect(catalog.get('rustkit/kth-smallest')!.file.prompt).toMatch(/kth_smallest\(&\[\], \d+\) \/\/ panics/);
-    expect(catalog.get('rustkit/shift')!.file.prompt).toMatch(/\.shift\(-?\d+, -?\d+\) \/\/ → \d+ \(i32\)\n\/\/ afterwards the receiver is Point \{ x: -?\d+, y: -?\d+ \}/);
+    expect(catalog.get('rustkit/point-shift')!.file.prompt).toMatch(/\.shift\(-?\d+, -?\d+\) \/\/ → \d+ \(i32\)\n\/\/ afterwards the receiver is Point \{ x: -?\d+, y: -?\d+ \}/);
     const workspace = new Map((await listWorkspaceFiles(task)).map((e) => [e.path, e.content?.toString('utf8') ?? '']));
     expect(workspace.get('src/numbers.rs')).toContain('pub fn percent_of(part: u32, whole: u32) -> Result<u32, String> {\n    unimplemented!()\n}');
     expect(await readFile(join(task.solutionDir, 'src/numbers.rs'), 'utf8')).not.toContain('unimplemented!()');

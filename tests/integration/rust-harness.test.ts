@@ -226,6 +226,17 @@ describe('the Rust judge in the Rust image', () => {
     expect(statuses(exitBody, 'src/numbers.rs:floor_div')).toEqual(['passed']);
   }, 600_000);
 
+  it('never writes through a link the agent planted: a module file that is a link fails its cases, the build folder is made afresh', async () => {
+    const linked = await judge([
+      ...original().filter((f) => f.path !== 'src/text.rs'),
+      { path: 'src/text.rs', type: 'symlink', mode: 0o777, linkTarget: '/etc/hostname' },
+      // a link at the judge's build folder name for a range of pids: handed to the agent user it would give away the folder it points to
+      ...Array.from({ length: 200 }, (_, k): FileEntry => ({ path: `.codemidas-rust-target-${k + 1}`, type: 'symlink', mode: 0o777, linkTarget: '/var/lib/codemidas/hidden' })),
+    ]);
+    expect(statuses(linked, 'src/text.rs:slugify')).toEqual(['failed']);
+    expect([...linked.values()].length).toBe(TARGETS.reduce((n, id) => n + target(id).cases.length, 0));
+  }, 600_000);
+
   it('never runs the agent\'s build.rs, and panic = "abort" in Cargo.toml does not stop panics from being caught', async () => {
     const buildScript = { path: 'build.rs', type: 'file' as const, mode: 0o644, content: Buffer.from('fn main() {\n    panic!("the build script ran");\n}\n') };
     const withBuild = await judge([...replaced('Cargo.toml', (text) => text.replace('[package]\n', '[package]\nbuild = "build.rs"\n')), buildScript]);

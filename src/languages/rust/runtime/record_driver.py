@@ -38,6 +38,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -116,8 +117,7 @@ def write_driver(path, cases):
     lines.append("fn codemidas_record() {")
     lines.append("    codemidas_run(&[%s]);" % ", ".join(table))
     lines.append("}")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines) + "\n")
+    write_file(path, ("\n".join(lines) + "\n").encode("utf-8"))
     return at
 
 
@@ -313,7 +313,7 @@ class PreparedCrate:
         self.crate = crate
         self.dir = os.path.normpath(os.path.join(repo_root, crate))
         self.work = work
-        self.ok = os.path.isfile(os.path.join(self.dir, "Cargo.toml"))
+        self.ok = inside(self.root, os.path.join(self.dir, "Cargo.toml"))
         self.originals = {}  # path -> original bytes, restored on exit
         self.moved = []
         self.modules = []  # the Rust module paths that have a driver
@@ -324,8 +324,7 @@ class PreparedCrate:
         manifest = os.path.join(self.dir, "Cargo.toml")
         with open(manifest, "rb") as f:
             self.originals[manifest] = f.read()
-        with open(manifest, "w", encoding="utf-8") as f:
-            f.write(sanitized_manifest(self.originals[manifest].decode("utf-8", "replace")))
+        write_file(manifest, sanitized_manifest(self.originals[manifest].decode("utf-8", "replace")).encode("utf-8"))
         for name in ("build.rs", ".cargo"):
             for base in {self.dir, self.root}:
                 path = os.path.join(base, name)
@@ -337,9 +336,8 @@ class PreparedCrate:
     def write_drivers(self, cases):
         """Writes the drivers of `cases` (grouped by module file); {driver file name: {line: case id}}."""
         for path, original in self.originals.items():
-            if not path.endswith("Cargo.toml"):
-                with open(path, "wb") as f:
-                    f.write(original)
+            if not path.endswith("Cargo.toml") and inside(self.root, path):
+                write_file(path, original)
         by_file = {}
         for c in cases:
             by_file.setdefault(c["file"], []).append(c)
@@ -347,14 +345,15 @@ class PreparedCrate:
         self.modules = []
         for file, group in sorted(by_file.items()):
             path = os.path.join(self.root, file)
+            if not inside(self.root, path):
+                continue  # a module file that is a link (or gone): its cases get no outcome
             if path not in self.originals:
                 with open(path, "rb") as f:
                     self.originals[path] = f.read()
             name = "%s_%s_%d.rs" % (MOD_NAME, hashlib.sha256(file.encode()).hexdigest()[:10], os.getpid())
             driver = os.path.join(self.work, name)
             lines[name] = write_driver(driver, group)
-            with open(path, "ab") as f:
-                f.write(("\n#[cfg(test)]\n#[path = %s]\nmod %s;\n" % (json.dumps(driver), MOD_NAME)).encode())
+            write_file(path, ("\n#[cfg(test)]\n#[path = %s]\nmod %s;\n" % (json.dumps(driver), MOD_NAME)).encode(), append=True)
             self.modules.append(module_path(self.crate, file))
         return lines
 
@@ -362,9 +361,12 @@ class PreparedCrate:
         return ["%s%s::codemidas_record" % ("" if m in ("", "crate") else m + "::", MOD_NAME) for m in self.modules]
 
     def __exit__(self, *exc):
+        # the test binary ran the agent's code (in the judge): a module file it turned into a link, or
+        # a folder above it, is left alone rather than written through
         for path, original in self.originals.items():
-            with open(path, "wb") as f:
-                f.write(original)
+            folder = os.path.dirname(os.path.abspath(path))
+            if os.path.realpath(folder) == folder and (inside(self.root, path) or not os.path.lexists(path)):
+                write_file(path, original)
         for path in self.moved:
             os.rename(path + HIDDEN_SUFFIX, path)
         return False
@@ -488,10 +490,33 @@ def case_plan(case):
 
 
 def setup_target_dir(repo_root):
+    """A fresh build folder beside the repository: whatever the workspace holds at its name (a link
+    the agent planted, so that the judge would hand another folder to the agent user) goes first."""
     global TARGET_DIR
     TARGET_DIR = os.path.join(os.path.abspath(repo_root), ".codemidas-rust-target-%d" % os.getpid())
-    os.makedirs(TARGET_DIR, exist_ok=True)
+    if os.path.islink(TARGET_DIR) or os.path.isfile(TARGET_DIR):
+        os.unlink(TARGET_DIR)
+    elif os.path.isdir(TARGET_DIR):
+        shutil.rmtree(TARGET_DIR, ignore_errors=True)
+    os.mkdir(TARGET_DIR)
     return TARGET_DIR
+
+
+def write_file(path, data, append=False):
+    """Writes bytes to `path`, never through a link at its name (a link there is replaced)."""
+    if os.path.islink(path):
+        os.unlink(path)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | (os.O_APPEND if append else os.O_TRUNC)
+    fd = os.open(path, flags, 0o644)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+
+
+def inside(root, path):
+    """Whether `path` is a regular file of the repository, no link on the way: the judge, as root,
+    writes drivers into module files and rewrites Cargo.toml, and must never follow a link out."""
+    real = os.path.realpath(path)
+    return real == os.path.abspath(path) and real.startswith(os.path.realpath(root) + os.sep) and os.path.isfile(real)
 
 
 def main():
