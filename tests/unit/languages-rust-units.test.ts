@@ -219,7 +219,9 @@ describe('Rust writer', () => {
 
   it('writes a method call on its receiver, what the receiver holds afterwards, and a panic', () => {
     const shift = fc({ target: 'Point.shift', init: { args: [{ t: 'rust', v: 'Point::new(1, 2)', type: 'Point', self: '&mut self' }], kwargs: {} }, args: [rv('1', 'i32'), rv('1', 'i32')], expect: { returns: rv('5', 'i32') }, argsAfter: [rv('Point { x: 2, y: 3 }', 'rustkit::geom::Point'), rv('1', 'i32'), rv('1', 'i32')] });
-    expect(rustWriter.exampleBlock(unit('src/geom.rs:Point.shift'), shift)).toBe('Point::new(1, 2).shift(1, 1) // → 5 (i32)\n// afterwards the receiver is Point { x: 2, y: 3 }, argument 1 is 1, argument 2 is 1');
+    expect(rustWriter.exampleBlock(unit('src/geom.rs:Point.shift'), shift)).toBe('Point::new(1, 2).shift(1, 1) // → 5 (i32)\n// afterwards the receiver is Point { x: 2, y: 3 }');
+    const push = fc({ target: 'push_twice', args: [rv('&mut vec![1]', '&mut Vec<i32>'), rv('2', 'i32')], expect: { returns: rv('()', '()') }, argsAfter: [rv('[1, 2, 2]', '&mut alloc::vec::Vec<i32>'), rv('2', 'i32')] });
+    expect(rustWriter.exampleBlock(unit('src/numbers.rs:gcd'), push)).toBe('push_twice(&mut vec![1], 2) // → ()\n// afterwards argument 1 is [1, 2, 2]');
     const panic = fc({ target: 'kth_smallest', args: [rv('&[]', '&[i64]'), rv('0', 'usize')], expect: { raises: 'panic' } });
     expect(rustWriter.exampleBlock(unit('src/numbers.rs:kth_smallest'), panic)).toBe('kth_smallest(&[], 0) // panics');
     expect(rustWriter.exampleBlock(unit('src/geom.rs:Point.new'), fc({ target: 'Point.new', args: [rv('1', 'i32'), rv('1', 'i32')], expect: { returns: rv('Point { x: 1, y: 1 }', 'rustkit::geom::Point') } }))).toBe('Point::new(1, 1) // → Point { x: 1, y: 1 } (Point)');

@@ -33,8 +33,13 @@ export function rustExampleBlock(_unit: Unit, c: RecordedCase): string {
   const returned = c.expect.returns as { type?: string } | null;
   const lines = [`${call} // → ${rustValueText(returned)}${returned?.type && returned.type !== '()' ? ` (${shortRustType(returned.type)})` : ''}`];
   if (c.argsAfter !== null) {
-    const names = [...(c.init !== null ? ['the receiver'] : []), ...c.args.map((_, i) => `argument ${i + 1}`)];
-    lines.push(`// afterwards ${c.argsAfter.map((v, i) => `${names[i] ?? `value ${i + 1}`} is ${rustValueText(v)}`).join(', ')}`);
+    // only what the call can change: a `&mut self` receiver, `&mut` arguments
+    const held = [
+      ...(c.init !== null ? [{ name: 'the receiver', mutable: (c.init.args[0] as { self?: string } | undefined)?.self === '&mut self' }] : []),
+      ...c.args.map((a, i) => ({ name: `argument ${i + 1}`, mutable: /^&\s*mut\b/.test((a as { type?: string }).type ?? '') })),
+    ];
+    const shown = c.argsAfter.map((v, i) => ({ v, at: held[i] })).filter(({ at }) => at?.mutable === true);
+    if (shown.length > 0) lines.push(`// afterwards ${shown.map(({ v, at }) => `${at!.name} is ${rustValueText(v)}`).join(', ')}`);
   }
   return lines.join('\n');
 }
