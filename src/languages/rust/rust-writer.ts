@@ -1,0 +1,154 @@
+import { callSiteLines } from '../call-sites.js';
+import type { RecordedCase, Unit } from '../construction-types.js';
+import type { TaskWriter } from '../language.js';
+import { behaviourClassOf } from '../../pipeline/write/behaviour-classes.js';
+import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
+import { isRepoTestSite } from './rust-inputs.js';
+import { rustValueText, shortRustType } from './rust-values.js';
+
+/** What a masked Rust body does, as the prompt says it. */
+const MASKED = '`unimplemented!()`';
+
+/** Examples shown first, and at most this many more (one of each other behaviour class). */
+const FIRST_EXAMPLES = 3;
+const MORE_EXAMPLES = 5;
+
+/** The Rust call of a case as written in its module: `Type::f(…)`, `<receiver>.m(…)` or `f(…)`. */
+export function rustCall(c: RecordedCase): string {
+  const args = c.args.map((a) => String((a as { v?: unknown }).v));
+  const parts = c.target.split('.');
+  const receiver = (c.init?.args[0] as { v?: unknown } | undefined)?.v;
+  if (receiver !== undefined) return `${String(receiver)}.${parts.at(-1)}(${args.join(', ')})`;
+  return `${parts.join('::')}(${args.join(', ')})`;
+}
+
+/**
+ * One case as the prompt shows it: the call, then `// → ` and what it returns (its `{:?}` text, its
+ * type in a comment where a literal would not say it), or `// panics`, and for a receiver or a
+ * `&mut` argument the call changed, what it holds afterwards.
+ */
+export function rustExampleBlock(_unit: Unit, c: RecordedCase): string {
+  const call = rustCall(c);
+  if ('raises' in c.expect) return `${call} // panics`;
+  const returned = c.expect.returns as { type?: string } | null;
+  const lines = [`${call} // → ${rustValueText(returned)}${returned?.type && returned.type !== '()' ? ` (${shortRustType(returned.type)})` : ''}`];
+  if (c.argsAfter !== null) {
+    // only what the call can change: a `&mut self` receiver, `&mut` arguments
+    const held = [
+      ...(c.init !== null ? [{ name: 'the receiver', mutable: (c.init.args[0] as { self?: string } | undefined)?.self === '&mut self' }] : []),
+      ...c.args.map((a, i) => ({ name: `argument ${i + 1}`, mutable: /^&\s*mut\b/.test((a as { type?: string }).type ?? '') })),
+    ];
+    const shown = c.argsAfter.map((v, i) => ({ v, at: held[i] })).filter(({ at }) => at?.mutable === true);
+    if (shown.length > 0) lines.push(`// afterwards ${shown.map(({ v, at }) => `${at!.name} is ${rustValueText(v)}`).join(', ')}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The cases the prompt shows: one of each behaviour class (returns, returns `Err`, panics), the
+ * repository's tests' and the shortest first, then the shortest others that return up to three;
+ * at most eight.
+ */
+export function pickRustExamples(cases: readonly RecordedCase[]): RecordedCase[] {
+  const size = (c: RecordedCase): number => rustExampleBlock({} as Unit, c).length;
+  const ranked = [...cases].sort((a, b) => Number(b.source === 'repo-test') - Number(a.source === 'repo-test') || size(a) - size(b));
+  const picked: RecordedCase[] = [];
+  const classes = new Set<string>();
+  for (const c of ranked) {
+    if (picked.length === FIRST_EXAMPLES + MORE_EXAMPLES) break;
+    if (classes.has(behaviourClassOf(c))) continue;
+    classes.add(behaviourClassOf(c));
+    picked.push(c);
+  }
+  for (const c of ranked) {
+    if (picked.length >= FIRST_EXAMPLES) break;
+    if (!picked.includes(c) && 'returns' in c.expect) picked.push(c);
+  }
+  const order = (c: RecordedCase): number => Number('raises' in c.expect) * cases.length + cases.indexOf(c);
+  return picked.sort((a, b) => order(a) - order(b));
+}
+
+/** The example lines of a prompt: the calls inside its ```rust fences that show a result (`// → ` or `// panics`). */
+export function rustExampleLines(prompt: string): string[] {
+  const out: string[] = [];
+  let fenced = false;
+  for (const raw of prompt.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('```')) fenced = !fenced;
+    else if (fenced && /\/\/ (?:→|panics)/.test(line)) out.push(line);
+  }
+  return out;
+}
+
+/** The task's title: the doc comment's first sentence, else `Implement <qualname>`. */
+export function rustTitle(unit: Unit): string {
+  const first = (unit.docstring ?? '').split('\n')[0]?.trim() ?? '';
+  const sentence = (/^.*?[.!?](?=\s|$)/.exec(first)?.[0] ?? first).replace(/\.$/, '');
+  return sentence ? sentence.slice(0, 120) : `Implement ${unit.qualname.replace('.', '::')}`;
+}
+
+function comparedSentence(cases: number): string {
+  return `${hiddenCasesSentence(cases)}, many more than these examples. Each call's result is compared by its exact Rust type and its \`{:?}\` text (an \`f64\` within a relative tolerance of 1e-9), a panic as a panic, and what a \`&mut self\` receiver or a \`&mut\` argument holds afterwards where the original changes it.`;
+}
+
+/**
+ * The prompt (Markdown): what to implement and where it sits (its module file, its visibility), the
+ * signature, the doc comment (or, undocumented, that the examples are its spec and the
+ * repository's calls of it), the examples as Rust calls with their results, and what is compared.
+ */
+export function renderRustPrompt(input: { unit: Unit; cases: readonly RecordedCase[]; libraryName: string }): string {
+  const { unit } = input;
+  const name = unit.qualname.replace('.', '::');
+  const type = unit.decorators.find((d) => d.startsWith('impl:'))?.slice('impl:'.length);
+  const what = type ? `method \`${name}\` (in \`impl ${type}\`)` : `function \`${name}\``;
+  const out = [
+    `# Implement \`${name}\` in \`${unit.file}\``,
+    '',
+    `The workspace holds ${input.libraryName}. The ${what} in \`${unit.file}\` has lost its body: it now calls ${MASKED}. Implement it so that it behaves as described below. Keep its signature and leave the rest of the code as it is; the hidden tests call it from inside its module, as the examples do.`,
+    '',
+    '## Signature',
+    '',
+    '```rust',
+    unit.signature.trim(),
+    '```',
+    '',
+    '## Behaviour',
+    '',
+    ...(unit.docstring?.trim()
+      ? [unit.docstring.trim()]
+      : [`\`${name}\` has no documentation. What it must do is what the examples below show: one example of each behaviour the hidden tests check.`, ...callSiteLines(unit, (f) => isRepoTestSite({ file: f, caller: '' }))]),
+    '',
+  ];
+  const examples = pickRustExamples(input.cases);
+  const first = examples.slice(0, FIRST_EXAMPLES);
+  const more = examples.slice(FIRST_EXAMPLES);
+  if (first.length > 0) out.push('## Examples', '', `Each call as written inside \`${unit.file}\`'s module, and what it gives (\`// → \` its result and its type):`, '', '```rust', first.map((c) => rustExampleBlock(unit, c)).join('\n\n'), '```', '');
+  if (more.length > 0) out.push('## More examples', '', 'One example of each other behaviour the hidden tests check:', '', '```rust', more.map((c) => rustExampleBlock(unit, c)).join('\n\n'), '```', '');
+  out.push(comparedSentence(input.cases.length), '');
+  return out.join('\n');
+}
+
+/** The prompt with a closing note naming the units masked besides the target. */
+export function rustWithCoMaskedNote(prompt: string, coMasked: readonly Unit[]): string {
+  if (coMasked.length === 0) return prompt;
+  const named = coMasked.map((u) => `\`${u.qualname.replace('.', '::')}\` (\`${u.file}\`)`).join(', ');
+  return `${prompt.trimEnd()}\n\nAlso removed from this workspace, because their code would give this one back: ${named}. They call ${MASKED} too; the hidden tests do not need them.\n`;
+}
+
+/** The cases as a file for people (hidden/readable/, never run by scoring): each call and what it gives, as Rust comments. */
+export function rustReadableTest(input: { taskId: string; taskName: string; cases: readonly RecordedCase[]; unit: Unit }): { path: string; content: string } {
+  const lines = [`// The hidden cases of ${input.taskId}, for people: each call, made inside ${input.unit.file}'s module, and what the original gave.`, `// Scoring runs them with codemidas's Rust judge (/opt/codemidas/rust/judge.py), not with this file.`, ''];
+  for (const c of input.cases) lines.push(`// ${c.id}`, ...rustExampleBlock(input.unit, c).split('\n').map((l) => (l.startsWith('//') ? l : `// ${l}`)), '');
+  return { path: `readable/${input.taskName}.txt`, content: `${lines.join('\n')}\n` };
+}
+
+/** Rust's prompt and readable-case rendering (function and feature tasks). */
+export const rustWriter: TaskWriter = Object.freeze({
+  renderPrompt: renderRustPrompt,
+  pickExamples: pickRustExamples,
+  exampleBlock: rustExampleBlock,
+  exampleLines: rustExampleLines,
+  title: rustTitle,
+  withCoMaskedNote: rustWithCoMaskedNote,
+  readableTest: rustReadableTest,
+});
