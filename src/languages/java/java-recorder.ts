@@ -1,0 +1,81 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { projectRoot } from '../../project-root.js';
+import type { Candidate, InputProposal, Unit } from '../construction-types.js';
+import type { FileEntry } from '../../sandbox/types.js';
+import { constructed, javaInputs } from './java-inputs.js';
+import { CONSTRUCTOR_NAME, isJavaTestFile } from './parse-java-units.js';
+
+/** Where the Java record harness's files go in the record sandbox. */
+export const JAVA_HARNESS_DIR_IN_SANDBOX = '/var/lib/codemidas/java-harness';
+
+/** The harness's files (runtime/): the record and mutate drivers, the judge's comparison they share, the driver template and the mutants' compiler. */
+const HARNESS_FILES = ['record_driver.py', 'mutate_driver.py', 'judge.py', 'codemidas_driver.java.txt', 'CodemidasJavac.java.txt'];
+
+/** How many inputs a target gets before the driver runs them (it keeps at most the config's maxCases). */
+const INPUTS_PER_TARGET = 60;
+
+/** How many receivers an instance method's inputs are each run on. */
+const RECEIVERS_PER_TARGET = 4;
+
+export async function javaHarnessEntries(runtimeDir = join(projectRoot(), 'src', 'languages', 'java', 'runtime')): Promise<FileEntry[]> {
+  const base = JAVA_HARNESS_DIR_IN_SANDBOX.slice(1);
+  const entries: FileEntry[] = [];
+  const parts = base.split('/');
+  for (let i = 1; i <= parts.length; i += 1) entries.push({ path: parts.slice(0, i).join('/'), type: 'directory', mode: 0o755 });
+  for (const name of HARNESS_FILES) entries.push({ path: `${base}/${name}`, type: 'file', mode: 0o644, content: await readFile(join(runtimeDir, name)) });
+  return entries;
+}
+
+/** The repository's class units by simple name (the harness builds arguments and receivers from their constructors). */
+export function classesByName(classes: ReadonlyMap<string, Unit>): Map<string, Unit> {
+  const out = new Map<string, Unit>();
+  for (const c of classes.values()) if (!out.has(c.qualname)) out.set(c.qualname, c);
+  return out;
+}
+
+/**
+ * One candidate as record_driver.py takes it: its package, file, class and member, whether it is
+ * static, a constructor, or returns nothing, its parameters' Java types, an instance method's
+ * receivers (`new C(…)` from its class's constructors) and its inputs (java-inputs.ts), all Java
+ * source.
+ */
+export function javaTarget(candidate: Candidate, classes: ReadonlyMap<string, Unit>, seed: number): Record<string, unknown> {
+  const u = candidate.unit;
+  const [cls = '', rawMember = ''] = u.qualname.split('.');
+  const member = rawMember.replace(/~\d+$/, '');
+  const isStatic = u.decorators.includes('static');
+  const byName = classesByName(classes);
+  const owner = classes.get(`${u.module}:${cls}`) ?? byName.get(cls);
+  return {
+    unitId: u.id,
+    package: u.module,
+    file: u.file,
+    cls,
+    member,
+    target: u.qualname,
+    static: isStatic,
+    ctor: member === CONSTRUCTOR_NAME,
+    void: u.returnAnnotation === 'void',
+    bodyStartLine: u.bodyStartLine,
+    bodyEndLine: u.bodyEndLine,
+    params: u.params.map((p) => ({ name: p.name, type: p.annotation })),
+    ...(isStatic ? {} : { receivers: owner === undefined ? [] : constructed(owner, byName).slice(0, RECEIVERS_PER_TARGET) }),
+    inputs: javaInputs(u, byName, seed, INPUTS_PER_TARGET, isJavaTestFile),
+  };
+}
+
+/** Java's record harness (`runtime/record_driver.py` and `runtime/mutate_driver.py`, run with the image's python3): no mutant-guided search yet. */
+export function createJavaRecorder(options: { runtimeDir?: string; seed?: number } = {}): {
+  entries: () => Promise<FileEntry[]>;
+  command: (script: 'record' | 'mutate') => string[];
+  config: () => Record<string, unknown>;
+  target: (candidate: Candidate, classes: ReadonlyMap<string, Unit>, proposals: readonly InputProposal[]) => Record<string, unknown>;
+} {
+  return Object.freeze({
+    entries: () => javaHarnessEntries(options.runtimeDir),
+    command: (script: 'record' | 'mutate') => ['python3', `${JAVA_HARNESS_DIR_IN_SANDBOX}/${script}_driver.py`],
+    config: () => ({}),
+    target: (candidate: Candidate, classes: ReadonlyMap<string, Unit>) => javaTarget(candidate, classes, options.seed ?? 0),
+  });
+}
