@@ -111,14 +111,14 @@ def main():
     work = tempfile.mkdtemp(prefix="codemidas-judge-")
     if drop:
         os.chown(work, uid, gid)
-    tests, exhausted, outcomes = [], False, {}
+    tests, exhausted, outcomes, rejected, problem = [], False, {}, {}, None
     try:
         remaining = budget_s - (time.monotonic() - started) - 5
         if remaining <= 5:
             exhausted = True
         else:
             planned = [case_plan(c) for c in cases]
-            outcomes, _second, _rejected, _problem = record_driver.run_planned(workspace, work, planned, remaining, call_timeout_ms)
+            outcomes, _second, rejected, problem = record_driver.run_planned(workspace, work, planned, remaining, call_timeout_ms)
         if time.monotonic() - started > budget_s - 5:
             exhausted = True
     except Exception as e:  # the agent's code never fails the judge: its cases fail
@@ -126,8 +126,15 @@ def main():
         sys.stderr.write("judge: %s\n" % e)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    why = {"compile": "javac refused the call (a changed signature?)", "timeout": "the call did not end within %d ms" % call_timeout_ms,
+           "exited": "the process ended during the call (System.exit, a crash)"}
     for c in cases:
         passed, message = verdict(c, outcomes.get(c["id"]))
+        if c["id"] not in outcomes:
+            if problem is not None:
+                message = clip("the workspace does not compile: %s" % problem)
+            elif c["id"] in rejected:
+                message = why.get(rejected[c["id"]], message)
         tests.append({"name": "case:%s" % c["id"], "status": "passed" if passed else "failed", "message": "" if passed else ("scoring time budget exhausted" if exhausted and c["id"] not in outcomes else message)})
     passed = sum(1 for t in tests if t["status"] == "passed")
     detail = "%d/%d passed" % (passed, len(tests))

@@ -253,9 +253,11 @@ def run_all(build, main_class, order, timeout_s, call_timeout_ms, rejected, extr
                 rejected[k] = "timeout"
             else:
                 kept[k] = o
-        if not outcomes and code == -1:
+        if not outcomes:
+            # the process ended (or was killed) before any case: none of the rest would run either
+            # (a static initialiser that exits or never ends, a JVM that does not start)
             for k in rest:
-                rejected.setdefault(k, "timeout")
+                rejected.setdefault(k, "timeout" if code == -1 else "exited")
             break
         left = [k for k in rest if k not in outcomes]
         if left and not any(o.get("timeout") for o in outcomes.values()):
@@ -319,8 +321,9 @@ def case_id(target, receiver, args):
     return "%s-%s" % (slug, hashlib.sha256(json.dumps([receiver, args]).encode()).hexdigest()[:10])
 
 
-def driver_class(index):
-    return "CodemidasDriver%d" % index
+def driver_class(rel_file):
+    """The driver of a target file's cases: `CodemidasDriver<File>`, in the file's package."""
+    return "CodemidasDriver" + re.sub(r"[^\w$]", "_", os.path.basename(rel_file)[: -len(".java")])
 
 
 def plan_groups(repo_root, planned):
@@ -330,7 +333,7 @@ def plan_groups(repo_root, planned):
         call = p["call"]
         key = (p["package"], call["file"])
         if key not in groups:
-            groups[key] = {"package": p["package"], "cls": driver_class(len(groups)), "imports": file_imports(repo_root, call["file"]), "codes": [], "ids": []}
+            groups[key] = {"package": p["package"], "cls": driver_class(call["file"]), "imports": file_imports(repo_root, call["file"]), "codes": [], "ids": []}
         groups[key]["codes"].append(case_code(call, p["receiver"], p["args"]))
         groups[key]["ids"].append(p["id"])
     return groups
@@ -340,23 +343,25 @@ def run_planned(repo_root, work, planned, timeout_s, call_timeout_ms, reverse_to
     """Compiles and runs `planned` cases ({id, package, call, receiver, args}): ({id: outcome} of the
     first run, {id: outcome} of the second in reverse order or None, {id: why dropped}, problem)."""
     rejected_by_index = {}
+    deadline = time.monotonic() + timeout_s
+    left = lambda: max(0, deadline - time.monotonic())  # noqa: E731
     build = Build(repo_root, work)
     try:
         groups = plan_groups(repo_root, planned)
-        compiled, problem = compile_groups(build, groups, timeout_s, rejected_by_index)
+        compiled, problem = compile_groups(build, groups, left(), rejected_by_index)
         first, second = {}, ({} if reverse_too else None)
         if problem is None:
             for key, (main_class, live) in compiled.items():
                 ids = groups[key]["ids"]
                 dropped = {}
-                got = run_all(build, main_class, live, timeout_s, call_timeout_ms, dropped)
+                got = run_all(build, main_class, live, left(), call_timeout_ms, dropped)
                 for k, why in dropped.items():
                     rejected_by_index[(key, k)] = why
                 for k, o in got.items():
                     first[ids[k]] = o
                 if reverse_too:
                     again = [k for k in reversed(live) if k in got]
-                    for k, o in run_all(build, main_class, again, timeout_s, call_timeout_ms, {}).items():
+                    for k, o in run_all(build, main_class, again, left(), call_timeout_ms, {}).items():
                         second[ids[k]] = o
         out_rejected = {groups[key]["ids"][k]: why for (key, k), why in rejected_by_index.items()}
         if rejected is not None:
@@ -371,7 +376,8 @@ def record(config):
     work = config.get("workDir") or tempfile.gettempdir()
     os.makedirs(work, exist_ok=True)
     call_timeout_ms = int(config.get("callTimeoutMs", 5000))
-    timeout_s = max(120, call_timeout_ms / 1000 * 40)
+    # the whole record run: the build, and both runs of every case (each call has callTimeoutMs in the driver)
+    timeout_s = max(300, call_timeout_ms / 1000 * 60)
     max_cases = config.get("maxCases", 40)
     targets = config.get("targets", [])
     planned, meta = [], {}
@@ -426,7 +432,7 @@ def record(config):
             drop = {"code": "build-failed", "reason": "the library does not build with the record driver: %s" % problem}
         elif not cases:
             drop = {"code": "no-cases", "reason": "no input gave a deterministic, judgeable outcome (%s)" % (", ".join("%s: %d" % kv for kv in sorted(dropped.items())) or "no input")}
-        elif len({json.dumps(c["expect"], sort_keys=True) for c in cases}) == 1 and len(cases) > 1:
+        elif len({json.dumps([c["expect"], c["argsAfter"]], sort_keys=True) for c in cases}) == 1 and len(cases) > 1:
             drop = {"code": "constant-result", "reason": "all %d recorded inputs gave the same outcome; a task would be passed by returning it" % len(cases)}
         out.append({"unitId": t["unitId"], "cases": cases, "sources": sources, "rejected": dropped, "drop": drop, "ms": ms})
     return {"targets": out, "traces": []}
