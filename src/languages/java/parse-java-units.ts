@@ -318,11 +318,9 @@ function impuritiesIn(body: Node): string[] {
   const found = new Set<string>();
   const visit = (x: Node): void => {
     const callee = calleeOf(x);
-    const texts = callee === null ? [] : [callee];
-    if (x.type === 'field_access' && /^System\.(?:out|err|in)$/.test(x.text)) texts.push(`${x.text}.print`);
-    for (const text of texts) {
-      const rule = IMPURITY_RULES.find(([pattern]) => pattern.test(text));
-      if (rule) found.add(`${rule[1]}:${text}`);
+    if (callee !== null) {
+      const rule = IMPURITY_RULES.find(([pattern]) => pattern.test(callee));
+      if (rule) found.add(`${rule[1]}:${callee}`);
     }
     if (x.type === 'synchronized_statement') found.add('process:synchronized');
     for (const child of x.namedChildren) if (child !== null) visit(child);
