@@ -408,7 +408,11 @@ def record(config):
                 dropped[rejected[p["id"]]] = dropped.get(rejected[p["id"]], 0) + 1
                 continue
             a, b = first.get(p["id"]), (second or {}).get(p["id"])
-            if a is None or b is None or "error" in a or comparable(a) != comparable(b):
+            if a is not None and "error" in a:
+                # the receiver's constructor threw, or the outcome could not be written
+                dropped["unrecordable"] = dropped.get("unrecordable", 0) + 1
+                continue
+            if a is None or b is None or comparable(a) != comparable(b):
                 dropped["non-deterministic"] = dropped.get("non-deterministic", 0) + 1
                 continue
             if has_unjudgeable(a.get("returns")) or has_unjudgeable(a.get("after")):
