@@ -13,6 +13,7 @@ import { classesByName, createJavaRecorder, javaTarget } from '../../src/languag
 import { javaRepoTests } from '../../src/languages/java/java-repo-tests.js';
 import { javaValueText } from '../../src/languages/java/java-values.js';
 import { javaCall, javaExampleBlock, javaExampleLines, javaWriter } from '../../src/languages/java/java-writer.js';
+import { scrubJavaWorkspace } from '../../src/languages/java/java-workspace.js';
 import { MASKED_JAVA_STATEMENT, maskJavaBody } from '../../src/languages/java/mask-java-body.js';
 import { isJavaSourceFile, isJavaTestFile, parseJavaUnits } from '../../src/languages/java/parse-java-units.js';
 import { MaskBodyError } from '../../src/languages/language-adapter.js';
@@ -279,6 +280,14 @@ describe('Java repository tests, leaks and dependencies', () => {
     ]);
     expect(declared[0]?.why).toContain('libguava-java');
     expect(javaDependencyRules.missingModule('Foo.java:3: error: package com.google.common.base does not exist')).toBe('com.google.common.base');
+  });
+
+  it('scrubs compiled copies of the library classes from the workspace', () => {
+    const files = new Map(['bin/org/javakit/text/Strings.class', 'bin/org/javakit/text/Strings$1.class', 'bin/org/other/Strings.class', 'lib/dep.jar', STRINGS].map((p) => [p, Buffer.from('')] as const));
+    expect(scrubJavaWorkspace({ files, units })).toEqual({
+      remove: ['bin/org/javakit/text/Strings$1.class', 'bin/org/javakit/text/Strings.class'].map((path) => ({ path, rule: 'compiled copy of a library class (.class)', replacement: null })),
+      keep: [],
+    });
   });
 
   it('is registered as the java language, and detects a Java repository', () => {

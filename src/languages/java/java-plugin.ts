@@ -11,6 +11,7 @@ import { createJavaRecorder } from './java-recorder.js';
 import { javaRepoTests } from './java-repo-tests.js';
 import { createJavaScorer } from './java-scorer.js';
 import { javaTestRunner } from './java-tests.js';
+import { javaWorkspaceRules } from './java-workspace.js';
 import { javaWriter } from './java-writer.js';
 import { maskJavaBody } from './mask-java-body.js';
 import { DEFAULT_PACKAGE, isJavaSourceFile, parseJavaUnits } from './parse-java-units.js';
@@ -85,7 +86,7 @@ export function createJavaPlugin(): LanguagePlugin {
     }),
     rootBuildDirs: Object.freeze(['target', 'build']),
     leaks: javaLeakRules,
-    workspace: Object.freeze({ scrub: () => ({ remove: [], keep: [] }) }),
+    workspace: javaWorkspaceRules,
     dependencies: javaDependencyRules,
   };
   return Object.freeze(plugin);
