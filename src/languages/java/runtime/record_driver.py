@@ -38,6 +38,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 MAX_ROUNDS = 6
 CASES_PER_METHOD = 200
+# a driver class holds a lambda per case: its constant pool (65535 entries) bounds how many
+MAX_PLANNED_PER_TARGET = 160
 # (uid, gid) javac and java run as, or None for this process's own user (the judge sets the agent user's)
 RUN_AS = None
 UNJUDGEABLE = {"unsupported", "deep"}
@@ -387,7 +389,7 @@ def record(config):
         for inp in t.get("inputs", []):
             for receiver in receivers or []:
                 cid = case_id(t["target"], receiver, inp["args"])
-                if cid in seen:
+                if cid in seen or len(seen) >= MAX_PLANNED_PER_TARGET:
                     continue
                 seen.add(cid)
                 planned.append({"id": cid, "package": t["package"], "call": call_of(t), "receiver": receiver, "args": typed_args(t.get("params", []), inp["args"])})
