@@ -198,6 +198,9 @@ describe('Java inputs and targets', () => {
     const target = createJavaRecorder({ seed: 1 }).target({ unit: unit('org.javakit.num:Vec2.scale'), reasons: [] }, classes(), []);
     expect(target).toMatchObject({ unitId: 'org.javakit.num:Vec2.scale', package: 'org.javakit.num', cls: 'Vec2', member: 'scale', static: false, ctor: false, void: true, params: [{ name: 'factor', type: 'double' }] });
     expect((target['receivers'] as string[]).length).toBe(4);
+    // a method without parameters is told apart by its receivers alone: it gets more
+    const quadrant = createJavaRecorder({ seed: 1 }).target({ unit: unit('org.javakit.num:Vec2.quadrant'), reasons: [] }, classes(), []);
+    expect(new Set(quadrant['receivers'] as string[]).size).toBe(16);
     expect(javaTarget({ unit: unit('org.javakit.num:Vec2.new'), reasons: [] }, classes(), 0)).toMatchObject({ member: 'new', static: true, ctor: true, void: false });
   });
 });

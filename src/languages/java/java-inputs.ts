@@ -131,16 +131,26 @@ export function javaLiteralsOf(type: string, classes: ReadonlyMap<string, Unit>,
   return ['null'];
 }
 
-/** `new C(…)` expressions of a class from its constructors (not an abstract or generic one): each constructor's first literals, then varied ones. */
-export function constructed(cls: Unit, classes: ReadonlyMap<string, Unit>, depth = 0): string[] {
+/**
+ * `new C(…)` expressions of a class from its constructors (not an abstract or generic one): for each
+ * constructor its first literals, its second, two varied picks, then seeded combinations, up to
+ * `count` in all (a method without parameters is told apart by its receivers alone).
+ */
+export function constructed(cls: Unit, classes: ReadonlyMap<string, Unit>, depth = 0, count = 4, seed = 0): string[] {
   if (cls.decorators.includes('abstract') || cls.decorators.includes('generic')) return [];
-  const out: string[] = [];
-  for (const params of constructorsOf(cls).slice(0, 3)) {
-    const lists = params.map((p) => javaLiteralsOf(p, classes, depth + 1));
-    const pick = (f: (k: number) => number): string => `new ${cls.qualname}(${lists.map((l, k) => l[f(k) % l.length] ?? 'null').join(', ')})`;
-    out.push(pick(() => 0), pick(() => 1), pick((k) => k + 2), pick((k) => 3 + 2 * k));
+  const out = new Set<string>();
+  const ctors = constructorsOf(cls).slice(0, 3);
+  const lists = ctors.map((params) => params.map((p) => javaLiteralsOf(p, classes, depth + 1)));
+  const pick = (c: number, f: (k: number) => number): string => `new ${cls.qualname}(${lists[c]!.map((l, k) => l[f(k) % l.length] ?? 'null').join(', ')})`;
+  lists.forEach((_, c) => {
+    for (const f of [() => 0, () => 1, (k: number) => k + 2, (k: number) => 3 + 2 * k]) out.add(pick(c, f));
+  });
+  const random = createRandom(`${seed}:${cls.id}`);
+  for (let tries = 0; tries < count * 4 && out.size < count && lists.length > 0; tries += 1) {
+    const c = Math.floor(random() * lists.length);
+    out.add(pick(c, () => Math.floor(random() * 1000)));
   }
-  return [...new Set(out)];
+  return [...out].slice(0, Math.max(count, 4 * lists.length));
 }
 
 /** Inputs from the repository's own calls of the unit whose every argument is a literal (calls in test files count as `repo-test`). */

@@ -15,8 +15,9 @@ const HARNESS_FILES = ['record_driver.py', 'mutate_driver.py', 'judge.py', 'code
 /** How many inputs a target gets before the driver runs them (it keeps at most the config's maxCases). */
 const INPUTS_PER_TARGET = 60;
 
-/** How many receivers an instance method's inputs are each run on. */
+/** How many receivers an instance method's inputs are each run on; a method without parameters gets more (they alone tell its cases apart). */
 const RECEIVERS_PER_TARGET = 4;
+const RECEIVERS_WITHOUT_PARAMETERS = 16;
 
 export async function javaHarnessEntries(runtimeDir = join(projectRoot(), 'src', 'languages', 'java', 'runtime')): Promise<FileEntry[]> {
   const base = JAVA_HARNESS_DIR_IN_SANDBOX.slice(1);
@@ -32,6 +33,11 @@ export function classesByName(classes: ReadonlyMap<string, Unit>): Map<string, U
   const out = new Map<string, Unit>();
   for (const c of classes.values()) if (!out.has(c.qualname)) out.set(c.qualname, c);
   return out;
+}
+
+/** Up to `count` receivers of an instance method, from its class's constructors. */
+function receiversOf(owner: Unit, classes: ReadonlyMap<string, Unit>, count: number, seed: number): string[] {
+  return constructed(owner, classes, 0, count, seed).slice(0, count);
 }
 
 /**
@@ -60,7 +66,7 @@ export function javaTarget(candidate: Candidate, classes: ReadonlyMap<string, Un
     bodyStartLine: u.bodyStartLine,
     bodyEndLine: u.bodyEndLine,
     params: u.params.map((p) => ({ name: p.name, type: p.annotation })),
-    ...(isStatic ? {} : { receivers: owner === undefined ? [] : constructed(owner, byName).slice(0, RECEIVERS_PER_TARGET) }),
+    ...(isStatic ? {} : { receivers: owner === undefined ? [] : receiversOf(owner, byName, u.params.length === 0 ? RECEIVERS_WITHOUT_PARAMETERS : RECEIVERS_PER_TARGET, seed) }),
     inputs: javaInputs(u, byName, seed, INPUTS_PER_TARGET, isJavaTestFile),
   };
 }

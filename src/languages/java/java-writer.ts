@@ -63,7 +63,9 @@ export function javaExampleBlock(_unit: Unit, c: RecordedCase): string {
  */
 export function pickJavaExamples(cases: readonly RecordedCase[]): RecordedCase[] {
   const size = (c: RecordedCase): number => javaExampleBlock({} as Unit, c).length;
-  const ranked = [...cases].sort((a, b) => Number(b.source === 'repo-test') - Number(a.source === 'repo-test') || size(a) - size(b));
+  // the repository's tests' first; then a call that changes its receiver or an argument (what a void method does)
+  const changes = (c: RecordedCase): number => Number(c.argsAfter !== null);
+  const ranked = [...cases].sort((a, b) => Number(b.source === 'repo-test') - Number(a.source === 'repo-test') || changes(b) - changes(a) || size(a) - size(b));
   const picked: RecordedCase[] = [];
   const classes = new Set<string>();
   for (const c of ranked) {
