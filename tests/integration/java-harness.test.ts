@@ -126,6 +126,13 @@ describe('the Java record harness in the Java image', () => {
     });
   });
 
+  it('calls a private method through reflection, and records what it throws as itself', () => {
+    expect(caseOf('org.javakit.text:Strings.isVowel', ["'a'"])?.expect).toEqual({ returns: { t: 'bool', v: true } });
+    expect(caseOf('org.javakit.text:Strings.isVowel', ["'Z'"])?.expect).toEqual({ returns: { t: 'bool', v: false } });
+    const call = (caseOf('org.javakit.text:Strings.isVowel', ["'a'"])?.init?.kwargs as { call: { reflect?: boolean } }).call;
+    expect(call.reflect).toBe(true);
+  });
+
   it('records an exception by its class, and an instance method on receivers built from the constructor, with the receiver after the call', () => {
     expect(caseOf('org.javakit.text:Strings.reverse', ['""'])?.expect).toEqual({ raises: 'java.lang.IllegalArgumentException' });
     expect(caseOf('org.javakit.text:Strings.reverse', ['null'])?.expect).toEqual({ raises: 'java.lang.NullPointerException' });
@@ -209,6 +216,17 @@ describe('the Java judge in the Java image', () => {
     const expectedToPassAnyway = new Set(result.targets.find((t) => t.unitId === 'org.javakit.text:Strings.reverse')!.cases.filter((c) => 'raises' in c.expect && c.expect.raises === 'java.lang.UnsupportedOperationException').map((c) => c.id));
     for (const [id, t] of tests) expect(t.status, id).toBe(own.has(id) && !expectedToPassAnyway.has(id) ? 'failed' : 'passed');
     expect(tests.get(idsOf('org.javakit.text:Strings.reverse')[0]!)?.message).toContain('UnsupportedOperationException');
+  }, 600_000);
+
+  it('unwraps what a private method called through reflection throws: its masked body fails with UnsupportedOperationException', async () => {
+    await loadJavaGrammar();
+    const isVowel = units.find((u) => u.id === 'org.javakit.text:Strings.isVowel')!;
+    const { tests } = await judge(replaced(isVowel.file, maskJavaBody(original(), isVowel)));
+    for (const id of idsOf('org.javakit.text:Strings.isVowel')) {
+      expect(tests.get(id)?.status).toBe('failed');
+      expect(tests.get(id)?.message).toContain('threw a java.lang.UnsupportedOperationException');
+    }
+    for (const id of idsOf('org.javakit.text:Strings.reverse')) expect(tests.get(id)?.status).toBe('passed');
   }, 600_000);
 
   it("fails every case of a class whose static initialiser exits, and ignores the fake verdict it prints", async () => {

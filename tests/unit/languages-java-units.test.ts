@@ -79,6 +79,7 @@ describe('Java units', () => {
       'org.javakit.text:Strings.slugify method',
       'org.javakit.text:Strings.splitWords method',
       'org.javakit.text:Strings.countVowels method',
+      'org.javakit.text:Strings.isVowel method',
       'org.javakit.text:Strings.repeatJoin method',
       'org.javakit.text:WordCounter class',
       'org.javakit.text:WordCounter.count method',
@@ -94,6 +95,7 @@ describe('Java units', () => {
 
   it('records visibility, static, constructors, the Javadoc, the signature, parameters and the return type', () => {
     expect(unit('org.javakit.text:Strings.splitWords').decorators).toEqual(['package', 'static']);
+    expect(unit('org.javakit.text:Strings.isVowel').decorators).toEqual(['private', 'static']);
     expect(unit('org.javakit.num:Vec2.scale').decorators).toEqual(['public']);
     expect(unit('org.javakit.num:Vec2.new').decorators).toEqual(['public', 'static', 'constructor']);
     expect(unit('org.javakit.num:Vec2').decorators).toEqual(['public', 'ctor:["double","double"]']);
@@ -117,7 +119,7 @@ describe('Java units', () => {
     expect(unit('org.javakit.text:Strings.splitWords').callSites.map((s) => s.caller)).toEqual(['Strings.slugify', 'WordCounter.count']);
   });
 
-  it('marks private, generic, overloaded and abstract members unbuildable, and finds impurities', async () => {
+  it('marks generic, overloaded and abstract members unbuildable (not private ones: reflection calls them), and finds impurities', async () => {
     const parsed = await parseJavaUnits(
       snapshotWith({
         'src/main/java/p/Box.java': 'package p;\n\nimport java.util.*;\n\npublic class Box<T> {\n    private T value;\n\n    public Box(T value) {\n        this.value = value;\n    }\n\n    public T get() {\n        return value;\n    }\n\n    public static int twice(int x) {\n        return 2 * x;\n    }\n\n    public static long twice(long x) {\n        return 2 * x;\n    }\n\n    private static int hidden(int x) {\n        return x;\n    }\n\n    static <U> List<U> listOf(U u) {\n        return List.of(u);\n    }\n\n    static long now() {\n        System.out.println("x");\n        return System.currentTimeMillis() + new Random().nextInt();\n    }\n}\n',
@@ -131,7 +133,7 @@ describe('Java units', () => {
     expect(code('p:Box.get')).toBe('generic');
     expect(code('p:Box.twice')).toBe('overloaded');
     expect(code('p:Box.twice~2')).toBe('overloaded');
-    expect(code('p:Box.hidden')).toBe('private');
+    expect(code('p:Box.hidden')).toBeUndefined();
     expect(code('p:Box.listOf')).toBe('generic');
     expect(code('p:Shape.twice')).toBe('abstract-class');
     expect(code('(default):Default.one')).toBeUndefined();
@@ -201,7 +203,8 @@ describe('Java inputs and targets', () => {
     // a method without parameters is told apart by its receivers alone: it gets more
     const quadrant = createJavaRecorder({ seed: 1 }).target({ unit: unit('org.javakit.num:Vec2.quadrant'), reasons: [] }, classes(), []);
     expect(new Set(quadrant['receivers'] as string[]).size).toBe(16);
-    expect(javaTarget({ unit: unit('org.javakit.num:Vec2.new'), reasons: [] }, classes(), 0)).toMatchObject({ member: 'new', static: true, ctor: true, void: false });
+    expect(javaTarget({ unit: unit('org.javakit.num:Vec2.new'), reasons: [] }, classes(), 0)).toMatchObject({ member: 'new', static: true, ctor: true, void: false, reflect: false });
+    expect(javaTarget({ unit: unit('org.javakit.text:Strings.isVowel'), reasons: [] }, classes(), 0)).toMatchObject({ member: 'isVowel', static: true, reflect: true, params: [{ name: 'c', type: 'char' }] });
   });
 });
 
@@ -240,6 +243,8 @@ describe('Java writing', () => {
     const prompt = javaWriter.renderPrompt({ unit: u, cases, libraryName: 'a Java library' });
     expect(prompt).toContain('```java\npublic static String reverse(String s)\n```');
     expect(prompt).toContain('the public static method `reverse` of class `Strings`');
+    expect(prompt).not.toContain('through reflection');
+    expect(javaWriter.renderPrompt({ unit: unit('org.javakit.text:Strings.isVowel'), cases, libraryName: 'a Java library' })).toContain('the private static method `isVowel` of class `Strings`');
     expect(prompt).toContain('@throws IllegalArgumentException when s is empty');
     expect(javaExampleLines(prompt)).toEqual(['Strings.reverse("abc"); // → "cba"', 'Strings.reverse(""); // throws java.lang.IllegalArgumentException']);
     expect(javaWriter.title(u)).toBe('Returns s with its characters in reverse order');

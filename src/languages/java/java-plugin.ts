@@ -36,10 +36,9 @@ export function describeJavaLibrary(units: readonly Unit[]): string {
   return packages.length === 0 ? 'a Java library' : `a Java library (packages ${shown}${packages.length > 5 ? ', ...' : ''})`;
 }
 
-/** Units the driver cannot call yet: private members, generic ones, overloads, and members of abstract classes that need an instance. */
+/** Units the driver cannot call yet: generic ones, overloads, and members of abstract classes that need an instance (private ones it calls through reflection). */
 export function unbuildableJava(unit: Unit): { code: string; reason: string } | null {
   const d = unit.decorators;
-  if (d.includes('private')) return { code: 'private', reason: 'a private member: the Java driver calls targets from a class of their package, which reaches package-private members but not private ones (no reflection yet)' };
   if (d.includes('generic')) return { code: 'generic', reason: 'a generic member (its own type parameters, or an instance member of a generic class): the Java harness has no concrete types for them yet' };
   if (d.includes('overloaded')) return { code: 'overloaded', reason: 'an overloaded name: task ids, masking and the driver name one member per name yet' };
   if (d.includes('abstract-class')) return { code: 'abstract-class', reason: 'an instance member or constructor of an abstract class: the harness cannot build one' };
@@ -54,7 +53,7 @@ async function parseJava(snapshot: RepoSnapshot, options?: ParseOptions): Promis
 
 /**
  * Java (first version): tree-sitter units of a library's top-level classes (methods and
- * constructors, package-private ones too), a record and mutate harness and a judge that compile a
+ * constructors, package-private and private ones too), a record and mutate harness and a judge that compile a
  * generated driver class into the target's package with javac (runtime/), the `java` runner, the
  * `java` image (Debian's default-jdk-headless, OpenJDK 17, offline).
  */

@@ -42,7 +42,7 @@ function receiversOf(owner: Unit, classes: ReadonlyMap<string, Unit>, count: num
 
 /**
  * One candidate as record_driver.py takes it: its package, file, class and member, whether it is
- * static, a constructor, or returns nothing, its parameters' Java types, an instance method's
+ * static, a constructor, returns nothing, or is private (called through reflection), its parameters' Java types, an instance method's
  * receivers (`new C(…)` from its class's constructors) and its inputs (java-inputs.ts), all Java
  * source.
  */
@@ -63,6 +63,8 @@ export function javaTarget(candidate: Candidate, classes: ReadonlyMap<string, Un
     static: isStatic,
     ctor: member === CONSTRUCTOR_NAME,
     void: u.returnAnnotation === 'void',
+    // a private member: the driver's class cannot name it, so it calls it through reflection
+    reflect: u.decorators.includes('private'),
     bodyStartLine: u.bodyStartLine,
     bodyEndLine: u.bodyEndLine,
     params: u.params.map((p) => ({ name: p.name, type: p.annotation })),

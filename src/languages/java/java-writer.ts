@@ -121,10 +121,11 @@ function describeMember(unit: Unit): string {
 export function renderJavaPrompt(input: { unit: Unit; cases: readonly RecordedCase[]; libraryName: string }): string {
   const { unit } = input;
   const pkg = unit.module === DEFAULT_PACKAGE ? 'the default package' : `package \`${unit.module}\``;
+  const how = unit.decorators.includes('private') ? ' (a private member: through reflection, by its name and parameter types)' : '';
   const out = [
     `# Implement \`${unit.qualname}\` in \`${unit.file}\``,
     '',
-    `The workspace holds ${input.libraryName}. The body of ${describeMember(unit)} in \`${unit.file}\` (${pkg}) has been removed: it now only does ${MASKED}. Implement it so that it behaves as described below. Keep its signature and leave the rest of the code as it is; the hidden tests call it from a class of ${pkg}, compiled with javac (Java 17) together with the workspace's sources.`,
+    `The workspace holds ${input.libraryName}. The body of ${describeMember(unit)} in \`${unit.file}\` (${pkg}) has been removed: it now only does ${MASKED}. Implement it so that it behaves as described below. Keep its signature and leave the rest of the code as it is; the hidden tests call it from a class of ${pkg}${how}, compiled with javac (Java 17) together with the workspace's sources.`,
     '',
     '## Signature',
     '',

@@ -8,7 +8,7 @@ config: {"repoRoot": "/workspace", "workDir": "...", "callTimeoutMs": 5000, "max
          "targets": [{"unitId": "org.x:Strings.reverse", "package": "org.x", "file": "src/main/java/org/x/Strings.java",
                       "cls": "Strings", "member": "reverse", "target": "Strings.reverse",
                       "static": true, "ctor": false, "void": false,
-                      "params": [{"name": "s", "type": "String"}],
+                      "params": [{"name": "s", "type": "String"}], "reflect": false,   # true: a private member, called through reflection
                       "receivers": ["new Vec2(1.0, 2.0)", ...],       # an instance method's receivers
                       "inputs": [{"args": ["\"abc\""], "source": "call-site"}, ...]}]}
 
@@ -89,9 +89,19 @@ def typed_args(params, exprs):
 
 
 def call_of(target):
-    """What the driver needs to call a target, as a case carries it (init.kwargs.call)."""
+    """What the driver needs to call a target, as a case carries it (init.kwargs.call); `reflect`: a
+    private member, called through reflection (the driver's class cannot name it)."""
     return {"t": "java-call", "file": target["file"], "cls": target["cls"], "member": target["member"],
-            "static": bool(target.get("static")), "ctor": bool(target.get("ctor")), "void": bool(target.get("void"))}
+            "static": bool(target.get("static")), "ctor": bool(target.get("ctor")), "void": bool(target.get("void")),
+            **({"reflect": True} if target.get("reflect") else {})}
+
+
+def erasure(type_text):
+    """A parameter type's class literal text: type arguments dropped (`List<String>` → `List`)."""
+    text = re.sub(r"^final\s+", "", (type_text or "java.lang.Object").strip())
+    while re.search(r"<[^<>]*>", text):
+        text = re.sub(r"<[^<>]*>", "", text)
+    return text.replace(" ", "")
 
 
 def case_code(call, receiver, args):
@@ -103,13 +113,24 @@ def case_code(call, receiver, args):
         binds.append("%s %s = %s;" % (arg.get("type") or "java.lang.Object", name, arg["v"]))
         names.append(name)
     values = list(names)
-    if call["ctor"]:
+    if not call["static"] and not call["ctor"]:
+        binds.append("%s codemidasR; try { codemidasR = %s; } catch (java.lang.Throwable codemidasE) { throw new ReceiverFailed(codemidasE); }" % (call["cls"], receiver))
+        values.insert(0, "codemidasR")
+    if call.get("reflect"):
+        # a private member: looked up by its parameters' erased types, made accessible, called; what it throws comes back unwrapped (runCase)
+        types = ", ".join("%s.class" % erasure(a.get("type")) for a in args)
+        packed_args = "new java.lang.Object[] {%s}" % ", ".join(names)
+        if call["ctor"]:
+            binds.append("java.lang.reflect.Constructor<?> codemidasM = %s.class.getDeclaredConstructor(%s); codemidasM.setAccessible(true);" % (call["cls"], types))
+            invocation = "codemidasM.newInstance(%s)" % packed_args
+        else:
+            binds.append("java.lang.reflect.Method codemidasM = %s.class.getDeclaredMethod(%s%s); codemidasM.setAccessible(true);" % (call["cls"], json.dumps(call["member"]), ", " + types if types else ""))
+            invocation = "codemidasM.invoke(%s, %s)" % ("null" if call["static"] else "codemidasR", packed_args)
+    elif call["ctor"]:
         invocation = "new %s(%s)" % (call["cls"], ", ".join(names))
     elif call["static"]:
         invocation = "%s.%s(%s)" % (call["cls"], call["member"], ", ".join(names))
     else:
-        binds.append("%s codemidasR; try { codemidasR = %s; } catch (java.lang.Throwable codemidasE) { throw new ReceiverFailed(codemidasE); }" % (call["cls"], receiver))
-        values.insert(0, "codemidasR")
         invocation = "codemidasR.%s(%s)" % (call["member"], ", ".join(names))
     packed = "new java.lang.Object[] {%s}" % ", ".join(values)
     binds.append("java.lang.String codemidasB = before(%s);" % packed)

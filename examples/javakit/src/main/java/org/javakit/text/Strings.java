@@ -62,6 +62,15 @@ public final class Strings {
         return n;
     }
 
+    /** Whether c is one of a, e, i, o, u, in either case. */
+    private static boolean isVowel(char c) {
+        char lower = Character.toLowerCase(c);
+        if (lower == 'a' || lower == 'e' || lower == 'i') {
+            return true;
+        }
+        return lower == 'o' || lower == 'u';
+    }
+
     /** s repeated times times, the copies separated by sep; an empty string for times 0. */
     public static String repeatJoin(String s, int times, char sep) {
         if (times < 0) {
