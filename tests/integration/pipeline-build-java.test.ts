@@ -67,6 +67,8 @@ describe('a Java suite from examples/javakit (docker)', () => {
     const names = [...catalog.tasks.keys()].sort();
     console.log(`javakit tasks: ${names.join(', ')}`);
     expect(names).toContain('javakit/strings-reverse');
+    // a private method, recorded and judged through reflection
+    expect(names).toContain('javakit/strings-is-vowel');
     expect(built.report.tasks.length).toBeGreaterThanOrEqual(5);
     const task = catalog.get('javakit/strings-reverse')!;
     expect(task.file.language).toBe('java');

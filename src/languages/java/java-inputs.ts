@@ -10,7 +10,7 @@ export interface JavaInput {
 const INTS = ['0', '1', '-1', '2', '7', '10', '42', '-5', '100', '1000000'];
 const DOUBLES = ['0.0', '1.0', '1.5', '-2.25', '0.1', '100.0', '-0.5', '3.75'];
 const STRINGS = ['""', '"a"', '"abc"', '"Hello, World!"', '"  two  words  "', '"héllo"', '"a-b_c"', '"123"', '"A B a"', '"education"'];
-const CHARS = ["'a'", "'Z'", "' '", "'1'", "'-'", "'é'"];
+const CHARS = ["'a'", "'Z'", "' '", "'1'", "'-'", "'é'", "'o'", "'U'", "'e'"];
 
 /** The constructors of a class unit: the parameter types of each (`ctor:[...]` decorators), fewest first. */
 export function constructorsOf(cls: Unit): string[][] {
