@@ -141,6 +141,9 @@ describe('the Java record harness in the Java image', () => {
     expect(scaled?.argsAfter?.[0]).toEqual({ t: 'obj', type: 'org.javakit.num.Vec2', v: [['x', { t: 'float', type: 'double', v: '1.5' }], ['y', { t: 'float', type: 'double', v: '1.5' }]] });
     expect(caseOf('org.javakit.num:Vec2.scale', ['-2.25'], 'new Vec2(1.0, 1.0)')?.expect).toEqual({ raises: 'java.lang.IllegalArgumentException' });
     expect(caseOf('org.javakit.num:IntStack.pop', [], 'new IntStack()')?.expect).toEqual({ raises: 'java.lang.IllegalStateException' });
+    // a receiver warmed by the class's void method first: the last value pushed comes back
+    const warmed = '((java.util.function.Supplier<IntStack>) () -> { IntStack codemidasW = new IntStack(); codemidasW.push(2); codemidasW.push(7); return codemidasW; }).get()';
+    expect(caseOf('org.javakit.num:IntStack.pop', [], warmed)?.expect).toEqual({ returns: { t: 'int', type: 'int', v: '7' } });
   });
 
   it('takes inputs from the repository tests, drops an input javac refuses, and leaves the repository as it was', () => {

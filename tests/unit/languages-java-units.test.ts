@@ -98,8 +98,8 @@ describe('Java units', () => {
     expect(unit('org.javakit.text:Strings.isVowel').decorators).toEqual(['private', 'static']);
     expect(unit('org.javakit.num:Vec2.scale').decorators).toEqual(['public']);
     expect(unit('org.javakit.num:Vec2.new').decorators).toEqual(['public', 'static', 'constructor']);
-    expect(unit('org.javakit.num:Vec2').decorators).toEqual(['public', 'ctor:["double","double"]']);
-    expect(unit('org.javakit.num:IntStack').decorators).toEqual(['public', 'ctor:[]']);
+    expect(unit('org.javakit.num:Vec2').decorators).toEqual(['public', 'ctor:["double","double"]', 'mutator:{"name":"scale","params":["double"]}']);
+    expect(unit('org.javakit.num:IntStack').decorators).toEqual(['public', 'ctor:[]', 'mutator:{"name":"push","params":["int"]}']);
     expect(unit('org.javakit.text:Strings').decorators).toEqual(['public']);
     const reverse = unit('org.javakit.text:Strings.reverse');
     expect(reverse.docstring).toBe('Returns s with its characters in reverse order.\n\n@throws IllegalArgumentException when s is empty');
@@ -194,6 +194,14 @@ describe('Java inputs and targets', () => {
   it('builds receivers from the constructors, and inputs from repository calls first', () => {
     expect(constructed(unit('org.javakit.num:Vec2'), classesByName(classes()))).toEqual(['new Vec2(0.0, 0.0)', 'new Vec2(1.0, 1.0)', 'new Vec2(1.5, -2.25)', 'new Vec2(-2.25, 100.0)']);
     expect(constructed(unit('org.javakit.num:IntStack'), classesByName(classes()))).toEqual(['new IntStack()']);
+    // receivers warmed by the class's void methods: a stack with values pushed
+    const pop = createJavaRecorder({ seed: 1 }).target({ unit: unit('org.javakit.num:IntStack.pop'), reasons: [] }, classes(), []);
+    expect(pop['receivers']).toEqual([
+      'new IntStack()',
+      '((java.util.function.Supplier<IntStack>) () -> { IntStack codemidasW = new IntStack(); codemidasW.push(-1); return codemidasW; }).get()',
+      '((java.util.function.Supplier<IntStack>) () -> { IntStack codemidasW = new IntStack(); codemidasW.push(2); codemidasW.push(7); return codemidasW; }).get()',
+      '((java.util.function.Supplier<IntStack>) () -> { IntStack codemidasW = new IntStack(); codemidasW.push(7); codemidasW.push(10); codemidasW.push(42); return codemidasW; }).get()',
+    ]);
     const inputs = javaInputs(unit('org.javakit.text:Strings.slugify'), classesByName(classes()), 0, 60, isJavaTestFile);
     expect(inputs[0]).toEqual({ args: ['"Hello, World!"'], source: 'repo-test' });
     expect(inputs.length).toBe(11);
@@ -234,6 +242,8 @@ describe('Java writing', () => {
       argsAfter: [{ t: 'obj', type: 'org.javakit.num.Vec2', v: [['x', { t: 'float', type: 'double', v: '2.0' }]] }, { t: 'float', type: 'double', v: '2.0' }],
     });
     expect(javaExampleBlock(unit('org.javakit.num:Vec2.scale'), scale)).toBe('new Vec2(1.0, 1.0).scale(2.0); // → (nothing: void)\n// afterwards the receiver is Vec2{x=2.0}, argument 1 is 2.0');
+    const warmedPop = base({ target: 'IntStack.pop', init: { args: [{ t: 'java', v: '((java.util.function.Supplier<IntStack>) () -> { IntStack codemidasW = new IntStack(); codemidasW.push(2); codemidasW.push(7); return codemidasW; }).get()' }], kwargs: { call: { ...call, cls: 'IntStack', member: 'pop', static: false } } }, args: [], expect: { returns: { t: 'int', type: 'int', v: '7' } } });
+    expect(javaExampleBlock(unit('org.javakit.num:IntStack.pop'), warmedPop)).toBe('var x = new IntStack(); x.push(2); x.push(7);\nx.pop(); // → 7');
     expect(javaCall(base({ target: 'Vec2.new', init: { args: [], kwargs: { call: { ...call, ctor: true } } } }))).toBe('new Vec2("abc")');
   });
 

@@ -153,6 +153,52 @@ export function constructed(cls: Unit, classes: ReadonlyMap<string, Unit>, depth
   return [...out].slice(0, Math.max(count, 4 * lists.length));
 }
 
+/** The void instance methods of a class unit (`mutator:` decorators): what receivers may be warmed with. */
+export function mutatorsOf(cls: Unit): { name: string; params: string[] }[] {
+  return cls.decorators.filter((d) => d.startsWith('mutator:')).flatMap((d) => {
+    try {
+      const parsed = JSON.parse(d.slice('mutator:'.length)) as { name?: unknown; params?: unknown };
+      return typeof parsed.name === 'string' && Array.isArray(parsed.params) ? [{ name: parsed.name, params: parsed.params.map(String) }] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** The variable a warmed receiver is built in (`WARMED_PREFIX … WARMED_SUFFIX`: one Java expression). */
+const WARMED_VAR = 'codemidasW';
+
+/**
+ * A receiver built by calls: `new C(…)`, then `calls` (Java statements on the receiver's variable),
+ * as one Java expression (a supplier lambda called at once).
+ */
+export function warmedReceiver(cls: string, construction: string, calls: readonly string[]): string {
+  return `((java.util.function.Supplier<${cls}>) () -> { ${cls} ${WARMED_VAR} = ${construction}; ${calls.map((c) => `${WARMED_VAR}.${c};`).join(' ')} return ${WARMED_VAR}; }).get()`;
+}
+
+/** A warmed receiver expression as statements people read (`var x = new C(); x.push(1);`), and the variable; null for any other expression. */
+export function warmedSteps(receiver: string): { steps: string; variable: string } | null {
+  const m = /^\(\(java\.util\.function\.Supplier<[\w.]+>\) \(\) -> \{ [\w.]+ codemidasW = (.*?); ((?:codemidasW\.[^;]*; )*)return codemidasW; \}\)\.get\(\)$/.exec(receiver);
+  if (m === null) return null;
+  return { steps: `var x = ${m[1]}; ${m[2]!.replace(/codemidasW\./g, 'x.')}`.trim(), variable: 'x' };
+}
+
+/**
+ * Receivers warmed by the class's void methods (a stack with values pushed): the first constructor's
+ * plainest instance, then one, two and three calls of each such method with varied literals, up to `count`.
+ */
+export function warmed(cls: Unit, classes: ReadonlyMap<string, Unit>, count: number): string[] {
+  const base = constructed(cls, classes, 0, 1)[0];
+  if (base === undefined) return [];
+  const out: string[] = [];
+  for (const m of mutatorsOf(cls).slice(0, 3)) {
+    const lists = m.params.map((p) => javaLiteralsOf(p, classes, 1).filter((v) => v !== 'null'));
+    const call = (i: number): string => `${m.name}(${lists.map((l, k) => l[(i + 2 * k + 1) % Math.max(1, l.length)] ?? 'null').join(', ')})`;
+    for (const n of [1, 2, 3]) out.push(warmedReceiver(cls.qualname, base, Array.from({ length: n }, (_, i) => call(i + n))));
+  }
+  return out.slice(0, count);
+}
+
 /** Inputs from the repository's own calls of the unit whose every argument is a literal (calls in test files count as `repo-test`). */
 export function callSiteInputs(unit: Unit, isTestFile: (file: string) => boolean): JavaInput[] {
   return unit.callSites.filter((s) => s.allLiteral && s.argumentTexts.length === unit.params.length).map((s) => ({ args: s.argumentTexts, source: isTestFile(s.file) ? 'repo-test' : 'call-site' }));

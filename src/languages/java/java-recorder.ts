@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { projectRoot } from '../../project-root.js';
 import type { Candidate, InputProposal, Unit } from '../construction-types.js';
 import type { FileEntry } from '../../sandbox/types.js';
-import { constructed, javaInputs } from './java-inputs.js';
+import { constructed, javaInputs, warmed } from './java-inputs.js';
 import { CONSTRUCTOR_NAME, isJavaTestFile } from './parse-java-units.js';
 
 /** Where the Java record harness's files go in the record sandbox. */
@@ -35,9 +35,14 @@ export function classesByName(classes: ReadonlyMap<string, Unit>): Map<string, U
   return out;
 }
 
-/** Up to `count` receivers of an instance method, from its class's constructors. */
+/**
+ * Up to `count` receivers of an instance method: from its class's constructors, and (half of them
+ * at most, when the class has void methods) instances warmed by calling those first.
+ */
 function receiversOf(owner: Unit, classes: ReadonlyMap<string, Unit>, count: number, seed: number): string[] {
-  return constructed(owner, classes, 0, count, seed).slice(0, count);
+  const warm = warmed(owner, classes, Math.floor(count / 2));
+  const plain = constructed(owner, classes, 0, count - warm.length, seed).slice(0, count - warm.length);
+  return [...plain, ...warm];
 }
 
 /**

@@ -3,6 +3,7 @@ import type { RecordedCase, Unit } from '../construction-types.js';
 import type { TaskWriter } from '../language.js';
 import { behaviourClassOf } from '../../pipeline/write/behaviour-classes.js';
 import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
+import { warmedSteps } from './java-inputs.js';
 import { javaValueText } from './java-values.js';
 import { CONSTRUCTOR_NAME, DEFAULT_PACKAGE, isJavaTestFile } from './parse-java-units.js';
 
@@ -33,7 +34,9 @@ export function javaCall(c: RecordedCase): string {
   const name = member.replace(/~\d+$/, '');
   if (call.ctor || name === CONSTRUCTOR_NAME) return `new ${cls}(${args})`;
   const receiver = (c.init?.args[0] as { v?: unknown } | undefined)?.v;
-  return receiver === undefined ? `${cls}.${name}(${args})` : `${String(receiver)}.${name}(${args})`;
+  if (receiver === undefined) return `${cls}.${name}(${args})`;
+  const steps = warmedSteps(String(receiver));
+  return steps === null ? `${String(receiver)}.${name}(${args})` : `${steps.steps}\n${steps.variable}.${name}(${args})`;
 }
 
 /**

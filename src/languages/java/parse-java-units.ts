@@ -71,7 +71,8 @@ function visibilityOf(modifiers: readonly string[]): string {
  * needed), `constructor`, `generic` (type parameters of its own, or an instance member of a generic
  * class), `overloaded` (the class has another member of that name: the second and later get
  * `~2`, `~3` in their qualname), `abstract-class`. A class unit carries its constructors as
- * decorators `ctor:<JSON list of parameter types>`. The Javadoc (`/** … *\/` just above, markers
+ * decorators `ctor:<JSON list of parameter types>`, and its void instance methods (which change the
+ * instance: the harness warms receivers with them) as `mutator:{"name", "params"}`. The Javadoc (`/** … *\/` just above, markers
  * dropped) is the docstring; `bodyStartLine..bodyEndLine` are the lines of the body's statements.
  * Call sites come from every `.java` file, tests included: `name(…)` within the class, `Class.name(…)`
  * and `x.name(…)` by the last name when one unit has it, `new Class(…)` for constructors.
@@ -156,6 +157,7 @@ function classUnits(node: Node, file: string, pkg: string, source: string): Unit
   const seen = new Map<string, number>();
   const out: Unit[] = [];
   const ctors: string[] = [];
+  const mutators: string[] = [];
   for (const m of members) {
     const isCtor = m.type === 'constructor_declaration';
     const name = isCtor ? CONSTRUCTOR_NAME : m.childForFieldName('name')?.text;
@@ -164,6 +166,10 @@ function classUnits(node: Node, file: string, pkg: string, source: string): Unit
     const params = paramsOf(m.childForFieldName('parameters'));
     const mods = modifiersOf(m);
     if (isCtor && !mods.includes('private')) ctors.push(`ctor:${JSON.stringify(params.map((p) => p.annotation ?? 'Object'))}`);
+    // a void instance method the driver can call: it changes its instance, so receivers may be warmed by it
+    if (!isCtor && !mods.includes('private') && !mods.includes('static') && !mods.includes('abstract') && m.childForFieldName('type')?.text === 'void' && m.childForFieldName('type_parameters') === null && params.length <= 3) {
+      mutators.push(`mutator:${JSON.stringify({ name, params: params.map((p) => p.annotation ?? 'Object') })}`);
+    }
     if (mbody === null) continue;
     const n = (seen.get(name) ?? 0) + 1;
     seen.set(name, n);
@@ -225,7 +231,7 @@ function classUnits(node: Node, file: string, pkg: string, source: string): Unit
     params: [],
     returnAnnotation: null,
     docstring: javadocOf(node),
-    decorators: [visibilityOf(classMods), ...(classMods.includes('abstract') ? ['abstract'] : []), ...(classGeneric ? ['generic'] : []), ...ctors],
+    decorators: [visibilityOf(classMods), ...(classMods.includes('abstract') ? ['abstract'] : []), ...(classGeneric ? ['generic'] : []), ...ctors, ...mutators],
     statementCount: 0,
     codeLines: 0,
     calls: [],
