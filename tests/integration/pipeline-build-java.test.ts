@@ -69,6 +69,8 @@ describe('a Java suite from examples/javakit (docker)', () => {
     expect(names).toContain('javakit/strings-reverse');
     // a private method, recorded and judged through reflection
     expect(names).toContain('javakit/strings-is-vowel');
+    // a method judged on receivers warmed by the class's void method (values pushed first)
+    expect(names).toContain('javakit/int-stack-pop');
     expect(built.report.tasks.length).toBeGreaterThanOrEqual(5);
     const task = catalog.get('javakit/strings-reverse')!;
     expect(task.file.language).toBe('java');

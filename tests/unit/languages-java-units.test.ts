@@ -241,7 +241,7 @@ describe('Java writing', () => {
       expect: { returns: { t: 'void' } },
       argsAfter: [{ t: 'obj', type: 'org.javakit.num.Vec2', v: [['x', { t: 'float', type: 'double', v: '2.0' }]] }, { t: 'float', type: 'double', v: '2.0' }],
     });
-    expect(javaExampleBlock(unit('org.javakit.num:Vec2.scale'), scale)).toBe('new Vec2(1.0, 1.0).scale(2.0); // → (nothing: void)\n// afterwards the receiver is Vec2{x=2.0}, argument 1 is 2.0');
+    expect(javaExampleBlock(unit('org.javakit.num:Vec2.scale'), scale)).toBe('new Vec2(1.0, 1.0).scale(2.0); // → (nothing: void)\n// afterwards the receiver is Vec2{x=2.0}');
     const warmedPop = base({ target: 'IntStack.pop', init: { args: [{ t: 'java', v: '((java.util.function.Supplier<IntStack>) () -> { IntStack codemidasW = new IntStack(); codemidasW.push(2); codemidasW.push(7); return codemidasW; }).get()' }], kwargs: { call: { ...call, cls: 'IntStack', member: 'pop', static: false } } }, args: [], expect: { returns: { t: 'int', type: 'int', v: '7' } } });
     expect(javaExampleBlock(unit('org.javakit.num:IntStack.pop'), warmedPop)).toBe('var x = new IntStack(); x.push(2); x.push(7);\nx.pop(); // → 7');
     expect(javaCall(base({ target: 'Vec2.new', init: { args: [], kwargs: { call: { ...call, ctor: true } } } }))).toBe('new Vec2("abc")');

@@ -54,8 +54,10 @@ export function javaExampleBlock(_unit: Unit, c: RecordedCase): string {
   if (c.argsAfter !== null) {
     const hasReceiver = (c.init?.args.length ?? 0) > 0;
     const names = [...(hasReceiver ? ['the receiver'] : []), ...c.args.map((_, i) => `argument ${i + 1}`)];
-    const changed = c.argsAfter.map((v, i) => `${names[i] ?? `value ${i + 1}`} is ${javaValueText(v)}`);
-    lines.push(`// afterwards ${changed.join(', ')}`);
+    // a primitive, a string or null cannot have changed: only the objects and arrays are shown
+    const immutable = new Set(['int', 'float', 'bool', 'char', 'str', 'null', 'enum']);
+    const changed = c.argsAfter.flatMap((v, i) => (immutable.has((v as { t?: string } | null)?.t ?? '') ? [] : [`${names[i] ?? `value ${i + 1}`} is ${javaValueText(v)}`]));
+    if (changed.length > 0) lines.push(`// afterwards ${changed.join(', ')}`);
   }
   return lines.join('\n');
 }
