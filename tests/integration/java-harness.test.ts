@@ -240,11 +240,15 @@ describe('the Java judge in the Java image', () => {
     for (const id of idsOf('org.javakit.num:Ints.gcd')) expect(tests.get(id)?.status).toBe('passed');
   }, 600_000);
 
-  it('fails every case, without a judge error, when the agent adds a class named like the driver; a class named Object in the package and a META-INF/services file change nothing', async () => {
+  it('fails every case, without a judge error, when the agent adds a class named like the driver or a java.* class; a class named Object in the package and a META-INF/services file change nothing', async () => {
     const shadow = await judge([...workspace, { path: 'src/main/java/org/javakit/text/CodemidasDriverStrings.java', type: 'file', mode: 0o644, content: Buffer.from('package org.javakit.text;\n\npublic class CodemidasDriverStrings {\n    public static void main(String[] args) {\n    }\n}\n') }]);
     expect(shadow.tests.size).toBeGreaterThan(100);
     for (const [id, t] of shadow.tests) expect(t.status, id).toBe('failed');
     expect(shadow.tests.get(idsOf('org.javakit.text:Strings.reverse')[0]!)?.message).toContain('does not compile');
+    // a class of a java.* package of the workspace's own: javac refuses it (the package is java.base's)
+    const jdk = await judge([...workspace, { path: 'src/main/java/java/util/ArrayList.java', type: 'file', mode: 0o644, content: Buffer.from('package java.util;\n\npublic class ArrayList<E> {\n}\n') }]);
+    for (const [id, t] of jdk.tests) expect(t.status, id).toBe('failed');
+    expect(jdk.tests.get(idsOf('org.javakit.num:Ints.gcd')[0]!)?.message).toContain('does not compile');
     const harmless = await judge([
       ...workspace,
       { path: 'src/main/java/org/javakit/text/Object.java', type: 'file', mode: 0o644, content: Buffer.from('package org.javakit.text;\n\npublic class Object {\n    public String toString() {\n        return "x";\n    }\n}\n') },
