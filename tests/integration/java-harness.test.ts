@@ -126,6 +126,11 @@ describe('the Java record harness in the Java image', () => {
     });
   });
 
+  it('calls a generic method with Integer for its type variable', () => {
+    expect(caseOf('org.javakit.text:Lists.rotate', ['new java.util.ArrayList<>(java.util.List.of(1, -1))', '1'])?.expect).toEqual({ returns: { t: 'list', type: 'List', v: [{ t: 'int', type: 'int', v: '-1' }, { t: 'int', type: 'int', v: '1' }] } });
+    expect(caseOf('org.javakit.text:Lists.rotate', ['new java.util.ArrayList<>(java.util.List.of(1, -1))', '1'])?.args[0]).toMatchObject({ type: 'List<Integer>' });
+  });
+
   it('calls a private method through reflection, and records what it throws as itself', () => {
     expect(caseOf('org.javakit.text:Strings.isVowel', ["'a'"])?.expect).toEqual({ returns: { t: 'bool', v: true } });
     expect(caseOf('org.javakit.text:Strings.isVowel', ["'Z'"])?.expect).toEqual({ returns: { t: 'bool', v: false } });

@@ -74,6 +74,8 @@ describe('Java units', () => {
       'org.javakit.num:Vec2.scale method',
       'org.javakit.num:Vec2.manhattan method',
       'org.javakit.num:Vec2.quadrant method',
+      'org.javakit.text:Lists class',
+      'org.javakit.text:Lists.rotate method',
       'org.javakit.text:Strings class',
       'org.javakit.text:Strings.reverse method',
       'org.javakit.text:Strings.slugify method',
@@ -119,7 +121,7 @@ describe('Java units', () => {
     expect(unit('org.javakit.text:Strings.splitWords').callSites.map((s) => s.caller)).toEqual(['Strings.slugify', 'WordCounter.count']);
   });
 
-  it('marks generic, overloaded and abstract members unbuildable (not private ones: reflection calls them), and finds impurities', async () => {
+  it('marks overloaded and abstract members unbuildable (not private ones: reflection calls them; nor generic ones: their type variables get concrete types), and finds impurities', async () => {
     const parsed = await parseJavaUnits(
       snapshotWith({
         'src/main/java/p/Box.java': 'package p;\n\nimport java.util.*;\n\npublic class Box<T> {\n    private T value;\n\n    public Box(T value) {\n        this.value = value;\n    }\n\n    public T get() {\n        return value;\n    }\n\n    public static int twice(int x) {\n        return 2 * x;\n    }\n\n    public static long twice(long x) {\n        return 2 * x;\n    }\n\n    private static int hidden(int x) {\n        return x;\n    }\n\n    static <U> List<U> listOf(U u) {\n        return List.of(u);\n    }\n\n    static long now() {\n        System.out.println("x");\n        return System.currentTimeMillis() + new Random().nextInt();\n    }\n}\n',
@@ -129,12 +131,18 @@ describe('Java units', () => {
     );
     expect(parsed.problems).toEqual([]);
     const code = (id: string): string | undefined => unbuildableJava(unit(id, parsed.units))?.code;
-    expect(code('p:Box.new')).toBe('generic');
-    expect(code('p:Box.get')).toBe('generic');
+    expect(code('p:Box.new')).toBeUndefined();
+    expect(code('p:Box.get')).toBeUndefined();
+    expect(unit('p:Box.get', parsed.units).decorators).toEqual(['public', 'generic', 'typevars:{"T":"Integer"}']);
+    expect(unit('p:Box', parsed.units).decorators).toEqual(['public', 'generic', 'typevars:{"T":"Integer"}', 'ctor:["T"]']);
+    const boxClasses = new Map(parsed.units.filter((u) => u.kind === 'class').map((u) => [u.id, u] as const));
+    expect(javaTarget({ unit: unit('p:Box.new', parsed.units), reasons: [] }, boxClasses, 0)).toMatchObject({ params: [{ name: 'value', type: 'Integer' }] });
+    expect((javaTarget({ unit: unit('p:Box.get', parsed.units), reasons: [] }, boxClasses, 0)['receivers'] as string[])[0]).toBe('new Box(0)');
+    expect(javaTarget({ unit: unit('p:Box.listOf', parsed.units), reasons: [] }, boxClasses, 0)).toMatchObject({ params: [{ name: 'u', type: 'Integer' }] });
     expect(code('p:Box.twice')).toBe('overloaded');
     expect(code('p:Box.twice~2')).toBe('overloaded');
     expect(code('p:Box.hidden')).toBeUndefined();
-    expect(code('p:Box.listOf')).toBe('generic');
+    expect(code('p:Box.listOf')).toBeUndefined();
     expect(code('p:Shape.twice')).toBe('abstract-class');
     expect(code('(default):Default.one')).toBeUndefined();
     expect(unit('p:Box.twice~2', parsed.units).params[0]?.annotation).toBe('long');
@@ -280,7 +288,7 @@ describe('Java repository tests, leaks and dependencies', () => {
     expect(indexesJavaImageFile('/usr/share/java/javakit.jar')).toBe(true);
     expect(indexesJavaImageFile('/usr/lib/jvm/java-17/src/A.java')).toBe(false);
     const library = { units, files: new Set(snapshotOf(JAVAKIT).files) };
-    const paths = ['org/javakit/text/Strings', 'org/javakit/text/WordCounter', 'org/javakit/num/Ints', 'org/javakit/num/Vec2', 'org/javakit/num/IntStack'].map((p) => `/usr/share/java/classes/${p}.class`);
+    const paths = ['org/javakit/text/Strings', 'org/javakit/text/WordCounter', 'org/javakit/text/Lists', 'org/javakit/num/Ints', 'org/javakit/num/Vec2', 'org/javakit/num/IntStack'].map((p) => `/usr/share/java/classes/${p}.class`);
     expect(findJavaLibraryCopies([...paths, '/usr/share/java/javakit-0.1.jar', '/usr/share/java/guava.jar', '/opt/x/org/javakit/text/Strings.java'], library)).toEqual(['/usr/share/java/classes', '/usr/share/java/javakit-0.1.jar']);
   });
 
@@ -313,6 +321,6 @@ describe('Java repository tests, leaks and dependencies', () => {
     expect(java.taskLanguages).toEqual(['java']);
     expect(java.image).toBe('java');
     expect(java.testRunners.map((r) => r.name)).toEqual(['java']);
-    expect(detectJava(snapshotOf(JAVAKIT))).toMatchObject({ language: 'java', detected: true, reason: '6 Java files (5 outside tests), pom.xml' });
+    expect(detectJava(snapshotOf(JAVAKIT))).toMatchObject({ language: 'java', detected: true, reason: '7 Java files (6 outside tests), pom.xml' });
   });
 });

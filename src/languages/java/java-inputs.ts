@@ -27,6 +27,23 @@ export function constructorsOf(cls: Unit): string[][] {
     .sort((a, b) => a.length - b.length);
 }
 
+/** What the harness puts for each type variable of a generic unit (`typevars:` decorator): `{"T": "Integer"}`. */
+export function typeVarsOf(unit: Unit): Record<string, string> {
+  const d = unit.decorators.find((x) => x.startsWith('typevars:'));
+  if (d === undefined) return {};
+  try {
+    const parsed = JSON.parse(d.slice('typevars:'.length)) as Record<string, unknown>;
+    return Object.fromEntries(Object.entries(parsed).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+/** `type` with each type variable replaced by its concrete type (`List<T>` → `List<Integer>`). */
+export function concreteType(type: string, vars: Readonly<Record<string, string>>): string {
+  return Object.entries(vars).reduce((t, [name, value]) => t.replace(new RegExp(`(?<![\\w.$])${name.replace(/[$]/g, '\\$')}(?![\\w$])`, 'g'), value), type);
+}
+
 /** The type arguments of a generic type's text (`Map<String, List<Integer>>` → `String`, `List<Integer>`), split at top-level commas. */
 export function typeArguments(type: string): string[] {
   const open = type.indexOf('<');
@@ -137,10 +154,12 @@ export function javaLiteralsOf(type: string, classes: ReadonlyMap<string, Unit>,
  * `count` in all (a method without parameters is told apart by its receivers alone).
  */
 export function constructed(cls: Unit, classes: ReadonlyMap<string, Unit>, depth = 0, count = 4, seed = 0): string[] {
-  if (cls.decorators.includes('abstract') || cls.decorators.includes('generic')) return [];
+  if (cls.decorators.includes('abstract')) return [];
   const out = new Set<string>();
   const ctors = constructorsOf(cls).slice(0, 3);
-  const lists = ctors.map((params) => params.map((p) => javaLiteralsOf(p, classes, depth + 1)));
+  // a generic class is built raw (`new Box(1)`), each type variable given its concrete type
+  const vars = typeVarsOf(cls);
+  const lists = ctors.map((params) => params.map((p) => javaLiteralsOf(concreteType(p, vars), classes, depth + 1)));
   const pick = (c: number, f: (k: number) => number): string => `new ${cls.qualname}(${lists[c]!.map((l, k) => l[f(k) % l.length] ?? 'null').join(', ')})`;
   lists.forEach((_, c) => {
     for (const f of [() => 0, () => 1, (k: number) => k + 2, (k: number) => 3 + 2 * k]) out.add(pick(c, f));
@@ -192,7 +211,7 @@ export function warmed(cls: Unit, classes: ReadonlyMap<string, Unit>, count: num
   if (base === undefined) return [];
   const out: string[] = [];
   for (const m of mutatorsOf(cls).slice(0, 3)) {
-    const lists = m.params.map((p) => javaLiteralsOf(p, classes, 1).filter((v) => v !== 'null'));
+    const lists = m.params.map((p) => javaLiteralsOf(concreteType(p, typeVarsOf(cls)), classes, 1).filter((v) => v !== 'null'));
     const call = (i: number): string => `${m.name}(${lists.map((l, k) => l[(i + 2 * k + 1) % Math.max(1, l.length)] ?? 'null').join(', ')})`;
     for (const n of [1, 2, 3]) out.push(warmedReceiver(cls.qualname, base, Array.from({ length: n }, (_, i) => call(i + n))));
   }
@@ -219,7 +238,8 @@ export function javaInputs(unit: Unit, classes: ReadonlyMap<string, Unit>, seed:
     out.push(input);
   };
   for (const input of callSiteInputs(unit, isTestFile)) add(input);
-  const lists = unit.params.map((p) => javaLiteralsOf(p.annotation ?? 'Object', classes));
+  const vars = typeVarsOf(unit);
+  const lists = unit.params.map((p) => javaLiteralsOf(concreteType(p.annotation ?? 'Object', vars), classes));
   if (lists.length === 0) {
     add({ args: [], source: 'type-hint' });
     return out;

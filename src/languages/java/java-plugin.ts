@@ -36,10 +36,12 @@ export function describeJavaLibrary(units: readonly Unit[]): string {
   return packages.length === 0 ? 'a Java library' : `a Java library (packages ${shown}${packages.length > 5 ? ', ...' : ''})`;
 }
 
-/** Units the driver cannot call yet: generic ones, overloads, and members of abstract classes that need an instance (private ones it calls through reflection). */
+/**
+ * Units the driver cannot call yet: overloads, and members of abstract classes that need an instance
+ * (private ones it calls through reflection; generic ones with `Integer` or `String` for their type variables).
+ */
 export function unbuildableJava(unit: Unit): { code: string; reason: string } | null {
   const d = unit.decorators;
-  if (d.includes('generic')) return { code: 'generic', reason: 'a generic member (its own type parameters, or an instance member of a generic class): the Java harness has no concrete types for them yet' };
   if (d.includes('overloaded')) return { code: 'overloaded', reason: 'an overloaded name: task ids, masking and the driver name one member per name yet' };
   if (d.includes('abstract-class')) return { code: 'abstract-class', reason: 'an instance member or constructor of an abstract class: the harness cannot build one' };
   return null;

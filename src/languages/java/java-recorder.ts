@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { projectRoot } from '../../project-root.js';
 import type { Candidate, InputProposal, Unit } from '../construction-types.js';
 import type { FileEntry } from '../../sandbox/types.js';
-import { constructed, javaInputs, warmed } from './java-inputs.js';
+import { concreteType, constructed, javaInputs, typeVarsOf, warmed } from './java-inputs.js';
 import { CONSTRUCTOR_NAME, isJavaTestFile } from './parse-java-units.js';
 
 /** Where the Java record harness's files go in the record sandbox. */
@@ -72,7 +72,8 @@ export function javaTarget(candidate: Candidate, classes: ReadonlyMap<string, Un
     reflect: u.decorators.includes('private'),
     bodyStartLine: u.bodyStartLine,
     bodyEndLine: u.bodyEndLine,
-    params: u.params.map((p) => ({ name: p.name, type: p.annotation })),
+    // a generic member's type variables given concrete types (`List<T>` → `List<Integer>`)
+    params: u.params.map((p) => ({ name: p.name, type: p.annotation === null ? null : concreteType(p.annotation, typeVarsOf(u)) })),
     ...(isStatic ? {} : { receivers: owner === undefined ? [] : receiversOf(owner, byName, u.params.length === 0 ? RECEIVERS_WITHOUT_PARAMETERS : RECEIVERS_PER_TARGET, seed) }),
     inputs: javaInputs(u, byName, seed, INPUTS_PER_TARGET, isJavaTestFile),
   };

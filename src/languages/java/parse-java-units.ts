@@ -69,7 +69,7 @@ function visibilityOf(modifiers: readonly string[]): string {
  * `<package>:<Class>.<method>`, a constructor `<Class>.new`. Decorators: the visibility (`public`,
  * `protected`, `package`, `private`), `static` (a constructor counts as static: no receiver is
  * needed), `constructor`, `generic` (type parameters of its own, or an instance member of a generic
- * class), `overloaded` (the class has another member of that name: the second and later get
+ * class) with `typevars:{"T": "Integer"}` (what the harness puts for each), `overloaded` (the class has another member of that name: the second and later get
  * `~2`, `~3` in their qualname), `abstract-class`. A class unit carries its constructors as
  * decorators `ctor:<JSON list of parameter types>`, and its void instance methods (which change the
  * instance: the harness warms receivers with them) as `mutator:{"name", "params"}`. The Javadoc (`/** … *\/` just above, markers
@@ -148,6 +148,7 @@ function classUnits(node: Node, file: string, pkg: string, source: string): Unit
   if (className === undefined || body === null) return [];
   const classMods = modifiersOf(node);
   const classGeneric = node.childForFieldName('type_parameters') !== null;
+  const classTypeVars = typeVariablesOf(node.childForFieldName('type_parameters'));
   const members = namedChildrenOf(body).filter((m) => m.type === 'method_declaration' || m.type === 'constructor_declaration');
   const counts = new Map<string, number>();
   for (const m of members) {
@@ -182,11 +183,13 @@ function classUnits(node: Node, file: string, pkg: string, source: string): Unit
     const codeLines = lines.slice(bodyStartLine - 1, bodyEndLine).filter((l) => l.trim() !== '' && !l.trim().startsWith('//')).length;
     const isStatic = isCtor || mods.includes('static');
     const ownGeneric = m.childForFieldName('type_parameters') !== null;
+    // the type variables its parameters may name, and what the harness puts for them
+    const typeVars = { ...(isStatic && !isCtor ? {} : classTypeVars), ...typeVariablesOf(m.childForFieldName('type_parameters')) };
     const decorators = [
       visibilityOf(mods),
       ...(isStatic ? ['static'] : []),
       ...(isCtor ? ['constructor'] : []),
-      ...(ownGeneric || (classGeneric && (!isStatic || isCtor)) ? ['generic'] : []),
+      ...(ownGeneric || (classGeneric && (!isStatic || isCtor)) ? ['generic', `typevars:${JSON.stringify(typeVars)}`] : []),
       ...((counts.get(name) ?? 0) > 1 ? ['overloaded'] : []),
       ...(classMods.includes('abstract') && !isStatic ? ['abstract-class'] : []),
       ...(isCtor && classMods.includes('abstract') ? ['abstract-class'] : []),
@@ -231,7 +234,7 @@ function classUnits(node: Node, file: string, pkg: string, source: string): Unit
     params: [],
     returnAnnotation: null,
     docstring: javadocOf(node),
-    decorators: [visibilityOf(classMods), ...(classMods.includes('abstract') ? ['abstract'] : []), ...(classGeneric ? ['generic'] : []), ...ctors, ...mutators],
+    decorators: [visibilityOf(classMods), ...(classMods.includes('abstract') ? ['abstract'] : []), ...(classGeneric ? ['generic', `typevars:${JSON.stringify(classTypeVars)}`] : []), ...ctors, ...mutators],
     statementCount: 0,
     codeLines: 0,
     calls: [],
@@ -240,6 +243,24 @@ function classUnits(node: Node, file: string, pkg: string, source: string): Unit
     isGenerator: false,
     impurities: [],
   });
+  return out;
+}
+
+/**
+ * The concrete type the harness gives each type parameter of `node` (a class or member): `String`
+ * for one bounded by `CharSequence` or `String`, else `Integer` (a `Comparable`, a `Number`, an
+ * `Object`); as `{"T": "Integer"}`.
+ */
+function typeVariablesOf(node: Node | null): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (node === null) return out;
+  for (const p of namedChildrenOf(node)) {
+    if (p.type !== 'type_parameter') continue;
+    const name = namedChildrenOf(p).find((c) => c.type === 'type_identifier' || c.type === 'identifier')?.text;
+    if (name === undefined) continue;
+    const bound = namedChildrenOf(p).find((c) => c.type === 'type_bound')?.text ?? '';
+    out[name] = /\b(?:CharSequence|String)\b/.test(bound) ? 'String' : 'Integer';
+  }
   return out;
 }
 
