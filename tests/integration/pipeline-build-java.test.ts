@@ -71,6 +71,8 @@ describe('a Java suite from examples/javakit (docker)', () => {
     expect(names).toContain('javakit/strings-is-vowel');
     // a method judged on receivers warmed by the class's void method (values pushed first)
     expect(names).toContain('javakit/int-stack-pop');
+    // a generic method, its type variable given Integer
+    expect(names).toContain('javakit/lists-rotate');
     expect(built.report.tasks.length).toBeGreaterThanOrEqual(5);
     const task = catalog.get('javakit/strings-reverse')!;
     expect(task.file.language).toBe('java');
