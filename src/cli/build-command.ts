@@ -63,7 +63,7 @@ function positiveInt(flag: string): (raw: string) => number {
 /** `codemidas build`: a repository in, a suite of gated task packages out (the construction composition root). */
 export function createBuildCommand(): Command {
   const command = new Command('build')
-    .description('turn a repository (Python, JavaScript, TypeScript, Go or Rust) into a suite of gated tasks (environments/<suite>/)')
+    .description('turn a repository (Python, JavaScript, TypeScript, Go, Rust or Java) into a suite of gated tasks (environments/<suite>/)')
     .argument('<repo>', 'a local repository folder, a source tarball (.tar.gz, .tgz, .tar.xz, .tar.bz2, .tar; its single top folder is the repository; a local file or an http(s) URL) or a git URL')
     .requiredOption('--suite <name>', 'suite name: lower case, digits, . _ -')
     .option('--out <dir>', 'folder of suites; the suite is written to <out>/<suite>', 'environments')

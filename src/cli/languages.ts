@@ -1,5 +1,6 @@
 import type { DependencyInstaller } from '../images/dependency-image.js';
 import { createGoPlugin } from '../languages/go/go-plugin.js';
+import { createJavaPlugin } from '../languages/java/java-plugin.js';
 import { createJavaScriptPlugin } from '../languages/javascript/javascript-plugin.js';
 import { createPythonPlugin } from '../languages/python/python-plugin.js';
 import { createRustPlugin } from '../languages/rust/rust-plugin.js';
@@ -7,7 +8,7 @@ import { createLanguageRegistry, type LanguageRegistry } from '../languages/regi
 
 /** The language plugins this build of CodeMidas has: one line per language. */
 export function createLanguages(): LanguageRegistry {
-  return createLanguageRegistry([createPythonPlugin(), createJavaScriptPlugin(), createGoPlugin(), createRustPlugin()]);
+  return createLanguageRegistry([createPythonPlugin(), createJavaScriptPlugin(), createGoPlugin(), createRustPlugin(), createJavaPlugin()]);
 }
 
 /** The dependency installers of `languages`' plugins by tool (`apt`, `npm`), for the image resolver. */

@@ -4,7 +4,7 @@ import { Language, Parser } from 'web-tree-sitter';
 const require = createRequire(import.meta.url);
 
 /** Grammars shipped prebuilt by `tree-sitter-wasms` that the language plugins use. */
-export type GrammarName = 'python' | 'javascript' | 'typescript' | 'tsx' | 'go' | 'rust';
+export type GrammarName = 'python' | 'javascript' | 'typescript' | 'tsx' | 'go' | 'rust' | 'java';
 
 // web-tree-sitter's runtime (Parser.init) is process-wide by design; the grammars it loads are
 // immutable, so loading each once per process is a cache, not shared mutable state.

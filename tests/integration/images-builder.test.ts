@@ -37,7 +37,7 @@ describe('image tags', () => {
     expect(imageTags(root)).toEqual(imageTags(root));
     const copy = join(scratch, 'tree');
     // what goes into the images: the recipes, the relay, the judges (sandbox-images/node/sources.txt names the JavaScript one)
-    for (const path of ['sandbox-images', 'src/sandbox/relay/relay.py', 'src/languages/python/judge', 'src/languages/javascript/runtime', 'src/languages/go/runtime', 'src/languages/rust/runtime']) {
+    for (const path of ['sandbox-images', 'src/sandbox/relay/relay.py', 'src/languages/python/judge', 'src/languages/javascript/runtime', 'src/languages/go/runtime', 'src/languages/rust/runtime', 'src/languages/java/runtime']) {
       cpSync(join(root, path), join(copy, path), { recursive: true });
     }
     const before = imageTags(copy);
@@ -51,7 +51,7 @@ describe('image tags', () => {
     // a language image is a folder with a Dockerfile: adding one adds a tag, nothing else changes
     mkdirSync(join(copy, 'sandbox-images/zig'));
     writeFileSync(join(copy, 'sandbox-images/zig/Dockerfile'), 'ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\n');
-    expect(imageLanguages(copy)).toEqual(['go', 'node', 'python', 'rust', 'zig']);
+    expect(imageLanguages(copy)).toEqual(['go', 'java', 'node', 'python', 'rust', 'zig']);
     const more = imageTags(copy);
     expect(more.zig).toMatch(/^codemidas\/zig:[0-9a-f]{12}$/);
     expect({ ...more, zig: undefined }).toEqual({ ...after, zig: undefined });

@@ -154,7 +154,7 @@ describe('codemidas build on bad input (CLI, docker)', () => {
     const out = join(work, 'out-empty');
     const none = await build(empty, out);
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/no supported language found in .*no-python \(python: no \.py files; javascript: no \.js\/\.ts files and no package\.json; go: no \.go files; rust: no \.rs files\)/);
+    expect(none.stderr).toMatch(/no supported language found in .*no-python \(python: no \.py files; javascript: no \.js\/\.ts files and no package\.json; go: no \.go files; rust: no \.rs files; java: no \.java files\)/);
     expect(none.stderr).toContain('name one with --language');
     expect(await exists(out)).toBe(false);
 

@@ -56,10 +56,11 @@ describe('language registry', () => {
     await expect(scorer.score(request('go'))).rejects.toThrow(/no language plugin serves 'go'/);
   });
 
-  it('this build has the Python, JavaScript, Go and Rust plugins; Python: its image, and units below the root are buildable', () => {
+  it('this build has the Python, JavaScript, Go, Rust and Java plugins; Python: its image, and units below the root are buildable', () => {
     const languages = createLanguages();
-    expect(languages.taskLanguages()).toEqual(['go', 'javascript', 'python', 'rust', 'typescript']);
+    expect(languages.taskLanguages()).toEqual(['go', 'java', 'javascript', 'python', 'rust', 'typescript']);
     expect(languages.get('rust').image).toBe('rust');
+    expect(languages.get('java').image).toBe('java');
     expect(languages.get('go').image).toBe('go');
     expect(languages.get('go').testRunners.map((r) => r.name)).toEqual(['go']);
     expect(languages.get('typescript')).toBe(languages.get('javascript'));

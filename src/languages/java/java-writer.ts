@@ -1,0 +1,180 @@
+import { callSiteLines } from '../call-sites.js';
+import type { RecordedCase, Unit } from '../construction-types.js';
+import type { TaskWriter } from '../language.js';
+import { behaviourClassOf } from '../../pipeline/write/behaviour-classes.js';
+import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
+import { warmedSteps } from './java-inputs.js';
+import { javaValueText } from './java-values.js';
+import { CONSTRUCTOR_NAME, DEFAULT_PACKAGE, isJavaTestFile } from './parse-java-units.js';
+
+/** What a masked Java body does, as the prompt says it. */
+const MASKED = '`throw new UnsupportedOperationException("not implemented");`';
+
+/** Examples shown first, and at most this many more (one of each other behaviour class). */
+const FIRST_EXAMPLES = 3;
+const MORE_EXAMPLES = 5;
+
+interface JavaCall {
+  cls?: string;
+  member?: string;
+  static?: boolean;
+  ctor?: boolean;
+  void?: boolean;
+}
+
+function callOf(c: RecordedCase): JavaCall {
+  return ((c.init?.kwargs as { call?: JavaCall } | undefined)?.call ?? {}) as JavaCall;
+}
+
+/** The Java call of a case as written in its package: `Cls.member(args)`, `new Cls(args)`, or `<receiver>.member(args)`. */
+export function javaCall(c: RecordedCase): string {
+  const call = callOf(c);
+  const [cls = '', member = ''] = c.target.split('.');
+  const args = c.args.map((a) => String((a as { v?: unknown }).v)).join(', ');
+  const name = member.replace(/~\d+$/, '');
+  if (call.ctor || name === CONSTRUCTOR_NAME) return `new ${cls}(${args})`;
+  const receiver = (c.init?.args[0] as { v?: unknown } | undefined)?.v;
+  if (receiver === undefined) return `${cls}.${name}(${args})`;
+  const steps = warmedSteps(String(receiver));
+  return steps === null ? `${String(receiver)}.${name}(${args})` : `${steps.steps}\n${steps.variable}.${name}(${args})`;
+}
+
+/**
+ * One case as the prompt shows it: the call, then `// → ` and what it returns, or `// throws ` and
+ * the exception's class (its message in parentheses), and for a receiver or argument the call
+ * changed, what it holds afterwards.
+ */
+export function javaExampleBlock(_unit: Unit, c: RecordedCase): string {
+  const call = javaCall(c);
+  if ('raises' in c.expect) {
+    const message = c.shown?.[0];
+    return `${call}; // throws ${c.expect.raises}${message && message !== 'null' ? ` (${JSON.stringify(message).slice(0, 120)})` : ''}`;
+  }
+  const lines = [`${call}; // → ${javaValueText(c.expect.returns)}`];
+  if (c.argsAfter !== null) {
+    const hasReceiver = (c.init?.args.length ?? 0) > 0;
+    const names = [...(hasReceiver ? ['the receiver'] : []), ...c.args.map((_, i) => `argument ${i + 1}`)];
+    // a primitive, a string or null cannot have changed: only the objects and arrays are shown
+    const immutable = new Set(['int', 'float', 'bool', 'char', 'str', 'null', 'enum']);
+    const changed = c.argsAfter.flatMap((v, i) => (immutable.has((v as { t?: string } | null)?.t ?? '') ? [] : [`${names[i] ?? `value ${i + 1}`} is ${javaValueText(v)}`]));
+    if (changed.length > 0) lines.push(`// afterwards ${changed.join(', ')}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The cases the prompt shows: one of each behaviour class (returns, or throws which class), the
+ * repository's tests' and the shortest first, then the shortest others that return up to three; at most eight.
+ */
+export function pickJavaExamples(cases: readonly RecordedCase[]): RecordedCase[] {
+  const size = (c: RecordedCase): number => javaExampleBlock({} as Unit, c).length;
+  // the repository's tests' first; then a call that changes its receiver or an argument (what a void method does)
+  const changes = (c: RecordedCase): number => Number(c.argsAfter !== null);
+  const ranked = [...cases].sort((a, b) => Number(b.source === 'repo-test') - Number(a.source === 'repo-test') || changes(b) - changes(a) || size(a) - size(b));
+  const picked: RecordedCase[] = [];
+  const classes = new Set<string>();
+  for (const c of ranked) {
+    if (picked.length === FIRST_EXAMPLES + MORE_EXAMPLES) break;
+    if (classes.has(behaviourClassOf(c))) continue;
+    classes.add(behaviourClassOf(c));
+    picked.push(c);
+  }
+  for (const c of ranked) {
+    if (picked.length >= FIRST_EXAMPLES) break;
+    if (!picked.includes(c) && 'returns' in c.expect) picked.push(c);
+  }
+  const order = (c: RecordedCase): number => Number('raises' in c.expect) * cases.length + cases.indexOf(c);
+  return picked.sort((a, b) => order(a) - order(b));
+}
+
+/** The example lines of a prompt: the calls inside its ```java fences that show a result (`// → ` or `// throws `). */
+export function javaExampleLines(prompt: string): string[] {
+  const out: string[] = [];
+  let fenced = false;
+  for (const raw of prompt.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('```')) fenced = !fenced;
+    else if (fenced && /\/\/ (?:→|throws )/.test(line)) out.push(line);
+  }
+  return out;
+}
+
+/** The task's title: the Javadoc's first sentence, else `Implement <qualname>`. */
+export function javaTitle(unit: Unit): string {
+  const first = (unit.docstring ?? '').split('\n')[0]?.trim() ?? '';
+  const sentence = (/^.*?[.!?](?=\s|$)/.exec(first)?.[0] ?? first).replace(/\.$/, '');
+  return sentence ? sentence.slice(0, 120) : `Implement ${unit.qualname}`;
+}
+
+function comparedSentence(cases: number): string {
+  return `${hiddenCasesSentence(cases)}, many more than these examples. Each call's result is compared with its exact Java type (an \`int\` is not a \`long\`, an \`int[]\` is not an \`Integer[]\`; a \`double\` within a relative tolerance of 1e-9; lists by their elements in order, sets and maps by their contents, whatever their implementation class; an object of the library by each of its fields), a thrown exception by its class, and what the receiver or an argument holds afterwards where the original changes it.`;
+}
+
+/** What the unit is, in words: `the public static method \`reverse\` of class \`Strings\``. */
+function describeMember(unit: Unit): string {
+  const [cls = '', member = ''] = unit.qualname.split('.');
+  const visibility = unit.decorators.includes('package') ? 'package-private' : (unit.decorators[0] ?? 'public');
+  if (unit.decorators.includes('constructor')) return `the ${visibility} constructor of class \`${cls}\``;
+  return `the ${visibility}${unit.decorators.includes('static') ? ' static' : ''} method \`${member.replace(/~\d+$/, '')}\` of class \`${cls}\``;
+}
+
+/**
+ * The prompt (Markdown): what to implement and where it sits (its class and package), the
+ * signature, the Javadoc (or, undocumented, that the examples are its spec and the repository's
+ * calls of it), the examples as Java calls with their results, and what is compared.
+ */
+export function renderJavaPrompt(input: { unit: Unit; cases: readonly RecordedCase[]; libraryName: string }): string {
+  const { unit } = input;
+  const pkg = unit.module === DEFAULT_PACKAGE ? 'the default package' : `package \`${unit.module}\``;
+  const how = unit.decorators.includes('private') ? ' (a private member: through reflection, by its name and parameter types)' : '';
+  const out = [
+    `# Implement \`${unit.qualname}\` in \`${unit.file}\``,
+    '',
+    `The workspace holds ${input.libraryName}. The body of ${describeMember(unit)} in \`${unit.file}\` (${pkg}) has been removed: it now only does ${MASKED}. Implement it so that it behaves as described below. Keep its signature and leave the rest of the code as it is; the hidden tests call it from a class of ${pkg}${how}, compiled with javac (Java 17) together with the workspace's sources.`,
+    '',
+    '## Signature',
+    '',
+    '```java',
+    unit.signature.trim(),
+    '```',
+    '',
+    '## Behaviour',
+    '',
+    ...(unit.docstring?.trim()
+      ? [unit.docstring.trim()]
+      : [`\`${unit.qualname}\` has no documentation. What it must do is what the examples below show: one example of each behaviour the hidden tests check.`, ...callSiteLines(unit, isJavaTestFile)]),
+    '',
+  ];
+  const examples = pickJavaExamples(input.cases);
+  const first = examples.slice(0, FIRST_EXAMPLES);
+  const more = examples.slice(FIRST_EXAMPLES);
+  if (first.length > 0) out.push('## Examples', '', `Each call as written in a class of ${pkg}, and what it gives (\`// → \` its result, \`// throws \` the exception's class):`, '', '```java', first.map((c) => javaExampleBlock(unit, c)).join('\n\n'), '```', '');
+  if (more.length > 0) out.push('## More examples', '', 'One example of each other behaviour the hidden tests check:', '', '```java', more.map((c) => javaExampleBlock(unit, c)).join('\n\n'), '```', '');
+  out.push(comparedSentence(input.cases.length), '');
+  return out.join('\n');
+}
+
+/** The prompt with a closing note naming the units masked besides the target. */
+export function javaWithCoMaskedNote(prompt: string, coMasked: readonly Unit[]): string {
+  if (coMasked.length === 0) return prompt;
+  const named = coMasked.map((u) => `\`${u.qualname}\` (\`${u.file}\`)`).join(', ');
+  return `${prompt.trimEnd()}\n\nAlso removed from this workspace, because their code would give this one back: ${named}. They throw ${MASKED} too; the hidden tests do not need them.\n`;
+}
+
+/** The cases as a file for people (hidden/readable/, never run by scoring): each call and what it gives, as Java comments. */
+export function javaReadableTest(input: { taskId: string; taskName: string; cases: readonly RecordedCase[]; unit: Unit }): { path: string; content: string } {
+  const lines = [`// The hidden cases of ${input.taskId}, for people: each call, made from a class of ${input.unit.module}, and what the original gave.`, `// Scoring runs them with codemidas's Java judge (/opt/codemidas/java/judge.py), not with this file.`, ''];
+  for (const c of input.cases) lines.push(`// ${c.id}`, ...javaExampleBlock(input.unit, c).split('\n').map((l) => (l.startsWith('//') ? l : `// ${l}`)), '');
+  return { path: `readable/${input.taskName}.txt`, content: `${lines.join('\n')}\n` };
+}
+
+/** Java's prompt and readable-case rendering (function and feature tasks). */
+export const javaWriter: TaskWriter = Object.freeze({
+  renderPrompt: renderJavaPrompt,
+  pickExamples: pickJavaExamples,
+  exampleBlock: javaExampleBlock,
+  exampleLines: javaExampleLines,
+  title: javaTitle,
+  withCoMaskedNote: javaWithCoMaskedNote,
+  readableTest: javaReadableTest,
+});

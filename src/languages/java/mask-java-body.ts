@@ -1,0 +1,65 @@
+import type { Node } from 'web-tree-sitter';
+import type { Unit } from '../construction-types.js';
+import { MaskBodyError } from '../language-adapter.js';
+import { lineOf, namedChildrenOf } from '../tree-sitter-nodes.js';
+import { createJavaParser } from './java-grammar.js';
+import { CONSTRUCTOR_NAME } from './parse-java-units.js';
+
+/** What a masked Java body holds: a throw, which completes abruptly, so any signature still compiles. */
+export const MASKED_JAVA_STATEMENT = 'throw new UnsupportedOperationException("not implemented");';
+
+/**
+ * Replaces the body of `unit` in `source` with `throw new UnsupportedOperationException("not
+ * implemented");`, keeping its signature and Javadoc. A constructor keeps an explicit `this(…)` or
+ * `super(…)` call that starts it (without it javac would insert `super()`, which a superclass without
+ * a no-argument constructor refuses); its blank `final` fields need no assignment after a throw.
+ * Needs `loadJavaGrammar()` to have resolved. Throws MaskBodyError when the unit's method is not in
+ * the file, or the result would not parse.
+ */
+export function maskJavaBody(source: string, unit: Unit): string {
+  const parser = createJavaParser();
+  try {
+    const tree = parser.parse(source);
+    if (tree === null) throw new MaskBodyError('mask-not-found', `${unit.id}: the parser gave no tree`);
+    let masked: string;
+    try {
+      const member = memberAt(tree.rootNode, unit);
+      if (member === null) throw new MaskBodyError('mask-not-found', `${unit.id}: no method with its body at lines ${unit.bodyStartLine}..${unit.bodyEndLine} in ${unit.file}`);
+      const body = member.childForFieldName('body')!;
+      const line = source.slice(source.lastIndexOf('\n', member.startIndex - 1) + 1, member.startIndex);
+      const indent = /^[ \t]*/.exec(line)?.[0] ?? '';
+      const step = /^\t/.test(indent) ? '\t' : '    ';
+      const first = namedChildrenOf(body)[0];
+      const kept = first?.type === 'explicit_constructor_invocation' ? `\n${indent}${step}${first.text}` : '';
+      masked = `${source.slice(0, body.startIndex)}{${kept}\n${indent}${step}${MASKED_JAVA_STATEMENT}\n${indent}}${source.slice(body.endIndex)}`;
+    } finally {
+      tree.delete();
+    }
+    const check = parser.parse(masked);
+    const broken = check === null || check.rootNode.hasError;
+    check?.delete();
+    if (broken) throw new MaskBodyError('mask-broken', `${unit.id}: the masked file would not parse`);
+    return masked;
+  } finally {
+    parser.delete();
+  }
+}
+
+/** The method or constructor of `unit`: its class and name, and its body's first statement on `unit.bodyStartLine`. */
+function memberAt(root: Node, unit: Unit): Node | null {
+  const [className, rawName] = unit.qualname.split('.');
+  const name = (rawName ?? '').replace(/~\d+$/, '');
+  for (const cls of namedChildrenOf(root)) {
+    if (cls.type !== 'class_declaration' || cls.childForFieldName('name')?.text !== className) continue;
+    const body = cls.childForFieldName('body');
+    for (const m of body === null ? [] : namedChildrenOf(body)) {
+      const isCtor = m.type === 'constructor_declaration';
+      if (!isCtor && m.type !== 'method_declaration') continue;
+      if ((isCtor ? CONSTRUCTOR_NAME : m.childForFieldName('name')?.text) !== name) continue;
+      const mbody = m.childForFieldName('body');
+      const first = mbody === null ? undefined : namedChildrenOf(mbody).filter((s) => s.type !== 'line_comment' && s.type !== 'block_comment')[0];
+      if (first !== undefined && lineOf(first) === unit.bodyStartLine) return m;
+    }
+  }
+  return null;
+}
