@@ -22,13 +22,14 @@ parse_eval_args() {
 
 # Builds <repo> as suite <suite> into $out/<key> with $seed (its log in $out/<key>.log, the last
 # lines shown), and appends one JSON line to $work/runs.jsonl:
-# {"package": <key>, <extra fields>, "suite", "repo", "rc", "seconds"}.
+# {"package": <key>, <extra fields>, "suite", "repo", "rc", "seconds"}. With EVAL_TIMEOUT=<seconds> set,
+# a build still running then is stopped (rc 124).
 # Usage: run_eval_build <repo> <suite> <key> '"version":"1.2",'
 run_eval_build() {
   local repo="$1" suite="$2" key="$3" extra="$4" started ended rc
   started=$(date +%s)
   set +e
-  node bin/codemidas.js build "$repo" --suite "$suite" --out "$out/$key" --seed "$seed" > "$out/$key.log" 2>&1
+  ${EVAL_TIMEOUT:+timeout "$EVAL_TIMEOUT"} node bin/codemidas.js build "$repo" --suite "$suite" --out "$out/$key" --seed "$seed" > "$out/$key.log" 2>&1
   rc=$?
   set -e
   ended=$(date +%s)
