@@ -158,7 +158,10 @@ describe('Go inputs (issue 20)', () => {
     expect(goLiteralsOf('int64', new Map())[2]).toBe('int64(-1)');
     expect(goLiteralsOf('[]string', new Map()).slice(0, 3)).toEqual(['nil', '[]string{}', '[]string{"a"}']);
     expect(goLiteralsOf('map[string]int', new Map())).toEqual(['nil', 'map[string]int{}', 'map[string]int{"a": 1}', 'map[string]int{"a": 1, "abc": -1}']);
-    expect(goLiteralsOf('Celsius', new Map())).toEqual(['*new(Celsius)']);
+    // a named type: its zero value, then conversions (the compiler drops those its underlying type refuses)
+    expect(goLiteralsOf('Celsius', new Map())).toEqual(['*new(Celsius)', 'Celsius(1)', 'Celsius(2)', 'Celsius(7)', 'Celsius(100)', 'Celsius(-1)', 'Celsius("a")', 'Celsius("abc")']);
+    expect(goLiteralsOf('time.Duration', new Map())).toContain('time.Duration(3600000000000)');
+    expect(goLiteralsOf('func(int) int', new Map())).toEqual(['*new(func(int) int)']);
     expect(structLiterals('Point', structs())).toEqual(['Point{}', 'Point{X: 1, Y: 1}', 'Point{X: 1.5, Y: -2.25}', 'Point{X: -2.25, Y: 100}']);
     expect(goLiteralsOf('*Point', structs()).slice(0, 2)).toEqual(['nil', '&Point{}']);
     // a generic struct with its type parameters as int

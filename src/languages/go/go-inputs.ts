@@ -13,6 +13,8 @@ const FLOATS = ['0', '1', '1.5', '-2.25', '0.1', '100', '-0.5', '3.75'];
 const STRINGS = ['""', '"a"', '"abc"', '"Hello, World!"', '"  two  words  "', '"héllo"', '"a-b_c"', '"123"', '"A B a"'];
 const RUNES = ["'a'", "'Z'", "'é'", "' '", "'1'"];
 const BYTES = ['0', '65', '97', '255'];
+/** Durations from a nanosecond to over a year (the driver file imports time). */
+const DURATIONS = ['time.Duration(0)', 'time.Duration(1)', 'time.Duration(1500000)', 'time.Duration(1000000000)', 'time.Duration(59000000000)', 'time.Duration(3600000000000)', 'time.Duration(129600000000000)', 'time.Duration(864000000000000)', 'time.Duration(34560000000000000)'];
 
 /** Whether `type` is a Go integer, unsigned integer or floating-point type. */
 const INT_TYPES = /^(?:int|int8|int16|int32|int64)$/;
@@ -59,6 +61,10 @@ export function goLiteralsOf(type: string, structs: ReadonlyMap<string, Unit>, d
   const pointer = /^\*(\w+)$/.exec(t);
   if (pointer && structs.has(pointer[1]!)) return ['nil', ...structLiterals(pointer[1]!, structs, depth + 1).map((s) => `&${s}`)];
   if (structs.has(t)) return structLiterals(t, structs, depth + 1);
+  if (t === 'time.Duration') return DURATIONS;
+  // a named type (`Unit`, `pkg.Level`): its zero value, then conversions of numbers and strings;
+  // those its underlying type refuses are dropped by the compiler, one round for them all
+  if (/^(?:\w+\.)?\w+$/.test(t)) return [`*new(${t})`, ...['1', '2', '7', '100', '-1', '"a"', '"abc"'].map((v) => `${t}(${v})`)];
   return [`*new(${t})`];
 }
 

@@ -35,8 +35,12 @@ export function describeGoLibrary(units: readonly Unit[]): string {
   return packages.length === 0 ? 'a Go module' : `a Go module (packages ${shown}${packages.length > 5 ? ', ...' : ''})`;
 }
 
-/** Units the driver cannot call: a generic function (reflect cannot take it without instantiation). */
+/**
+ * Units the driver cannot call: a package's `init` (Go runs it, no code may call it) and a generic
+ * function (reflect cannot take it without instantiation).
+ */
 function unbuildableGo(unit: Unit): { code: string; reason: string } | null {
+  if (unit.kind === 'function' && unit.qualname === 'init') return { code: 'init', reason: 'a package init function: Go runs it before anything else, and no code may call it' };
   if (unit.kind === 'function' && new RegExp(`^func\\s+${unit.qualname}\\s*\\[`).test(unit.signature)) {
     return { code: 'generic', reason: 'a generic function: the Go harness calls targets through reflect, which needs them instantiated' };
   }

@@ -31,7 +31,7 @@ import record_driver  # noqa: E402
 import search_inputs  # noqa: E402
 
 # search calls recorded per target, and surviving mutants hunted, at most
-SEARCH_POOL = 60
+SEARCH_POOL = 120
 SEARCH_SURVIVORS = 40
 
 SWAPS = {
@@ -351,7 +351,7 @@ def main():
     work = config.get("workDir") or "/tmp"
     os.makedirs(work, exist_ok=True)
     call_timeout_ms = int(config.get("callTimeoutMs", 5000))
-    timeout_s = max(60, call_timeout_ms / 1000 * 40)
+    timeout_s = max(180, call_timeout_ms / 1000 * 40)
     out = []
     try:
         for target in config.get("targets", []):

@@ -317,42 +317,57 @@ TEST_LITERALS = {
     "float64": re.compile(r"(?<![\w.])-?\d+\.\d+(?:[eE][-+]?\d+)?(?![\w.])"),
     "rune": re.compile(r"'(?:[^'\\\n]|%s)'" % GO_ESCAPE),
 }
+ANY_LITERAL = re.compile("|".join("(?P<%s>%s)" % (k, TEST_LITERALS[k].pattern) for k in ("string", "rune", "float64", "int")))
 TEST_LITERAL_TYPES = {"string": "string", "int": "int", "int64": "int", "int32": "int", "uint": "int", "uint64": "int", "uint32": "int", "float64": "float64", "float32": "float64", "rune": "rune"}
 # inputs from the tests' literals per target, at most
 TEST_LITERAL_INPUTS = 24
 
 
 def with_test_literals(target, tests):
-    """The target's inputs with calls built from its package's tests' literals after its literal
-    calls (`repo-test`): table-driven tests hold their inputs in tables, not in literal calls.
-    Literals of the test functions that name the target come first, then the rest of the files'. Each
-    parameter of a string, integer, float or rune type is varied alone through them from the
-    target's first input."""
+    """The target's inputs with calls built from its package's tests' literals (`repo-test`), after
+    its literal calls and alternating with the rest: table-driven tests hold their inputs in table
+    rows, not in literal calls. Literals of the test functions that name the target come first, then
+    the rest of the files'. A row is a run of consecutive literals whose kinds are those of the
+    parameters of a string, integer, float or rune type, in order; then each such parameter is
+    varied alone through the literals of its kind from the target's first input."""
     inputs = list(target.get("inputs", []))
     params = target.get("params", [])
     if not tests or not params or not inputs or any(p.get("variadic") for p in params):
+        return inputs
+    kinds = [TEST_LITERAL_TYPES.get((p.get("type") or "").strip()) for p in params]
+    slots = [k for k, kind in enumerate(kinds) if kind is not None]
+    base = next((i["args"] for i in inputs if i.get("source") == "type-hint"), inputs[0]["args"])
+    if not slots or len(base) != len(params):
         return inputs
     name = target["target"].split(".")[-1]
     named, rest = [], []
     for text in tests:
         for chunk in re.split(r"\n(?=func )", text):
             (named if re.search(r"\b%s\b" % re.escape(name), chunk) else rest).append(chunk)
-    base = next((i["args"] for i in inputs if i.get("source") == "type-hint"), inputs[0]["args"])
-    found = []
-    for k, param in enumerate(params):
-        kind = TEST_LITERAL_TYPES.get((param.get("type") or "").strip())
-        if kind is None or k >= len(base):
-            continue
-        literals = []
-        for chunk in named + rest:
-            for m in TEST_LITERALS[kind].finditer(chunk):
-                lit = m.group(0)
-                if lit not in literals and len(lit) <= 200:
-                    literals.append(lit)
-        for lit in literals:
-            found.append({"args": base[:k] + [lit] + base[k + 1:], "source": "repo-test"})
+    chunks = named + rest
+    found, seen = [], set()
+
+    def add(args):
+        key = tuple(args)
+        if key not in seen:
+            seen.add(key)
+            found.append({"args": list(args), "source": "repo-test"})
+
+    for row in literal_rows([kinds[k] for k in slots], chunks):
+        args = list(base)
+        for n, k in enumerate(slots):
+            args[k] = row[n]
+        add(args)
+    for k in slots:
+        for row in literal_rows([kinds[k]], chunks):
+            add(base[:k] + row + base[k + 1:])
+    found = found[:TEST_LITERAL_INPUTS]
     leading = [i for i in inputs if i.get("source") in ("call-site", "repo-test")]
-    return leading + found[:TEST_LITERAL_INPUTS] + [i for i in inputs if i not in leading]
+    others = [i for i in inputs if i not in leading]
+    mixed = []
+    for n in range(max(len(found), len(others))):
+        mixed += found[n:n + 1] + others[n:n + 1]
+    return leading + mixed
 
 
 # receivers built by the package's constructors per method, at most
@@ -376,11 +391,15 @@ def constructed_receivers(type_name, sources, tests):
     `*T` (`NewTranslator("a-z", "A-Z")`)."""
     if not type_name:
         return []
-    makers = set()
+    makers, wraps = {}, {}
     for text in sources:
-        for m in re.finditer(r"^func\s+(\w+)\s*\([^)]*\)\s*\*?%s\s*\{" % re.escape(type_name), text, re.M):
-            makers.add(m.group(1))
+        for m in re.finditer(r"^func\s+(\w+)\s*\(([^)]*)\)\s*(?:(\*?%s)|\(\s*(\*?%s)\s*,\s*error\s*\))\s*\{" % (re.escape(type_name), re.escape(type_name)), text, re.M):
+            makers[m.group(1)] = param_types(m.group(2))
+            if m.group(4):
+                # a constructor that also returns an error: its value taken, the error left
+                wraps[m.group(1)] = "func() %s { r, _ := %%s; return r }()" % m.group(4)
     out = []
+    made = lambda call: wraps[call.split("(", 1)[0]] % call if call.split("(", 1)[0] in wraps else call  # noqa: E731
     for text in tests + sources:
         for name in sorted(makers):
             for m in re.finditer(r"\b%s\(" % re.escape(name), text):
@@ -389,12 +408,49 @@ def constructed_receivers(type_name, sources, tests):
                     depth += {"(": 1, ")": -1}.get(text[i], 0)
                     i += 1
                 args = text[m.end():i - 1]
-                call = "%s(%s)" % (name, args)
+                call = made("%s(%s)" % (name, args))
                 if depth == 0 and "\n" not in args and LITERAL_ARGS.fullmatch(args) and call not in out:
                     out.append(call)
                 if len(out) >= CONSTRUCTED_RECEIVERS:
                     return out
+    # then rows of the tests' literals that fit its parameters, as a table-driven test passes them
+    # (the tests often call it with variables)
+    for name in sorted(makers):
+        kinds = [TEST_LITERAL_TYPES.get(t) for t in makers[name]]
+        if not kinds or None in kinds:
+            continue
+        for row in literal_rows(kinds, tests):
+            call = made("%s(%s)" % (name, ", ".join(row)))
+            if call not in out and len(out) < CONSTRUCTED_RECEIVERS:
+                out.append(call)
     return out
+
+
+def param_types(text):
+    """The type of each parameter of a Go parameter list (`from, to string` → [string, string])."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    types = []
+    pending = 0
+    for part in parts:
+        words = part.split(None, 1)
+        if len(words) == 1:
+            pending += 1
+            continue
+        types += [words[1].strip()] * (pending + 1)
+        pending = 0
+    return types if pending == 0 else []
+
+
+def literal_rows(kinds, chunks):
+    """Runs of consecutive literals of `chunks` whose kinds are `kinds`, in order, without repeats."""
+    sequence = [(m.lastgroup, m.group(0)) for chunk in chunks for m in ANY_LITERAL.finditer(chunk) if len(m.group(0)) <= 200]
+    rows = []
+    for i in range(len(sequence) - len(kinds) + 1):
+        window = sequence[i:i + len(kinds)]
+        row = [lit for _, lit in window]
+        if all(window[n][0] == kinds[n] for n in range(len(kinds))) and row not in rows:
+            rows.append(row)
+    return rows
 
 
 def recorded_case(package, target, receiver, args, source, cid, first, second):
@@ -564,7 +620,7 @@ def record(config, repo_root):
     work = config.get("workDir") or "/tmp"
     os.makedirs(work, exist_ok=True)
     # the whole run of one package (its build included); each call has callTimeoutMs in the driver
-    timeout_s = max(60, config.get("callTimeoutMs", 5000) / 1000 * 40)
+    timeout_s = max(180, config.get("callTimeoutMs", 5000) / 1000 * 40)
     max_cases = config.get("maxCases", 40)
     by_package = {}
     for t in config.get("targets", []):

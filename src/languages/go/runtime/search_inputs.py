@@ -35,6 +35,24 @@ def go_string(text):
     return json.dumps(text, ensure_ascii=False)
 
 
+def go_rune(ch):
+    """A Go rune literal of one character."""
+    escapes = {"\t": "\\t", "\n": "\\n", "\\": "\\\\", "'": "\\'"}
+    return "'%s'" % escapes.get(ch, ch)
+
+
+def read_rune(expr):
+    """The code point of a Go rune literal, or None."""
+    body = expr[1:-1]
+    if len(body) == 1:
+        return ord(body)
+    try:
+        value = ast.literal_eval('"%s"' % body)
+        return ord(value) if isinstance(value, str) and len(value) == 1 else None
+    except (ValueError, SyntaxError):
+        return None
+
+
 def read_string(expr):
     try:
         return json.loads(expr)
@@ -84,11 +102,15 @@ def scalar_variations(expr, typ, rnd):
     if expr in ("true", "false"):
         return ["false" if expr == "true" else "true"]
     if RUNE.fullmatch(expr):
-        return ["'%s'" % ("\\t" if r == "\t" else r) for r in RUNE_PROBES]
+        value = read_rune(expr)
+        near = [] if value is None else [value + 1, value - 1, value ^ 0x20, value + 25, value - 25]
+        runes = [chr(v) for v in near if 0x20 <= v < 0xD800] + RUNE_PROBES
+        return [go_rune(r) for r in runes]
     if INTEGER.fullmatch(expr):
         n = int(expr)
         lo, hi = INT_RANGES.get(typ, INT_RANGES["int64"])
-        values = [n + 1, n - 1, -n, n * 2, n + 10, n // 2] + rnd.sample(INT_PROBES, 5)
+        # the small ones all: a length, an index or a width is often compared with a string's
+        values = [n + 1, n - 1, -n, n * 2, n + 10, n // 2] + list(range(0, 9)) + rnd.sample(INT_PROBES, 4)
         return [str(v) for v in values if lo <= v <= hi]
     if FLOAT.fullmatch(expr):
         x = float(expr)
@@ -110,6 +132,11 @@ def variations(arg, rnd):
             for v in scalar_variations(item, elem_type, rnd)[:4]:
                 lists.append(items[:i] + [v] + items[i + 1:])
         return ["[]%s{%s}" % (elem_type, ", ".join(x)) for x in lists]
+    m = re.fullmatch(r"([\w.]+)\((.+)\)", expr, re.S)
+    if m and not m.group(1).startswith("codemidas"):
+        # a conversion of a literal (`Level(2)`, `time.Duration(1000)`): the literal varied inside it
+        inner = m.group(2).strip()
+        return ["%s(%s)" % (m.group(1), v) for v in scalar_variations(inner, "int64" if INTEGER.fullmatch(inner) else "", rnd)]
     return scalar_variations(expr, typ, rnd)
 
 
