@@ -7,7 +7,7 @@ import { goDependencyRules } from '../../src/languages/go/go-dependencies.js';
 import { goLeakRules } from '../../src/languages/go/go-leaks.js';
 import { goRepoTests } from '../../src/languages/go/go-repo-tests.js';
 import { goValueText } from '../../src/languages/go/go-values.js';
-import { goWriter } from '../../src/languages/go/go-writer.js';
+import { goCall, goWriter } from '../../src/languages/go/go-writer.js';
 import { createGoParser, loadGoGrammar } from '../../src/languages/go/go-grammar.js';
 import { importedName, maskGoBody, MASKED_GO_STATEMENT } from '../../src/languages/go/mask-go-body.js';
 import { goInputs, goLiteralsOf, structLiterals } from '../../src/languages/go/go-inputs.js';
@@ -186,6 +186,14 @@ describe('the Go plugin\'s writer, repository tests, leak rules and dependencies
   const str = (v: string) => ({ t: 'string', type: 'string', v });
   const reverseCase = (id: string, arg: string, expect: RecordedCase['expect'], source = 'type-hint'): RecordedCase => ({
     id, module: 'textutil', target: 'Reverse', init: null, args: [{ t: 'go', v: arg, type: 'string' }], kwargs: {}, expect, argsAfter: null, source,
+  });
+
+  it('writes a method call on a composite literal through its pointer, and on a constructor call as it is', () => {
+    const call = (receiver: string): string =>
+      goCall({ id: 'x', module: 'ledger', target: 'Ledger.Apply', init: { args: [{ t: 'go', v: receiver }], kwargs: {} }, args: [{ t: 'go', v: '-200', type: 'int' }], kwargs: {}, expect: { returns: { t: 'results', v: [] } }, argsAfter: null, source: 'type-hint' });
+    expect(call('Ledger{}')).toBe('(&Ledger{}).Apply(-200)');
+    expect(call('Pair[int, int]{Key: 1}')).toBe('(&Pair[int, int]{Key: 1}).Apply(-200)');
+    expect(call('NewLedger(500)')).toBe('NewLedger(500).Apply(-200)');
   });
 
   it('writes Go values and calls as Go source, and a prompt with one example of each behaviour', () => {

@@ -15,7 +15,11 @@ const MORE_EXAMPLES = 5;
 const EXAMPLES_HEADING = '## Examples';
 const MORE_EXAMPLES_HEADING = '## More examples';
 
-/** The Go call of a case as written in its package: the receiver's literal for a method, then the arguments' (a variadic one spread). */
+/**
+ * The Go call of a case as written in its package: the receiver for a method (a composite literal
+ * as `(&T{…})`: a pointer method cannot be called on a literal value, and a value method is called
+ * the same through its pointer), then the arguments (a variadic one spread).
+ */
 export function goCall(c: RecordedCase): string {
   const args = c.args.map((a) => {
     const arg = a as { v?: unknown; variadic?: boolean };
@@ -23,7 +27,10 @@ export function goCall(c: RecordedCase): string {
   });
   const name = c.target.split('.').at(-1) ?? c.target;
   const receiver = (c.init?.args[0] as { v?: unknown } | undefined)?.v;
-  return receiver === undefined ? `${name}(${args.join(', ')})` : `${String(receiver)}.${name}(${args.join(', ')})`;
+  if (receiver === undefined) return `${name}(${args.join(', ')})`;
+  const written = String(receiver);
+  const literal = /^[\w.]+(?:\[[^\]]*\])?\{/.test(written);
+  return `${literal ? `(&${written})` : written}.${name}(${args.join(', ')})`;
 }
 
 /**
