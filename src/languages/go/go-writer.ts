@@ -1,16 +1,15 @@
 import { callSiteLines } from '../call-sites.js';
 import type { RecordedCase, Unit } from '../construction-types.js';
 import type { TaskWriter } from '../language.js';
+import { docTitle } from '../doc-title.js';
+import { fencedExampleLines } from '../fenced-example-lines.js';
+import { FIRST_EXAMPLES, pickExamples } from '../pick-examples.js';
 import { behaviourClassOf } from '../../pipeline/write/behaviour-classes.js';
 import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
 import { goValueText } from './go-values.js';
 
 /** What a masked Go body does, as the prompt says it. */
 const MASKED = '`panic("not implemented")`';
-
-/** Examples shown first, and at most this many more (one of each other behaviour class). */
-const FIRST_EXAMPLES = 3;
-const MORE_EXAMPLES = 5;
 
 const EXAMPLES_HEADING = '## Examples';
 const MORE_EXAMPLES_HEADING = '## More examples';
@@ -54,41 +53,17 @@ export function goExampleBlock(_unit: Unit, c: RecordedCase): string {
  * that return up to three; at most eight.
  */
 export function pickGoExamples(cases: readonly RecordedCase[]): RecordedCase[] {
-  const size = (c: RecordedCase): number => goExampleBlock({} as Unit, c).length;
-  const ranked = [...cases].sort((a, b) => Number(b.source === 'repo-test') - Number(a.source === 'repo-test') || size(a) - size(b));
-  const picked: RecordedCase[] = [];
-  const classes = new Set<string>();
-  for (const c of ranked) {
-    if (picked.length === FIRST_EXAMPLES + MORE_EXAMPLES) break;
-    if (classes.has(behaviourClassOf(c))) continue;
-    classes.add(behaviourClassOf(c));
-    picked.push(c);
-  }
-  for (const c of ranked) {
-    if (picked.length >= FIRST_EXAMPLES) break;
-    if (!picked.includes(c) && 'returns' in c.expect) picked.push(c);
-  }
-  const order = (c: RecordedCase): number => Number('raises' in c.expect) * cases.length + cases.indexOf(c);
-  return picked.sort((a, b) => order(a) - order(b));
+  return pickExamples(cases, { sizeOf: (c) => goExampleBlock({} as Unit, c).length, classOf: behaviourClassOf });
 }
 
 /** The example lines of a prompt: the calls inside its ```go fences that show a result (`// → ` or `// panics`). */
 export function goExampleLines(prompt: string): string[] {
-  const out: string[] = [];
-  let fenced = false;
-  for (const raw of prompt.split('\n')) {
-    const line = raw.trim();
-    if (line.startsWith('```')) fenced = !fenced;
-    else if (fenced && /\/\/ (?:→|panics with)/.test(line)) out.push(line);
-  }
-  return out;
+  return fencedExampleLines(prompt, /\/\/ (?:→|panics with)/);
 }
 
 /** The task's title: the doc comment's first sentence, else `Implement <qualname>`. */
 export function goTitle(unit: Unit): string {
-  const first = (unit.docstring ?? '').split('\n')[0]?.trim() ?? '';
-  const sentence = (/^.*?[.!?](?=\s|$)/.exec(first)?.[0] ?? first).replace(/\.$/, '');
-  return sentence ? sentence.slice(0, 120) : `Implement ${unit.qualname}`;
+  return docTitle(unit, unit.qualname);
 }
 
 function comparedSentence(cases: number): string {

@@ -1,6 +1,9 @@
 import { callSiteLines } from '../call-sites.js';
 import type { RecordedCase, Unit } from '../construction-types.js';
 import type { TaskWriter } from '../language.js';
+import { docTitle } from '../doc-title.js';
+import { fencedExampleLines } from '../fenced-example-lines.js';
+import { FIRST_EXAMPLES, pickExamples } from '../pick-examples.js';
 import { behaviourClassOf } from '../../pipeline/write/behaviour-classes.js';
 import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
 import { warmedSteps } from './java-inputs.js';
@@ -9,10 +12,6 @@ import { CONSTRUCTOR_NAME, DEFAULT_PACKAGE, isJavaTestFile } from './parse-java-
 
 /** What a masked Java body does, as the prompt says it. */
 const MASKED = '`throw new UnsupportedOperationException("not implemented");`';
-
-/** Examples shown first, and at most this many more (one of each other behaviour class). */
-const FIRST_EXAMPLES = 3;
-const MORE_EXAMPLES = 5;
 
 interface JavaCall {
   cls?: string;
@@ -67,43 +66,18 @@ export function javaExampleBlock(_unit: Unit, c: RecordedCase): string {
  * repository's tests' and the shortest first, then the shortest others that return up to three; at most eight.
  */
 export function pickJavaExamples(cases: readonly RecordedCase[]): RecordedCase[] {
-  const size = (c: RecordedCase): number => javaExampleBlock({} as Unit, c).length;
   // the repository's tests' first; then a call that changes its receiver or an argument (what a void method does)
-  const changes = (c: RecordedCase): number => Number(c.argsAfter !== null);
-  const ranked = [...cases].sort((a, b) => Number(b.source === 'repo-test') - Number(a.source === 'repo-test') || changes(b) - changes(a) || size(a) - size(b));
-  const picked: RecordedCase[] = [];
-  const classes = new Set<string>();
-  for (const c of ranked) {
-    if (picked.length === FIRST_EXAMPLES + MORE_EXAMPLES) break;
-    if (classes.has(behaviourClassOf(c))) continue;
-    classes.add(behaviourClassOf(c));
-    picked.push(c);
-  }
-  for (const c of ranked) {
-    if (picked.length >= FIRST_EXAMPLES) break;
-    if (!picked.includes(c) && 'returns' in c.expect) picked.push(c);
-  }
-  const order = (c: RecordedCase): number => Number('raises' in c.expect) * cases.length + cases.indexOf(c);
-  return picked.sort((a, b) => order(a) - order(b));
+  return pickExamples(cases, { sizeOf: (c) => javaExampleBlock({} as Unit, c).length, classOf: behaviourClassOf, preferred: (c) => Number(c.argsAfter !== null) });
 }
 
 /** The example lines of a prompt: the calls inside its ```java fences that show a result (`// → ` or `// throws `). */
 export function javaExampleLines(prompt: string): string[] {
-  const out: string[] = [];
-  let fenced = false;
-  for (const raw of prompt.split('\n')) {
-    const line = raw.trim();
-    if (line.startsWith('```')) fenced = !fenced;
-    else if (fenced && /\/\/ (?:→|throws )/.test(line)) out.push(line);
-  }
-  return out;
+  return fencedExampleLines(prompt, /\/\/ (?:→|throws )/);
 }
 
 /** The task's title: the Javadoc's first sentence, else `Implement <qualname>`. */
 export function javaTitle(unit: Unit): string {
-  const first = (unit.docstring ?? '').split('\n')[0]?.trim() ?? '';
-  const sentence = (/^.*?[.!?](?=\s|$)/.exec(first)?.[0] ?? first).replace(/\.$/, '');
-  return sentence ? sentence.slice(0, 120) : `Implement ${unit.qualname}`;
+  return docTitle(unit, unit.qualname);
 }
 
 function comparedSentence(cases: number): string {

@@ -1,6 +1,9 @@
 import { callSiteLines } from '../call-sites.js';
 import type { RecordedCase, Unit } from '../construction-types.js';
 import type { TaskWriter } from '../language.js';
+import { docTitle } from '../doc-title.js';
+import { fencedExampleLines } from '../fenced-example-lines.js';
+import { FIRST_EXAMPLES, pickExamples } from '../pick-examples.js';
 import { behaviourClassOf } from '../../pipeline/write/behaviour-classes.js';
 import { hiddenCasesSentence } from '../../pipeline/write/write-task.js';
 import { isRepoTestSite } from './rust-inputs.js';
@@ -8,10 +11,6 @@ import { rustValueText, shortRustType } from './rust-values.js';
 
 /** What a masked Rust body does, as the prompt says it. */
 const MASKED = '`unimplemented!()`';
-
-/** Examples shown first, and at most this many more (one of each other behaviour class). */
-const FIRST_EXAMPLES = 3;
-const MORE_EXAMPLES = 5;
 
 /** The Rust call of a case as written in its module: `Type::f(…)`, `<receiver>.m(…)` or `f(…)`. */
 export function rustCall(c: RecordedCase): string {
@@ -50,41 +49,17 @@ export function rustExampleBlock(_unit: Unit, c: RecordedCase): string {
  * at most eight.
  */
 export function pickRustExamples(cases: readonly RecordedCase[]): RecordedCase[] {
-  const size = (c: RecordedCase): number => rustExampleBlock({} as Unit, c).length;
-  const ranked = [...cases].sort((a, b) => Number(b.source === 'repo-test') - Number(a.source === 'repo-test') || size(a) - size(b));
-  const picked: RecordedCase[] = [];
-  const classes = new Set<string>();
-  for (const c of ranked) {
-    if (picked.length === FIRST_EXAMPLES + MORE_EXAMPLES) break;
-    if (classes.has(behaviourClassOf(c))) continue;
-    classes.add(behaviourClassOf(c));
-    picked.push(c);
-  }
-  for (const c of ranked) {
-    if (picked.length >= FIRST_EXAMPLES) break;
-    if (!picked.includes(c) && 'returns' in c.expect) picked.push(c);
-  }
-  const order = (c: RecordedCase): number => Number('raises' in c.expect) * cases.length + cases.indexOf(c);
-  return picked.sort((a, b) => order(a) - order(b));
+  return pickExamples(cases, { sizeOf: (c) => rustExampleBlock({} as Unit, c).length, classOf: behaviourClassOf });
 }
 
 /** The example lines of a prompt: the calls inside its ```rust fences that show a result (`// → ` or `// panics`). */
 export function rustExampleLines(prompt: string): string[] {
-  const out: string[] = [];
-  let fenced = false;
-  for (const raw of prompt.split('\n')) {
-    const line = raw.trim();
-    if (line.startsWith('```')) fenced = !fenced;
-    else if (fenced && /\/\/ (?:→|panics)/.test(line)) out.push(line);
-  }
-  return out;
+  return fencedExampleLines(prompt, /\/\/ (?:→|panics)/);
 }
 
 /** The task's title: the doc comment's first sentence, else `Implement <qualname>`. */
 export function rustTitle(unit: Unit): string {
-  const first = (unit.docstring ?? '').split('\n')[0]?.trim() ?? '';
-  const sentence = (/^.*?[.!?](?=\s|$)/.exec(first)?.[0] ?? first).replace(/\.$/, '');
-  return sentence ? sentence.slice(0, 120) : `Implement ${unit.qualname.replace('.', '::')}`;
+  return docTitle(unit, unit.qualname.replace('.', '::'));
 }
 
 function comparedSentence(cases: number): string {
