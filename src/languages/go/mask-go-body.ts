@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { Unit } from '../construction-types.js';
-import { MaskBodyError } from '../language-adapter.js';
+import { maskFunctionBody } from '../mask-function-body.js';
 import { lineOf, namedChildrenOf } from '../tree-sitter-nodes.js';
 import { createGoParser } from './go-grammar.js';
 
@@ -15,30 +15,13 @@ export const MASKED_GO_STATEMENT = 'panic("not implemented")';
  * is not in the file, or the result would not parse.
  */
 export function maskGoBody(source: string, unit: Unit): string {
-  const parser = createGoParser();
-  try {
-    const tree = parser.parse(source);
-    if (tree === null) throw new MaskBodyError('mask-not-found', `${unit.id}: the parser gave no tree`);
-    let masked: string;
-    try {
-      const fn = functionAt(tree.rootNode, unit);
-      if (fn === null) throw new MaskBodyError('mask-not-found', `${unit.id}: no function with its body at lines ${unit.bodyStartLine}..${unit.bodyEndLine} in ${unit.file}`);
-      const body = fn.childForFieldName('body')!;
-      const line = source.slice(source.lastIndexOf('\n', fn.startIndex - 1) + 1, fn.startIndex);
-      const indent = /^[ \t]*/.exec(line)?.[0] ?? '';
-      masked = `${source.slice(0, body.startIndex)}{\n${indent}\t${MASKED_GO_STATEMENT}\n${indent}}${source.slice(body.endIndex)}`;
-    } finally {
-      tree.delete();
-    }
-    const fixed = withUnusedImportsBlank(parser, masked);
-    const check = parser.parse(fixed);
-    const broken = check === null || check.rootNode.hasError;
-    check?.delete();
-    if (broken) throw new MaskBodyError('mask-broken', `${unit.id}: the masked file would not parse`);
-    return fixed;
-  } finally {
-    parser.delete();
-  }
+  return maskFunctionBody(source, unit, {
+    createParser: createGoParser,
+    declaration: 'function',
+    find: functionAt,
+    maskedBody: (_body, indent) => `{\n${indent}\t${MASKED_GO_STATEMENT}\n${indent}}`,
+    repair: (masked, parser) => withUnusedImportsBlank(parser, masked),
+  });
 }
 
 /** The function or method declaration of `unit`: its name, and its body's first statement on `unit.bodyStartLine`. */

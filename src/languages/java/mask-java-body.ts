@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { Unit } from '../construction-types.js';
-import { MaskBodyError } from '../language-adapter.js';
+import { maskFunctionBody } from '../mask-function-body.js';
 import { lineOf, namedChildrenOf } from '../tree-sitter-nodes.js';
 import { createJavaParser } from './java-grammar.js';
 import { CONSTRUCTOR_NAME } from './parse-java-units.js';
@@ -17,32 +17,17 @@ export const MASKED_JAVA_STATEMENT = 'throw new UnsupportedOperationException("n
  * the file, or the result would not parse.
  */
 export function maskJavaBody(source: string, unit: Unit): string {
-  const parser = createJavaParser();
-  try {
-    const tree = parser.parse(source);
-    if (tree === null) throw new MaskBodyError('mask-not-found', `${unit.id}: the parser gave no tree`);
-    let masked: string;
-    try {
-      const member = memberAt(tree.rootNode, unit);
-      if (member === null) throw new MaskBodyError('mask-not-found', `${unit.id}: no method with its body at lines ${unit.bodyStartLine}..${unit.bodyEndLine} in ${unit.file}`);
-      const body = member.childForFieldName('body')!;
-      const line = source.slice(source.lastIndexOf('\n', member.startIndex - 1) + 1, member.startIndex);
-      const indent = /^[ \t]*/.exec(line)?.[0] ?? '';
+  return maskFunctionBody(source, unit, {
+    createParser: createJavaParser,
+    declaration: 'method',
+    find: memberAt,
+    maskedBody: (body, indent) => {
       const step = /^\t/.test(indent) ? '\t' : '    ';
       const first = namedChildrenOf(body)[0];
       const kept = first?.type === 'explicit_constructor_invocation' ? `\n${indent}${step}${first.text}` : '';
-      masked = `${source.slice(0, body.startIndex)}{${kept}\n${indent}${step}${MASKED_JAVA_STATEMENT}\n${indent}}${source.slice(body.endIndex)}`;
-    } finally {
-      tree.delete();
-    }
-    const check = parser.parse(masked);
-    const broken = check === null || check.rootNode.hasError;
-    check?.delete();
-    if (broken) throw new MaskBodyError('mask-broken', `${unit.id}: the masked file would not parse`);
-    return masked;
-  } finally {
-    parser.delete();
-  }
+      return `{${kept}\n${indent}${step}${MASKED_JAVA_STATEMENT}\n${indent}}`;
+    },
+  });
 }
 
 /** The method or constructor of `unit`: its class and name, and its body's first statement on `unit.bodyStartLine`. */
