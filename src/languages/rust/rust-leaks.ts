@@ -1,5 +1,7 @@
 import type { Unit } from '../construction-types.js';
 import type { LeakRules, Tokens } from '../language.js';
+import { libraryCopyRoots } from '../library-copy-roots.js';
+import { tokenizeCLike, type Literal } from '../tokenize-c-like.js';
 import { isRustSourceFile } from './parse-rust-units.js';
 
 const OPERATORS = ['<<=', '>>=', '..=', '...', '::', '->', '=>', '&&', '||', '==', '!=', '<=', '>=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '<<', '>>', '..'];
@@ -10,75 +12,27 @@ const OPERATORS = ['<<=', '>>=', '..=', '...', '::', '->', '=>', '&&', '||', '==
  * Never throws.
  */
 export function tokenizeRust(source: string): Tokens {
-  const tokens: string[] = [];
-  const lines: number[] = [];
-  let line = 1;
-  let i = 0;
-  const push = (token: string, at: number): void => {
-    tokens.push(token);
-    lines.push(at);
-  };
-  const skip = (stop: number): void => {
-    line += (source.slice(i, stop).match(/\n/g) ?? []).length;
-    i = stop;
-  };
-  while (i < source.length) {
-    const ch = source[i]!;
-    if (ch === '\n') {
-      line += 1;
-      i += 1;
-    } else if (/\s/.test(ch)) i += 1;
-    else if (source.startsWith('//', i)) {
-      const end = source.indexOf('\n', i);
-      i = end === -1 ? source.length : end;
-    } else if (source.startsWith('/*', i)) {
-      // block comments nest in Rust
-      let depth = 0;
-      let j = i;
-      while (j < source.length) {
-        if (source.startsWith('/*', j)) {
-          depth += 1;
-          j += 2;
-        } else if (source.startsWith('*/', j)) {
-          depth -= 1;
-          j += 2;
-          if (depth === 0) break;
-        } else j += 1;
-      }
-      skip(j);
-    } else if (/^b?r#*"/.test(source.slice(i, i + 8))) {
-      const open = /^b?r(#*)"/.exec(source.slice(i, i + 300))!;
-      const close = `"${open[1]}`;
-      const end = source.indexOf(close, i + open[0].length);
-      const stop = end === -1 ? source.length : end + close.length;
-      const at = line;
-      push(source.slice(i, stop), at);
-      skip(stop);
-    } else if (ch === '"' || (ch === 'b' && source[i + 1] === '"')) {
-      let j = i + (ch === 'b' ? 2 : 1);
-      while (j < source.length && source[j] !== '"') j += source[j] === '\\' ? 2 : 1;
-      const at = line;
-      push(source.slice(i, j + 1), at);
-      skip(j + 1);
-    } else if (ch === "'") {
-      const char = /^'(?:\\(?:u\{[0-9a-fA-F]+\}|x[0-9a-fA-F]{2}|.)|[^'\\])'/u.exec(source.slice(i, i + 16))?.[0];
-      const lifetime = /^'[\p{L}_][\p{L}\p{N}_]*/u.exec(source.slice(i, i + 100))?.[0];
-      const token = char ?? lifetime ?? ch;
-      push(token, line);
-      i += token.length;
-    } else {
-      const word = /^[\p{L}_][\p{L}\p{N}_]*|^\d\w*(?:\.\d\w*)?/u.exec(source.slice(i, i + 200))?.[0];
-      if (word !== undefined) {
-        push(word, line);
-        i += word.length;
-        continue;
-      }
-      const op = OPERATORS.find((o) => source.startsWith(o, i)) ?? ch;
-      push(op, line);
-      i += op.length;
-    }
+  return tokenizeCLike(source, { operators: OPERATORS, word: /^[\p{L}_][\p{L}\p{N}_]*|^\d\w*(?:\.\d\w*)?/u, literal: rustLiteral, nestedComments: true });
+}
+
+/** A Rust raw string (`r#"…"#`, `br"…"`), string (`"…"`, `b"…"`), char (`'a'`, `'\u{1F600}'`) or lifetime (`'a`); a lone `'` as itself. */
+function rustLiteral(source: string, i: number): Literal | undefined {
+  const ch = source[i];
+  if (/^b?r#*"/.test(source.slice(i, i + 8))) {
+    const open = /^b?r(#*)"/.exec(source.slice(i, i + 300))!;
+    const close = `"${open[1]}`;
+    const end = source.indexOf(close, i + open[0].length);
+    return { text: source.slice(i, end === -1 ? source.length : end + close.length), countsLines: true };
   }
-  return { tokens, lines };
+  if (ch === '"' || (ch === 'b' && source[i + 1] === '"')) {
+    let j = i + (ch === 'b' ? 2 : 1);
+    while (j < source.length && source[j] !== '"') j += source[j] === '\\' ? 2 : 1;
+    return { text: source.slice(i, j + 1), countsLines: true };
+  }
+  if (ch !== "'") return undefined;
+  const char = /^'(?:\\(?:u\{[0-9a-fA-F]+\}|x[0-9a-fA-F]{2}|.)|[^'\\])'/u.exec(source.slice(i, i + 16))?.[0];
+  const lifetime = /^'[\p{L}_][\p{L}\p{N}_]*/u.exec(source.slice(i, i + 100))?.[0];
+  return { text: char ?? lifetime ?? ch, countsLines: false };
 }
 
 /** Rust sources of an image, the toolchain's own standard library sources left out (they are the language, not a library). */
@@ -92,18 +46,7 @@ export function indexesRustImageFile(path: string): boolean {
  * their repository paths.
  */
 export function findRustLibraryCopies(imagePaths: readonly string[], library: { units: readonly Unit[]; files: ReadonlySet<string> }): string[] {
-  const sources = [...library.files].filter(isRustSourceFile);
-  if (sources.length === 0) return [];
-  const found = new Map<string, Set<string>>();
-  for (const path of imagePaths) {
-    if (!path.endsWith('.rs')) continue;
-    for (const file of sources) {
-      if (!path.endsWith(`/${file}`)) continue;
-      const root = path.slice(0, path.length - file.length - 1);
-      found.set(root, (found.get(root) ?? new Set()).add(file));
-    }
-  }
-  return [...found].filter(([, files]) => files.size * 2 >= sources.length).map(([root]) => root).sort();
+  return libraryCopyRoots(imagePaths.filter((path) => path.endsWith('.rs')), [...library.files].filter(isRustSourceFile)).sort();
 }
 
 export const rustLeakRules: LeakRules = Object.freeze({
