@@ -1,11 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import { join, posix } from 'node:path';
-import type { Node, Parser } from 'web-tree-sitter';
+import { posix } from 'node:path';
+import type { Node } from 'web-tree-sitter';
 import { attachCallSites, compareStrings, type FoundCall } from '../call-sites.js';
 import type { CallSite, Param, RepoSnapshot, Unit } from '../construction-types.js';
-import type { ParseOptions, ParseProblem, ParseResult } from '../language-adapter.js';
-import { createParser } from '../tree-sitter-grammar.js';
-import { endLineOf, firstErrorLine, lineOf, namedChildrenOf } from '../tree-sitter-nodes.js';
+import type { ParseOptions, ParseResult } from '../language-adapter.js';
+import { parseSnapshotFiles } from '../parse-snapshot-files.js';
+import { endLineOf, lineOf, namedChildrenOf } from '../tree-sitter-nodes.js';
 
 /**
  * Go sources a package is built from: `.go` files outside `vendor/`, `testdata/` and folders Go
@@ -56,32 +55,12 @@ interface ParsedFile {
  * not parse is a problem, not an exception.
  */
 export async function parseGoUnits(snapshot: RepoSnapshot, options: ParseOptions = {}): Promise<ParseResult> {
-  const parser = await createParser('go');
-  const found: FoundUnit[] = [];
-  const parsed: ParsedFile[] = [];
-  const problems: ParseProblem[] = [];
-  try {
-    for (const file of snapshot.files.filter((f) => f.endsWith('.go') && !f.split('/').some((d) => d === 'vendor' || d === 'testdata'))) {
-      options.signal?.throwIfAborted();
-      let source: string;
-      try {
-        source = await readFile(join(snapshot.dir, file), 'utf8');
-      } catch (error) {
-        problems.push({ file, code: 'parse-error', message: `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}` });
-        continue;
-      }
-      const result = parseFile(parser, file, source);
-      if (result.problem) {
-        problems.push(result.problem);
-        continue;
-      }
-      parsed.push(result.parsed);
-      if (isGoSourceFile(file)) found.push(...result.units);
-    }
-  } finally {
-    parser.delete();
-  }
-  const units = found.map((f) => f.unit);
+  const { units, parsed, problems } = await parseSnapshotFiles(snapshot, options, {
+    grammar: 'go',
+    parses: (f) => f.endsWith('.go') && !f.split('/').some((d) => d === 'vendor' || d === 'testdata'),
+    holdsUnits: isGoSourceFile,
+    parseTree,
+  });
   // a call resolves to the unit of that last name in the caller's package, or in the package a `pkg.` qualifier names
   const byPackageName = new Map<string, Unit[]>();
   for (const u of units) {
@@ -97,33 +76,24 @@ export async function parseGoUnits(snapshot: RepoSnapshot, options: ParseOptions
     return elsewhere.length === 1 ? elsewhere[0] : undefined;
   });
   units.sort((a, b) => compareStrings(a.file, b.file) || a.startLine - b.startLine || compareStrings(a.qualname, b.qualname));
-  problems.sort((a, b) => compareStrings(a.file, b.file));
   return { units, problems };
 }
 
-function parseFile(parser: Parser, file: string, source: string): { parsed: ParsedFile; units: FoundUnit[]; problem?: undefined } | { problem: ParseProblem } {
-  const tree = parser.parse(source);
-  if (tree === null) return { problem: { file, code: 'parse-error', message: `${file}: the parser gave no tree` } };
-  try {
-    const root = tree.rootNode;
-    if (root.hasError) return { problem: { file, code: 'syntax-error', message: `${file}: a syntax error at line ${firstErrorLine(root)}` } };
-    const dir = goPackageDir(file);
-    const units: FoundUnit[] = [];
-    const calls: ParsedFile['calls'] = [];
-    const declarations = namedChildrenOf(root);
-    for (const node of root.namedChildren) {
-      if (node?.type === 'type_declaration') units.push(...structUnits(node, file, dir));
-      if (node === null || (node.type !== 'function_declaration' && node.type !== 'method_declaration')) continue;
-      const unit = unitOf(node, file, dir, source);
-      if (unit !== null) units.push({ unit });
-      collectCalls(node, unit?.qualname ?? '<package>', file, calls);
-    }
-    // calls outside functions (package-level `var x = f(…)`)
-    for (const node of declarations) if (node.type !== 'function_declaration' && node.type !== 'method_declaration') collectCalls(node, '<package>', file, calls);
-    return { parsed: { file, dir, calls }, units };
-  } finally {
-    tree.delete();
+function parseTree(root: Node, file: string, source: string): { parsed: ParsedFile; units: Unit[] } {
+  const dir = goPackageDir(file);
+  const found: FoundUnit[] = [];
+  const calls: ParsedFile['calls'] = [];
+  const declarations = namedChildrenOf(root);
+  for (const node of root.namedChildren) {
+    if (node?.type === 'type_declaration') found.push(...structUnits(node, file, dir));
+    if (node === null || (node.type !== 'function_declaration' && node.type !== 'method_declaration')) continue;
+    const unit = unitOf(node, file, dir, source);
+    if (unit !== null) found.push({ unit });
+    collectCalls(node, unit?.qualname ?? '<package>', file, calls);
   }
+  // calls outside functions (package-level `var x = f(…)`)
+  for (const node of declarations) if (node.type !== 'function_declaration' && node.type !== 'method_declaration') collectCalls(node, '<package>', file, calls);
+  return { parsed: { file, dir, calls }, units: found.map((f) => f.unit) };
 }
 
 /** The receiver's type name, without `*` and type parameters (`*Pair[K, V]` → `Pair`), and as written. */

@@ -1,11 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Node, Parser } from 'web-tree-sitter';
+import type { Node } from 'web-tree-sitter';
 import { attachCallSites, compareStrings, type FoundCall } from '../call-sites.js';
 import type { CallSite, Param, RepoSnapshot, Unit } from '../construction-types.js';
-import type { ParseOptions, ParseProblem, ParseResult } from '../language-adapter.js';
-import { createParser } from '../tree-sitter-grammar.js';
-import { endLineOf, firstErrorLine, lineOf, namedChildrenOf } from '../tree-sitter-nodes.js';
+import type { ParseOptions, ParseResult } from '../language-adapter.js';
+import { parseSnapshotFiles } from '../parse-snapshot-files.js';
+import { endLineOf, lineOf, namedChildrenOf } from '../tree-sitter-nodes.js';
 
 /** A unit's module when its file has no package clause. */
 export const DEFAULT_PACKAGE = '(default)';
@@ -78,31 +76,12 @@ function visibilityOf(modifiers: readonly string[]): string {
  * and `x.name(…)` by the last name when one unit has it, `new Class(…)` for constructors.
  */
 export async function parseJavaUnits(snapshot: RepoSnapshot, options: ParseOptions = {}): Promise<ParseResult> {
-  const parser = await createParser('java');
-  const units: Unit[] = [];
-  const parsed: ParsedFile[] = [];
-  const problems: ParseProblem[] = [];
-  try {
-    for (const file of snapshot.files.filter((f) => f.endsWith('.java') && !f.split('/').some((d) => d === 'target' || d === 'build' || d.startsWith('.')))) {
-      options.signal?.throwIfAborted();
-      let source: string;
-      try {
-        source = await readFile(join(snapshot.dir, file), 'utf8');
-      } catch (error) {
-        problems.push({ file, code: 'parse-error', message: `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}` });
-        continue;
-      }
-      const result = parseFile(parser, file, source);
-      if (result.problem) {
-        problems.push(result.problem);
-        continue;
-      }
-      parsed.push(result.parsed);
-      if (isJavaSourceFile(file)) units.push(...result.units);
-    }
-  } finally {
-    parser.delete();
-  }
+  const { units, parsed, problems } = await parseSnapshotFiles(snapshot, options, {
+    grammar: 'java',
+    parses: (f) => f.endsWith('.java') && !f.split('/').some((d) => d === 'target' || d === 'build' || d.startsWith('.')),
+    holdsUnits: isJavaSourceFile,
+    parseTree,
+  });
   const byName = new Map<string, Unit[]>();
   for (const u of units) {
     if (u.kind === 'class') continue;
@@ -118,28 +97,19 @@ export async function parseJavaUnits(snapshot: RepoSnapshot, options: ParseOptio
     return samePackage.length === 1 ? samePackage[0] : undefined;
   });
   units.sort((a, b) => compareStrings(a.file, b.file) || a.startLine - b.startLine || compareStrings(a.qualname, b.qualname));
-  problems.sort((a, b) => compareStrings(a.file, b.file));
   return { units, problems };
 }
 
-function parseFile(parser: Parser, file: string, source: string): { parsed: ParsedFile; units: Unit[]; problem?: undefined } | { problem: ParseProblem } {
-  const tree = parser.parse(source);
-  if (tree === null) return { problem: { file, code: 'parse-error', message: `${file}: the parser gave no tree` } };
-  try {
-    const root = tree.rootNode;
-    if (root.hasError) return { problem: { file, code: 'syntax-error', message: `${file}: a syntax error at line ${firstErrorLine(root)}` } };
-    const pkgNode = namedChildrenOf(root).find((n) => n.type === 'package_declaration');
-    const pkg = pkgNode === undefined ? DEFAULT_PACKAGE : namedChildrenOf(pkgNode).find((n) => n.type === 'scoped_identifier' || n.type === 'identifier')?.text ?? DEFAULT_PACKAGE;
-    const units: Unit[] = [];
-    const calls: ParsedFile['calls'] = [];
-    for (const node of namedChildrenOf(root)) {
-      if (node.type === 'class_declaration') units.push(...classUnits(node, file, pkg, source));
-      collectCalls(node, '<class>', file, calls);
-    }
-    return { parsed: { file, pkg, calls }, units };
-  } finally {
-    tree.delete();
+function parseTree(root: Node, file: string, source: string): { parsed: ParsedFile; units: Unit[] } {
+  const pkgNode = namedChildrenOf(root).find((n) => n.type === 'package_declaration');
+  const pkg = pkgNode === undefined ? DEFAULT_PACKAGE : namedChildrenOf(pkgNode).find((n) => n.type === 'scoped_identifier' || n.type === 'identifier')?.text ?? DEFAULT_PACKAGE;
+  const units: Unit[] = [];
+  const calls: ParsedFile['calls'] = [];
+  for (const node of namedChildrenOf(root)) {
+    if (node.type === 'class_declaration') units.push(...classUnits(node, file, pkg, source));
+    collectCalls(node, '<class>', file, calls);
   }
+  return { parsed: { file, pkg, calls }, units };
 }
 
 function classUnits(node: Node, file: string, pkg: string, source: string): Unit[] {

@@ -1,11 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import { join, posix } from 'node:path';
-import type { Node, Parser } from 'web-tree-sitter';
+import { posix } from 'node:path';
+import type { Node } from 'web-tree-sitter';
 import { attachCallSites, compareStrings, type FoundCall } from '../call-sites.js';
 import type { CallSite, Param, RepoSnapshot, Unit } from '../construction-types.js';
-import type { ParseOptions, ParseProblem, ParseResult } from '../language-adapter.js';
-import { createParser } from '../tree-sitter-grammar.js';
-import { endLineOf, firstErrorLine, lineOf } from '../tree-sitter-nodes.js';
+import type { ParseOptions, ParseResult } from '../language-adapter.js';
+import { parseSnapshotFiles } from '../parse-snapshot-files.js';
+import { endLineOf, lineOf } from '../tree-sitter-nodes.js';
 
 /** Folders whose `.rs` files are no library source: build output, integration tests, benches, examples. */
 const NOT_LIBRARY = new Set(['target', 'tests', 'benches', 'examples', 'vendor', 'fuzz']);
@@ -66,31 +65,12 @@ interface ParsedFile {
  * problem, not an exception.
  */
 export async function parseRustUnits(snapshot: RepoSnapshot, options: ParseOptions = {}): Promise<ParseResult> {
-  const parser = await createParser('rust');
-  const units: Unit[] = [];
-  const parsed: ParsedFile[] = [];
-  const problems: ParseProblem[] = [];
-  try {
-    for (const file of snapshot.files.filter((f) => f.endsWith('.rs') && !f.split('/').some((d) => d === 'target' || d === 'vendor'))) {
-      options.signal?.throwIfAborted();
-      let source: string;
-      try {
-        source = await readFile(join(snapshot.dir, file), 'utf8');
-      } catch (error) {
-        problems.push({ file, code: 'parse-error', message: `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}` });
-        continue;
-      }
-      const result = parseFile(parser, file, source);
-      if ('problem' in result) {
-        problems.push(result.problem);
-        continue;
-      }
-      parsed.push(result.parsed);
-      if (isRustSourceFile(file)) units.push(...result.units);
-    }
-  } finally {
-    parser.delete();
-  }
+  const { units, parsed, problems } = await parseSnapshotFiles(snapshot, options, {
+    grammar: 'rust',
+    parses: (f) => f.endsWith('.rs') && !f.split('/').some((d) => d === 'target' || d === 'vendor'),
+    holdsUnits: isRustSourceFile,
+    parseTree,
+  });
   const byName = new Map<string, Unit[]>();
   for (const u of units) {
     if (u.kind === 'class') continue;
@@ -117,45 +97,36 @@ export async function parseRustUnits(snapshot: RepoSnapshot, options: ParseOptio
     return local.length === 1 ? local[0] : undefined;
   });
   units.sort((a, b) => compareStrings(a.file, b.file) || a.startLine - b.startLine || compareStrings(a.qualname, b.qualname));
-  problems.sort((a, b) => compareStrings(a.file, b.file));
   return { units, problems };
 }
 
-function parseFile(parser: Parser, file: string, source: string): { parsed: ParsedFile; units: Unit[] } | { problem: ParseProblem } {
-  const tree = parser.parse(source);
-  if (tree === null) return { problem: { file, code: 'parse-error', message: `${file}: the parser gave no tree` } };
-  try {
-    const root = tree.rootNode;
-    if (root.hasError) return { problem: { file, code: 'syntax-error', message: `${file}: a syntax error at line ${firstErrorLine(root)}` } };
-    const units: Unit[] = [];
-    const calls: ParsedFile['calls'] = [];
-    for (const node of named(root)) {
-      if (node.type === 'function_item') {
-        const unit = unitOf(node, file, source, null);
+function parseTree(root: Node, file: string, source: string): { parsed: ParsedFile; units: Unit[] } {
+  const units: Unit[] = [];
+  const calls: ParsedFile['calls'] = [];
+  for (const node of named(root)) {
+    if (node.type === 'function_item') {
+      const unit = unitOf(node, file, source, null);
+      if (unit !== null) units.push(unit);
+      collectCalls(node, unit?.qualname ?? '<module>', file, calls);
+    } else if (node.type === 'impl_item') {
+      const owner = implOwner(node);
+      const body = node.childForFieldName('body');
+      for (const item of body === null ? [] : named(body)) {
+        if (item.type !== 'function_item') continue;
+        const unit = owner === null ? null : unitOf(item, file, source, owner);
         if (unit !== null) units.push(unit);
-        collectCalls(node, unit?.qualname ?? '<module>', file, calls);
-      } else if (node.type === 'impl_item') {
-        const owner = implOwner(node);
-        const body = node.childForFieldName('body');
-        for (const item of body === null ? [] : named(body)) {
-          if (item.type !== 'function_item') continue;
-          const unit = owner === null ? null : unitOf(item, file, source, owner);
-          if (unit !== null) units.push(unit);
-          collectCalls(item, unit?.qualname ?? '<impl>', file, calls);
-        }
-      } else if (node.type === 'struct_item') {
-        const unit = structUnit(node, file);
-        if (unit !== null) units.push(unit);
-      } else {
-        // inline modules (`#[cfg(test)] mod tests { … }`), statics, consts: their calls count
-        const tests = node.type === 'mod_item' && /#\[cfg\(test\)\]/.test(attributesBefore(node).join('\n'));
-        collectCalls(node, tests ? RUST_TESTS_CALLER : '<module>', file, calls);
+        collectCalls(item, unit?.qualname ?? '<impl>', file, calls);
       }
+    } else if (node.type === 'struct_item') {
+      const unit = structUnit(node, file);
+      if (unit !== null) units.push(unit);
+    } else {
+      // inline modules (`#[cfg(test)] mod tests { … }`), statics, consts: their calls count
+      const tests = node.type === 'mod_item' && /#\[cfg\(test\)\]/.test(attributesBefore(node).join('\n'));
+      collectCalls(node, tests ? RUST_TESTS_CALLER : '<module>', file, calls);
     }
-    return { parsed: { file, dir: posix.dirname(file), calls }, units };
-  } finally {
-    tree.delete();
   }
+  return { parsed: { file, dir: posix.dirname(file), calls }, units };
 }
 
 /** The type an `impl` block is for, when it is a plain named type without type parameters: its name and trait. */
