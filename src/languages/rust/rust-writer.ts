@@ -1,6 +1,8 @@
 import { callSiteLines } from '../call-sites.js';
 import type { RecordedCase, Unit } from '../construction-types.js';
 import type { TaskWriter } from '../language.js';
+import { withCoMaskedNote } from '../co-masked-note.js';
+import { readableCases } from '../readable-cases.js';
 import { docTitle } from '../doc-title.js';
 import { fencedExampleLines } from '../fenced-example-lines.js';
 import { FIRST_EXAMPLES, pickExamples } from '../pick-examples.js';
@@ -105,16 +107,20 @@ export function renderRustPrompt(input: { unit: Unit; cases: readonly RecordedCa
 
 /** The prompt with a closing note naming the units masked besides the target. */
 export function rustWithCoMaskedNote(prompt: string, coMasked: readonly Unit[]): string {
-  if (coMasked.length === 0) return prompt;
-  const named = coMasked.map((u) => `\`${u.qualname.replace('.', '::')}\` (\`${u.file}\`)`).join(', ');
-  return `${prompt.trimEnd()}\n\nAlso removed from this workspace, because their code would give this one back: ${named}. They call ${MASKED} too; the hidden tests do not need them.\n`;
+  return withCoMaskedNote(prompt, coMasked, `call ${MASKED}`, (u) => u.qualname.replace('.', '::'));
 }
 
 /** The cases as a file for people (hidden/readable/, never run by scoring): each call and what it gives, as Rust comments. */
 export function rustReadableTest(input: { taskId: string; taskName: string; cases: readonly RecordedCase[]; unit: Unit }): { path: string; content: string } {
-  const lines = [`// The hidden cases of ${input.taskId}, for people: each call, made inside ${input.unit.file}'s module, and what the original gave.`, `// Scoring runs them with codemidas's Rust judge (/opt/codemidas/rust/judge.py), not with this file.`, ''];
-  for (const c of input.cases) lines.push(`// ${c.id}`, ...rustExampleBlock(input.unit, c).split('\n').map((l) => (l.startsWith('//') ? l : `// ${l}`)), '');
-  return { path: `readable/${input.taskName}.txt`, content: `${lines.join('\n')}\n` };
+  return readableCases({
+    taskName: input.taskName,
+    cases: input.cases,
+    header: [
+      `// The hidden cases of ${input.taskId}, for people: each call, made inside ${input.unit.file}'s module, and what the original gave.`,
+      `// Scoring runs them with codemidas's Rust judge (/opt/codemidas/rust/judge.py), not with this file.`,
+    ],
+    exampleBlock: (c) => rustExampleBlock(input.unit, c),
+  });
 }
 
 /** Rust's prompt and readable-case rendering (function and feature tasks). */
