@@ -22,7 +22,7 @@ export interface SnapshotFileParsing<P> {
  * Reads and parses each file of `snapshot` that `parsing.parses`, in the snapshot's order, checking
  * `options.signal` between files. A file that cannot be read (`parse-error`), gives no tree
  * (`parse-error`) or holds a syntax error (`syntax-error`) is a problem, not an exception. Units
- * come from the files `holdsUnits`; problems are sorted by file.
+ * come from the files `holdsUnits`, sorted by file, line and qualname; problems are sorted by file.
  */
 export async function parseSnapshotFiles<P>(snapshot: RepoSnapshot, options: ParseOptions, parsing: SnapshotFileParsing<P>): Promise<{ units: Unit[]; parsed: P[]; problems: ParseProblem[] }> {
   const parser = await createParser(parsing.grammar);
@@ -60,6 +60,7 @@ export async function parseSnapshotFiles<P>(snapshot: RepoSnapshot, options: Par
   } finally {
     parser.delete();
   }
+  units.sort((a, b) => compareStrings(a.file, b.file) || a.startLine - b.startLine || compareStrings(a.qualname, b.qualname));
   problems.sort((a, b) => compareStrings(a.file, b.file));
   return { units, parsed, problems };
 }

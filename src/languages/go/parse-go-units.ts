@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { Node } from 'web-tree-sitter';
-import { attachCallSites, compareStrings, type FoundCall } from '../call-sites.js';
+import { attachCallSites, type FoundCall } from '../call-sites.js';
 import type { CallSite, Param, RepoSnapshot, Unit } from '../construction-types.js';
 import type { ParseOptions, ParseResult } from '../language-adapter.js';
 import { parseSnapshotFiles } from '../parse-snapshot-files.js';
@@ -75,7 +75,6 @@ export async function parseGoUnits(snapshot: RepoSnapshot, options: ParseOptions
     const elsewhere = units.filter((u) => u.module !== file.dir && posix.basename(u.module) === qualifier && u.qualname === last);
     return elsewhere.length === 1 ? elsewhere[0] : undefined;
   });
-  units.sort((a, b) => compareStrings(a.file, b.file) || a.startLine - b.startLine || compareStrings(a.qualname, b.qualname));
   return { units, problems };
 }
 

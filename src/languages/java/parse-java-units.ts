@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { attachCallSites, compareStrings, type FoundCall } from '../call-sites.js';
+import { attachCallSites, type FoundCall } from '../call-sites.js';
 import type { CallSite, Param, RepoSnapshot, Unit } from '../construction-types.js';
 import type { ParseOptions, ParseResult } from '../language-adapter.js';
 import { parseSnapshotFiles } from '../parse-snapshot-files.js';
@@ -96,7 +96,6 @@ export async function parseJavaUnits(snapshot: RepoSnapshot, options: ParseOptio
     const samePackage = found.filter((u) => u.module === file.pkg);
     return samePackage.length === 1 ? samePackage[0] : undefined;
   });
-  units.sort((a, b) => compareStrings(a.file, b.file) || a.startLine - b.startLine || compareStrings(a.qualname, b.qualname));
   return { units, problems };
 }
 

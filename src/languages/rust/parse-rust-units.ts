@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { Node } from 'web-tree-sitter';
-import { attachCallSites, compareStrings, type FoundCall } from '../call-sites.js';
+import { attachCallSites, type FoundCall } from '../call-sites.js';
 import type { CallSite, Param, RepoSnapshot, Unit } from '../construction-types.js';
 import type { ParseOptions, ParseResult } from '../language-adapter.js';
 import { parseSnapshotFiles } from '../parse-snapshot-files.js';
@@ -96,7 +96,6 @@ export async function parseRustUnits(snapshot: RepoSnapshot, options: ParseOptio
     const local = candidates.filter((u) => u.file === file.file);
     return local.length === 1 ? local[0] : undefined;
   });
-  units.sort((a, b) => compareStrings(a.file, b.file) || a.startLine - b.startLine || compareStrings(a.qualname, b.qualname));
   return { units, problems };
 }
 
