@@ -161,7 +161,8 @@ def kills_of(repo_root, target, path, original, mutant_list, cases, work, timeou
 def batch_kills(repo_root, target, path, original, span, mutant_list, batch, cases, work, timeout_s, call_timeout_ms):
     """kills_of for the mutants `batch` (indexes) built together; None when the original's cases fail after them."""
     base = os.path.basename(path)
-    pending = [i for i in batch if clone_of(original, span, mutant_list[i], i, target) is not None]
+    clones = {i: clone_of(original, span, mutant_list[i], i, target) for i in batch}
+    pending = [i for i in batch if clones[i] is not None]
     # a call of a mutant that runs on past this is counted as not ending (the original's calls ended)
     mutant_timeout_ms = min(call_timeout_ms, 1000)
     for _ in range(CLONE_ROUNDS):
@@ -171,7 +172,7 @@ def batch_kills(repo_root, target, path, original, span, mutant_list, batch, cas
         at = {}
         for i in pending:
             first = text.count("\n") + 2
-            text += "\n" + clone_of(original, span, mutant_list[i], i, target).rstrip("\n") + "\n"
+            text += "\n" + clones[i].rstrip("\n") + "\n"
             for line in range(first, text.count("\n") + 1):
                 at[line] = i
         with open(path, "w", encoding="utf-8") as f:

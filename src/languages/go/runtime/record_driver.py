@@ -557,8 +557,15 @@ def record_package(repo_root, work, package, targets, timeout_s, call_timeout_ms
         planned = []
         meta = {}
         sources = package_sources(package_dir)
+        made = {}  # the constructed receivers of each receiver type, read off the package once
         for t in targets:
-            receivers = constructed_receivers(t.get("receiverType"), sources, tests) + (t.get("receivers") or []) if t.get("kind") == "method" else [None]
+            if t.get("kind") == "method":
+                kind = t.get("receiverType")
+                if kind not in made:
+                    made[kind] = constructed_receivers(kind, sources, tests)
+                receivers = made[kind] + (t.get("receivers") or [])
+            else:
+                receivers = [None]
             seen = set()
             for inp in with_test_literals(t, tests):
                 for receiver in receivers or []:
