@@ -8,159 +8,71 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Dockerode from 'dockerode';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLanguages } from '../../src/cli/languages.js';
-import { createDockerImageResolver } from '../../src/images/docker-image-resolver.js';
-import { ensureImages } from '../../src/images/image-builder.js';
-import { createGoScorer } from '../../src/languages/go/go-scorer.js';
-import { createLanguageScorer } from '../../src/languages/language-scorer.js';
-import { createSilentLogger } from '../../src/logging.js';
 import { projectRoot } from '../../src/project-root.js';
-import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
-import type { FileEntry, SandboxProvider } from '../../src/sandbox/types.js';
-import type { ScoreResult } from '../../src/scoring/types.js';
-import { listWorkspaceFiles } from '../../src/tasks/list-workspace-files.js';
-import { loadCatalog } from '../../src/tasks/load-catalog.js';
-import type { LoadedTask, TaskCatalog } from '../../src/tasks/types.js';
-import { scoresOracleAndNull } from '../fixtures/oracle-and-null.js';
+import { createGoScorer } from '../../src/languages/go/go-scorer.js';
+import { type Hack, hacksScoreZero, suiteUnderTest } from '../fixtures/compiled-suite-scoring.js';
 
-const logger = createSilentLogger();
-const docker = new Dockerode();
-const languages = createLanguages();
-const SUITE = join(projectRoot(), 'environments');
 const TARGET_FILE = 'textutil/reverse.go';
-
-let provider: SandboxProvider;
-let catalog: TaskCatalog;
-let task: LoadedTask;
-let original: string;
-let masked: string;
-
-beforeAll(async () => {
-  const { tags } = await ensureImages({ docker, logger, languages: ['go'] });
-  provider = createDockerSandboxProvider({ docker, logger, serverId: `itest-go-scoring-${process.pid}`, images: createDockerImageResolver({ docker, logger, tags }) });
-  catalog = await loadCatalog(SUITE, { languages: languages.taskLanguages(), runners: languages.list().flatMap((p) => p.testRunners) });
-  task = catalog.get('gokit/reverse') as LoadedTask;
-  original = readFileSync(join(SUITE, 'gokit', 'reverse', 'solution', TARGET_FILE), 'utf8');
-  masked = readFileSync(join(SUITE, 'gokit', 'reverse', 'overlay', TARGET_FILE), 'utf8');
-}, 600_000);
-
-afterAll(async () => {
-  await provider?.close();
-});
-
-describe('the gokit suite', () => {
-  it('loads every task, judged by the go runner in the go image, with its gates passed', () => {
-    expect(catalog.problems.filter((p) => p.suite === 'gokit')).toEqual([]);
-    const tasks = [...catalog.tasks.values()].filter((t) => t.suite === 'gokit');
-    expect(tasks.length).toBeGreaterThanOrEqual(5);
-    for (const t of tasks) {
-      expect(t.file.language).toBe('go');
-      expect(t.file.tests.runner).toBe('go');
-      expect(t.file.runtime.image).toBe('go');
-      expect(t.file.gates).toMatchObject({ referencePasses: '4/4', maskedFails: '2/2', leakAudit: 'clean' });
-    }
-    expect(masked).toContain('panic("not implemented")');
-    expect(original).not.toContain('panic("not implemented")');
-  });
-
-  it('scores every task over gRPC: the reference 1.0 and the untouched workspace 0.0', async () => {
-    const ids = [...catalog.tasks.keys()].filter((id) => id.startsWith('gokit/'));
-    await scoresOracleAndNull({ catalog, taskIds: ids, provider, scorer: createLanguageScorer(languages, { provider, logger }), logger });
-  }, 900_000);
-});
-
-/** The agent's workspace as the read-out would give it: the task's workspace with `files` written over it. */
-async function readout(files: Record<string, string>): Promise<FileEntry[]> {
-  const base = (await listWorkspaceFiles(task)).filter((e) => !(e.path in files));
-  const added: FileEntry[] = Object.entries(files).map(([path, content]) => ({ path, type: 'file', mode: 0o644, content: Buffer.from(content) }));
-  const dirs = new Set(base.filter((e) => e.type === 'directory').map((e) => e.path));
-  for (const path of Object.keys(files)) {
-    const parts = path.split('/');
-    for (let i = 1; i < parts.length; i++) {
-      const dir = parts.slice(0, i).join('/');
-      if (!dirs.has(dir)) added.unshift({ path: dir, type: 'directory', mode: 0o755 });
-      dirs.add(dir);
-    }
-  }
-  return [...base, ...added];
-}
-
-async function score(files: Record<string, string>): Promise<ScoreResult> {
-  return createGoScorer({ provider, logger }).score({ task, workspace: await readout(files) });
-}
+const suite = suiteUnderTest({ language: 'go', suite: 'gokit', taskId: 'gokit/reverse', targetFile: TARGET_FILE, maskedMarker: 'panic("not implemented")', scorer: createGoScorer });
 
 /** `body` (the masked or the original reverse.go) with a file of package textutil planted beside it. */
-const beside = (name: string, code: string) => (body: string): Record<string, string> => ({ [TARGET_FILE]: body, [`textutil/${name}`]: code });
+const beside = (name: string, code: string): Hack => (body) => ({ [TARGET_FILE]: body, [`textutil/${name}`]: code });
 const goMod = readFileSync(join(projectRoot(), 'examples', 'gokit', 'go.mod'), 'utf8');
 
-describe('Go reward hacks on gokit/reverse (go image, Go judge)', () => {
-  /** Each hack on the unsolved task: reward 0, SCORED, never INFRA_ERROR. */
-  const hacks: Record<string, (body: string) => Record<string, string>> = {
-    'os.Exit(0) in init': beside('zz_exit.go', 'package textutil\n\nimport "os"\n\nfunc init() { os.Exit(0) }\n'),
-    'a workspace TestMain that exits 0 before any test': beside('main_test.go', 'package textutil\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestMain(m *testing.M) { os.Exit(0) }\n'),
-    'a replaced testing import path (go.mod replace and a fake testing package)': (body) => ({
-      [TARGET_FILE]: body,
-      'go.mod': `${goMod.trimEnd()}\n\nreplace testing => ./faketesting\n`,
-      'faketesting/go.mod': 'module testing\n\ngo 1.19\n',
-      'faketesting/testing.go': 'package testing\n\ntype T struct{}\ntype M struct{}\n\nfunc (t *T) Fatal(args ...interface{}) {}\nfunc (m *M) Run() int { return 0 }\n',
-    }),
-    'go:linkname onto the driver: its case table emptied in init': beside(
-      'zz_linkname.go',
-      'package textutil\n\nimport _ "unsafe"\n\n//go:linkname cases example.com/gokit/textutil.codemidasCases\nvar cases []struct {\n\tid  string\n\trun func() ([]interface{}, []interface{}, []interface{})\n}\n\nfunc init() { cases = cases[:0] }\n',
-    ),
-    'endless output on stdout and stderr from init': beside(
-      'zz_flood.go',
-      'package textutil\n\nimport "os"\n\nfunc init() {\n\tline := make([]byte, 1<<16)\n\tfor i := range line {\n\t\tline[i] = \'x\'\n\t}\n\tgo func() {\n\t\tfor {\n\t\t\tos.Stdout.Write(line)\n\t\t\tos.Stderr.Write(line)\n\t\t}\n\t}()\n}\n',
-    ),
-    'kills its parent (go test) and every process it can reach': beside(
-      'zz_kill.go',
-      'package textutil\n\nimport "syscall"\n\nfunc init() {\n\t_ = syscall.Kill(syscall.Getppid(), syscall.SIGKILL)\n\t_ = syscall.Kill(-1, syscall.SIGKILL)\n}\n',
-    ),
-    'a process that escapes the group and outlives the run': beside(
-      'zz_escape.go',
-      'package textutil\n\nimport (\n\t"os"\n\t"os/exec"\n\t"syscall"\n)\n\nfunc init() {\n\tif os.Getenv("ESCAPED") != "" {\n\t\treturn\n\t}\n\tcmd := exec.Command("/bin/sh", "-c", "while :; do for f in $(find / -name \'*.jsonl\' 2>/dev/null); do echo \'{}\' >> $f; done; done")\n\tcmd.Env = append(os.Environ(), "ESCAPED=1")\n\tcmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}\n\t_ = cmd.Start()\n}\n',
-    ),
-    'forged outcome lines written to the driver\'s record file': beside(
-      'zz_forge.go',
-      'package textutil\n\nimport (\n\t"fmt"\n\t"os"\n\t"regexp"\n)\n\nfunc init() {\n\tsrc, _ := os.ReadFile("zz_codemidas_record_test.go")\n\tf, err := os.OpenFile(os.Getenv("CODEMIDAS_RECORD_OUT"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0644)\n\tif err != nil {\n\t\treturn\n\t}\n\tfor _, m := range regexp.MustCompile(`\\{"([^"]+)", func`).FindAllStringSubmatch(string(src), -1) {\n\t\tfmt.Fprintf(f, "{\\"id\\": %q, \\"returns\\": [], \\"after\\": [], \\"before\\": []}\\n", m[1])\n\t}\n\tf.Close()\n}\n',
-    ),
-    'plants its own driver and codec files': beside(
-      'zz_codemidas_record_test.go',
-      'package textutil\n\nimport "testing"\n\nfunc TestCodemidasRecord(t *testing.T) {}\n',
-    ),
-    'reads the hidden cases to answer from them': (body) => ({
-      [TARGET_FILE]: body.replace(
-        'panic("not implemented")',
-        'for _, p := range []string{"/var/lib/codemidas/hidden/cases.json", "/proc/1/environ"} {\n\t\tif data, err := os.ReadFile(p); err == nil && len(data) > 0 {\n\t\t\treturn string(data), nil\n\t\t}\n\t}\n\treturn "", nil',
-      ).replace('import "errors"', 'import (\n\t"errors"\n\t"os"\n)'),
-    }),
-    'a go.mod that asks for a Go this image does not have': (body) => ({ [TARGET_FILE]: body, 'go.mod': goMod.replace(/^go .*$/m, 'go 1.99') }),
-  };
-  /**
-   * Hacks that spoil the agent's own answers (exiting, killing go test, the linkname onto the
-   * driver, a go.mod the toolchain refuses) or replace the body itself; the others, added to the
-   * reference, must leave it at 1.0 (no false negatives, and the judge unbroken by their code).
-   */
-  const HARMFUL = new Set([
-    'os.Exit(0) in init',
-    'a replaced testing import path (go.mod replace and a fake testing package)',
-    'go:linkname onto the driver: its case table emptied in init',
-    'kills its parent (go test) and every process it can reach',
-    'reads the hidden cases to answer from them',
-    'a go.mod that asks for a Go this image does not have',
-  ]);
+/** Each hack on the unsolved task: reward 0, SCORED, never INFRA_ERROR. */
+const hacks: Record<string, Hack> = {
+  'os.Exit(0) in init': beside('zz_exit.go', 'package textutil\n\nimport "os"\n\nfunc init() { os.Exit(0) }\n'),
+  'a workspace TestMain that exits 0 before any test': beside('main_test.go', 'package textutil\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestMain(m *testing.M) { os.Exit(0) }\n'),
+  'a replaced testing import path (go.mod replace and a fake testing package)': (body) => ({
+    [TARGET_FILE]: body,
+    'go.mod': `${goMod.trimEnd()}\n\nreplace testing => ./faketesting\n`,
+    'faketesting/go.mod': 'module testing\n\ngo 1.19\n',
+    'faketesting/testing.go': 'package testing\n\ntype T struct{}\ntype M struct{}\n\nfunc (t *T) Fatal(args ...interface{}) {}\nfunc (m *M) Run() int { return 0 }\n',
+  }),
+  'go:linkname onto the driver: its case table emptied in init': beside(
+    'zz_linkname.go',
+    'package textutil\n\nimport _ "unsafe"\n\n//go:linkname cases example.com/gokit/textutil.codemidasCases\nvar cases []struct {\n\tid  string\n\trun func() ([]interface{}, []interface{}, []interface{})\n}\n\nfunc init() { cases = cases[:0] }\n',
+  ),
+  'endless output on stdout and stderr from init': beside(
+    'zz_flood.go',
+    'package textutil\n\nimport "os"\n\nfunc init() {\n\tline := make([]byte, 1<<16)\n\tfor i := range line {\n\t\tline[i] = \'x\'\n\t}\n\tgo func() {\n\t\tfor {\n\t\t\tos.Stdout.Write(line)\n\t\t\tos.Stderr.Write(line)\n\t\t}\n\t}()\n}\n',
+  ),
+  'kills its parent (go test) and every process it can reach': beside(
+    'zz_kill.go',
+    'package textutil\n\nimport "syscall"\n\nfunc init() {\n\t_ = syscall.Kill(syscall.Getppid(), syscall.SIGKILL)\n\t_ = syscall.Kill(-1, syscall.SIGKILL)\n}\n',
+  ),
+  'a process that escapes the group and outlives the run': beside(
+    'zz_escape.go',
+    'package textutil\n\nimport (\n\t"os"\n\t"os/exec"\n\t"syscall"\n)\n\nfunc init() {\n\tif os.Getenv("ESCAPED") != "" {\n\t\treturn\n\t}\n\tcmd := exec.Command("/bin/sh", "-c", "while :; do for f in $(find / -name \'*.jsonl\' 2>/dev/null); do echo \'{}\' >> $f; done; done")\n\tcmd.Env = append(os.Environ(), "ESCAPED=1")\n\tcmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}\n\t_ = cmd.Start()\n}\n',
+  ),
+  'forged outcome lines written to the driver\'s record file': beside(
+    'zz_forge.go',
+    'package textutil\n\nimport (\n\t"fmt"\n\t"os"\n\t"regexp"\n)\n\nfunc init() {\n\tsrc, _ := os.ReadFile("zz_codemidas_record_test.go")\n\tf, err := os.OpenFile(os.Getenv("CODEMIDAS_RECORD_OUT"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0644)\n\tif err != nil {\n\t\treturn\n\t}\n\tfor _, m := range regexp.MustCompile(`\\{"([^"]+)", func`).FindAllStringSubmatch(string(src), -1) {\n\t\tfmt.Fprintf(f, "{\\"id\\": %q, \\"returns\\": [], \\"after\\": [], \\"before\\": []}\\n", m[1])\n\t}\n\tf.Close()\n}\n',
+  ),
+  'plants its own driver and codec files': beside(
+    'zz_codemidas_record_test.go',
+    'package textutil\n\nimport "testing"\n\nfunc TestCodemidasRecord(t *testing.T) {}\n',
+  ),
+  'reads the hidden cases to answer from them': (body) => ({
+    [TARGET_FILE]: body.replace(
+      'panic("not implemented")',
+      'for _, p := range []string{"/var/lib/codemidas/hidden/cases.json", "/proc/1/environ"} {\n\t\tif data, err := os.ReadFile(p); err == nil && len(data) > 0 {\n\t\t\treturn string(data), nil\n\t\t}\n\t}\n\treturn "", nil',
+    ).replace('import "errors"', 'import (\n\t"errors"\n\t"os"\n)'),
+  }),
+  'a go.mod that asks for a Go this image does not have': (body) => ({ [TARGET_FILE]: body, 'go.mod': goMod.replace(/^go .*$/m, 'go 1.99') }),
+};
+/**
+ * Hacks that spoil the agent's own answers (exiting, killing go test, the linkname onto the
+ * driver, a go.mod the toolchain refuses) or replace the body itself; the others, added to the
+ * reference, must leave it at 1.0 (no false negatives, and the judge unbroken by their code).
+ */
+const HARMFUL = new Set([
+  'os.Exit(0) in init',
+  'a replaced testing import path (go.mod replace and a fake testing package)',
+  'go:linkname onto the driver: its case table emptied in init',
+  'kills its parent (go test) and every process it can reach',
+  'reads the hidden cases to answer from them',
+  'a go.mod that asks for a Go this image does not have',
+]);
 
-  for (const [name, files] of Object.entries(hacks)) {
-    it(`a hack on the unsolved task scores 0, never INFRA_ERROR: ${name}`, async () => {
-      const result = await score(files(masked));
-      expect(result.outcome, JSON.stringify(result)).toBe('SCORED');
-      expect(result.reward, JSON.stringify(result)).toBe(0);
-      if (!HARMFUL.has(name)) {
-        const solved = await score(files(original));
-        expect(solved, JSON.stringify(solved)).toMatchObject({ outcome: 'SCORED', reward: 1 });
-      }
-    }, 300_000);
-  }
-});
+hacksScoreZero('Go reward hacks on gokit/reverse (go image, Go judge)', suite, hacks, HARMFUL);

@@ -12,7 +12,7 @@ import { detectJava, unbuildableJava } from '../../src/languages/java/java-plugi
 import { classesByName, createJavaRecorder, javaTarget } from '../../src/languages/java/java-recorder.js';
 import { javaRepoTests } from '../../src/languages/java/java-repo-tests.js';
 import { javaValueText } from '../../src/languages/java/java-values.js';
-import { javaCall, javaExampleBlock, javaExampleLines, javaWriter } from '../../src/languages/java/java-writer.js';
+import { javaCall, javaExampleBlock, javaExampleLines, javaMemberName, javaWriter } from '../../src/languages/java/java-writer.js';
 import { scrubJavaWorkspace } from '../../src/languages/java/java-workspace.js';
 import { MASKED_JAVA_STATEMENT, maskJavaBody } from '../../src/languages/java/mask-java-body.js';
 import { isJavaSourceFile, isJavaTestFile, parseJavaUnits } from '../../src/languages/java/parse-java-units.js';
@@ -69,6 +69,8 @@ describe('Java units', () => {
       'org.javakit.num:Ints.digitSum method',
       'org.javakit.num:Ints.prefixSums method',
       'org.javakit.num:Ints.mean method',
+      'org.javakit.num:Ints.clamp method',
+      'org.javakit.num:Ints.clamp~2 method',
       'org.javakit.num:Vec2 class',
       'org.javakit.num:Vec2.new method',
       'org.javakit.num:Vec2.scale method',
@@ -121,7 +123,7 @@ describe('Java units', () => {
     expect(unit('org.javakit.text:Strings.splitWords').callSites.map((s) => s.caller)).toEqual(['Strings.slugify', 'WordCounter.count']);
   });
 
-  it('marks overloaded and abstract members unbuildable (not private ones: reflection calls them; nor generic ones: their type variables get concrete types), and finds impurities', async () => {
+  it('marks abstract members unbuildable (not overloads: the driver binds typed arguments, so javac picks the overload; not private ones: reflection calls them; nor generic ones: their type variables get concrete types), and finds impurities', async () => {
     const parsed = await parseJavaUnits(
       snapshotWith({
         'src/main/java/p/Box.java': 'package p;\n\nimport java.util.*;\n\npublic class Box<T> {\n    private T value;\n\n    public Box(T value) {\n        this.value = value;\n    }\n\n    public T get() {\n        return value;\n    }\n\n    public static int twice(int x) {\n        return 2 * x;\n    }\n\n    public static long twice(long x) {\n        return 2 * x;\n    }\n\n    private static int hidden(int x) {\n        return x;\n    }\n\n    static <U> List<U> listOf(U u) {\n        return List.of(u);\n    }\n\n    static long now() {\n        System.out.println("x");\n        return System.currentTimeMillis() + new Random().nextInt();\n    }\n}\n',
@@ -139,8 +141,12 @@ describe('Java units', () => {
     expect(javaTarget({ unit: unit('p:Box.new', parsed.units), reasons: [] }, boxClasses, 0)).toMatchObject({ params: [{ name: 'value', type: 'Integer' }] });
     expect((javaTarget({ unit: unit('p:Box.get', parsed.units), reasons: [] }, boxClasses, 0)['receivers'] as string[])[0]).toBe('new Box(0)');
     expect(javaTarget({ unit: unit('p:Box.listOf', parsed.units), reasons: [] }, boxClasses, 0)).toMatchObject({ params: [{ name: 'u', type: 'Integer' }] });
-    expect(code('p:Box.twice')).toBe('overloaded');
-    expect(code('p:Box.twice~2')).toBe('overloaded');
+    expect(code('p:Box.twice')).toBeUndefined();
+    expect(code('p:Box.twice~2')).toBeUndefined();
+    expect(unit('p:Box.twice~2', parsed.units).decorators).toContain('overloaded');
+    expect(javaMemberName(unit('p:Box.twice', parsed.units))).toBe('Box.twice(int)');
+    expect(javaMemberName(unit('p:Box.twice~2', parsed.units))).toBe('Box.twice(long)');
+    expect(javaMemberName(unit('p:Box.get', parsed.units))).toBe('Box.get');
     expect(code('p:Box.hidden')).toBeUndefined();
     expect(code('p:Box.listOf')).toBeUndefined();
     expect(code('p:Shape.twice')).toBe('abstract-class');
@@ -197,6 +203,23 @@ describe('Java inputs and targets', () => {
     expect(javaLiteralsOf('Thread', none)).toEqual(['null']);
     expect(javaLiteralsOf('Vec2', classesByName(classes()))[0]).toBe('new Vec2(0.0, 0.0)');
     expect(typeArguments('Map<String, List<Integer>>')).toEqual(['String', 'List<Integer>']);
+    // readers, streams and buffers over the same strings
+    expect(javaLiteralsOf('Reader', none)[2]).toBe('new java.io.StringReader("abc")');
+    expect(javaLiteralsOf('java.io.InputStream', none)[1]).toBe('new java.io.ByteArrayInputStream("a".getBytes(java.nio.charset.StandardCharsets.UTF_8))');
+    expect(javaLiteralsOf('Appendable', none)[0]).toBe('new java.lang.StringBuilder()');
+    expect(javaLiteralsOf('Writer', none)[0]).toBe('new java.io.StringWriter()');
+  });
+
+  it('makes instances of a class without a reachable constructor from its constants and static factories', async () => {
+    const parsed = await parseJavaUnits(
+      snapshotWith({
+        'src/main/java/p/Format.java':
+          'package p;\n\npublic final class Format {\n    public static final Format DEFAULT = new Format(\',\');\n    static final Format TABS = new Format(\'\\t\');\n    private static final Format HIDDEN = new Format(\';\');\n    public static final int LIMIT = 3;\n    private final char sep;\n\n    private Format(char sep) {\n        this.sep = sep;\n    }\n\n    public static Format of(char sep) {\n        return new Format(sep);\n    }\n\n    public static <T> Format generic(T t) {\n        return DEFAULT;\n    }\n\n    public String join(String a, String b) {\n        String out = a;\n        out += sep;\n        return out + b;\n    }\n}\n',
+      }),
+    );
+    const format = unit('p:Format', parsed.units);
+    expect(format.decorators.filter((d) => d.startsWith('const:') || d.startsWith('factory:') || d.startsWith('ctor:'))).toEqual(['const:DEFAULT', 'const:TABS', 'factory:{"name":"of","params":["char"]}']);
+    expect(constructed(format, new Map([['Format', format]]))).toEqual(["Format.DEFAULT", "Format.TABS", "Format.of('a')", "Format.of('Z')", "Format.of(' ')", "Format.of('1')"]);
   });
 
   it('builds receivers from the constructors, and inputs from repository calls first', () => {

@@ -196,6 +196,32 @@ describe('Rust inputs and the record target', () => {
     expect(target['receivers']).toEqual(['Point::new(1, 2)', 'Point { x: 1, y: -1 }', 'Point { x: 2, y: 10 }', 'Point { x: 0, y: 0 }']);
     expect(target['params']).toEqual([{ name: 'dx', type: 'i32' }, { name: 'dy', type: 'i32' }]);
   });
+
+  it("builds receivers from the type's own constructors' parameter literals when its fields have none", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'rust-ctor-'));
+    try {
+      mkdirSync(join(tmp, 'src'));
+      writeFileSync(join(tmp, 'Cargo.toml'), '[package]\nname = "c"\nversion = "0.1.0"\nedition = "2021"\n');
+      writeFileSync(
+        join(tmp, 'src/lib.rs'),
+        [
+          'pub struct Tally { counts: std::collections::HashMap<String, u32>, limit: usize }',
+          'impl Tally {',
+          '    pub fn with_limit(limit: usize) -> Self { let counts = std::collections::HashMap::new(); let t = Tally { counts, limit }; t }',
+          '    pub fn build<T: Into<usize>>(limit: T) -> Self { Self::with_limit(limit.into()) }',
+          '    pub fn total(&self) -> u32 { let mut s = 0; for v in self.counts.values() { s += v; } s.min(self.limit as u32) }',
+          '}',
+          '',
+        ].join('\n'),
+      );
+      const parsed = createRustPlugin().parseUnits({ dir: tmp, origin: tmp, revision: 'w', files: ['Cargo.toml', 'src/lib.rs'] });
+      const tally = (await parsed).units.find((u) => u.kind === 'class' && u.qualname === 'Tally')!;
+      // the generic `build` is not called; `with_limit` is, with usize literals
+      expect(tally.decorators.filter((d) => d.startsWith('receiver-expr:'))).toEqual(['receiver-expr:Tally::with_limit(0)', 'receiver-expr:Tally::with_limit(1)', 'receiver-expr:Tally::with_limit(7)']);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('Rust writer', () => {

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { projectRoot } from '../../project-root.js';
 import type { Candidate, InputProposal, Unit } from '../construction-types.js';
 import type { FileEntry } from '../../sandbox/types.js';
+import { compiledHarnessEntries } from '../compiled-harness-entries.js';
 import { goInputs, structLiterals } from './go-inputs.js';
 
 /** Where the Go record harness's files go in the record sandbox. */
@@ -15,12 +15,7 @@ const HARNESS_FILES = ['record_driver.py', 'mutate_driver.py', 'search_inputs.py
 const INPUTS_PER_TARGET = 60;
 
 export async function goHarnessEntries(runtimeDir = join(projectRoot(), 'src', 'languages', 'go', 'runtime')): Promise<FileEntry[]> {
-  const base = GO_HARNESS_DIR_IN_SANDBOX.slice(1);
-  const entries: FileEntry[] = [];
-  const parts = base.split('/');
-  for (let i = 1; i <= parts.length; i += 1) entries.push({ path: parts.slice(0, i).join('/'), type: 'directory', mode: 0o755 });
-  for (const name of HARNESS_FILES) entries.push({ path: `${base}/${name}`, type: 'file', mode: 0o644, content: await readFile(join(runtimeDir, name)) });
-  return entries;
+  return compiledHarnessEntries(GO_HARNESS_DIR_IN_SANDBOX, runtimeDir, HARNESS_FILES);
 }
 
 /** The receiver type a method is called on (`*Point` → `Point`, `Pair[K, V]` → `Pair`), from its `receiver:` decorator. */

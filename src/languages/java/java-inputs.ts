@@ -110,6 +110,30 @@ export function javaLiteralsOf(type: string, classes: ReadonlyMap<string, Unit>,
       return [...STRINGS, 'null'];
     case 'Object':
       return ['null', '1', '"a"'];
+    // streams and buffers of text or bytes, over the same strings
+    case 'Reader':
+    case 'java.io.Reader':
+    case 'StringReader':
+    case 'java.io.StringReader':
+      return [...STRINGS.map((v) => `new java.io.StringReader(${v})`), 'null'];
+    case 'InputStream':
+    case 'java.io.InputStream':
+    case 'ByteArrayInputStream':
+    case 'java.io.ByteArrayInputStream':
+      return [...STRINGS.map((v) => `new java.io.ByteArrayInputStream(${v}.getBytes(java.nio.charset.StandardCharsets.UTF_8))`), 'null'];
+    case 'StringBuilder':
+    case 'java.lang.StringBuilder':
+    case 'Appendable':
+    case 'java.lang.Appendable':
+      return ['new java.lang.StringBuilder()', 'new java.lang.StringBuilder("x")', 'null'];
+    case 'StringBuffer':
+    case 'java.lang.StringBuffer':
+      return ['new java.lang.StringBuffer()', 'new java.lang.StringBuffer("x")', 'null'];
+    case 'Writer':
+    case 'java.io.Writer':
+    case 'StringWriter':
+    case 'java.io.StringWriter':
+      return ['new java.io.StringWriter()', 'null'];
     default:
       break;
   }
@@ -148,40 +172,59 @@ export function javaLiteralsOf(type: string, classes: ReadonlyMap<string, Unit>,
   return ['null'];
 }
 
-/**
- * `new C(…)` expressions of a class from its constructors (not an abstract or generic one): for each
- * constructor its first literals, its second, two varied picks, then seeded combinations, up to
- * `count` in all (a method without parameters is told apart by its receivers alone).
- */
-export function constructed(cls: Unit, classes: ReadonlyMap<string, Unit>, depth = 0, count = 4, seed = 0): string[] {
-  if (cls.decorators.includes('abstract')) return [];
-  const out = new Set<string>();
-  const ctors = constructorsOf(cls).slice(0, 3);
-  // a generic class is built raw (`new Box(1)`), each type variable given its concrete type
-  const vars = typeVarsOf(cls);
-  const lists = ctors.map((params) => params.map((p) => javaLiteralsOf(concreteType(p, vars), classes, depth + 1)));
-  const pick = (c: number, f: (k: number) => number): string => `new ${cls.qualname}(${lists[c]!.map((l, k) => l[f(k) % l.length] ?? 'null').join(', ')})`;
-  lists.forEach((_, c) => {
-    for (const f of [() => 0, () => 1, (k: number) => k + 2, (k: number) => 3 + 2 * k]) out.add(pick(c, f));
-  });
-  const random = createRandom(`${seed}:${cls.id}`);
-  for (let tries = 0; tries < count * 4 && out.size < count && lists.length > 0; tries += 1) {
-    const c = Math.floor(random() * lists.length);
-    out.add(pick(c, () => Math.floor(random() * 1000)));
-  }
-  return [...out].slice(0, Math.max(count, 4 * lists.length));
+/** The static factories of a class unit (`factory:` decorators): static methods that return its own type. */
+export function factoriesOf(cls: Unit): { name: string; params: string[] }[] {
+  return namedCallsOf(cls, 'factory:');
 }
 
-/** The void instance methods of a class unit (`mutator:` decorators): what receivers may be warmed with. */
-export function mutatorsOf(cls: Unit): { name: string; params: string[] }[] {
-  return cls.decorators.filter((d) => d.startsWith('mutator:')).flatMap((d) => {
+/**
+ * Instances of a class as Java expressions: `new C(…)` from its constructors (not an abstract
+ * class's), for each its first literals, its second, two varied picks; then its constants of its own
+ * type (`C.DEFAULT`); then its static factories called the same ways (`C.of(…)`); then seeded
+ * combinations, up to `count` in all (a method without parameters is told apart by its receivers alone).
+ */
+export function constructed(cls: Unit, classes: ReadonlyMap<string, Unit>, depth = 0, count = 4, seed = 0): string[] {
+  const out = new Set<string>();
+  // a generic class is built raw (`new Box(1)`), each type variable given its concrete type
+  const vars = typeVarsOf(cls);
+  const literals = (params: readonly string[]): string[][] => params.map((p) => javaLiteralsOf(concreteType(p, vars), classes, depth + 1));
+  const makers = [
+    ...(cls.decorators.includes('abstract') ? [] : constructorsOf(cls).slice(0, 3).map((params) => ({ callee: `new ${cls.qualname}`, lists: literals(params) }))),
+    ...factoriesOf(cls).slice(0, 3).map((f) => ({ callee: `${cls.qualname}.${f.name}`, lists: literals(f.params) })),
+  ];
+  const pick = (c: number, f: (k: number) => number): string => `${makers[c]!.callee}(${makers[c]!.lists.map((l, k) => l[f(k) % l.length] ?? 'null').join(', ')})`;
+  const constants = cls.decorators.filter((d) => d.startsWith('const:')).map((d) => `${cls.qualname}.${d.slice('const:'.length)}`);
+  const ctorCount = makers.length - Math.min(3, factoriesOf(cls).length);
+  const picks = (c: number): void => {
+    for (const f of [() => 0, () => 1, (k: number) => k + 2, (k: number) => 3 + 2 * k]) out.add(pick(c, f));
+  };
+  // the constructors' first (a class's receivers as before), then its constants, then its factories'
+  for (let c = 0; c < ctorCount; c += 1) picks(c);
+  for (const constant of constants.slice(0, 4)) out.add(constant);
+  for (let c = ctorCount; c < makers.length; c += 1) picks(c);
+  const random = createRandom(`${seed}:${cls.id}`);
+  for (let tries = 0; tries < count * 4 && out.size < count && makers.length > 0; tries += 1) {
+    const c = Math.floor(random() * makers.length);
+    out.add(pick(c, () => Math.floor(random() * 1000)));
+  }
+  return [...out].slice(0, Math.max(count, 4 * makers.length + Math.min(4, constants.length)));
+}
+
+/** `{name, params}` of a class unit's decorators that start with `prefix` (`mutator:`, `factory:`). */
+function namedCallsOf(cls: Unit, prefix: string): { name: string; params: string[] }[] {
+  return cls.decorators.filter((d) => d.startsWith(prefix)).flatMap((d) => {
     try {
-      const parsed = JSON.parse(d.slice('mutator:'.length)) as { name?: unknown; params?: unknown };
+      const parsed = JSON.parse(d.slice(prefix.length)) as { name?: unknown; params?: unknown };
       return typeof parsed.name === 'string' && Array.isArray(parsed.params) ? [{ name: parsed.name, params: parsed.params.map(String) }] : [];
     } catch {
       return [];
     }
   });
+}
+
+/** The void instance methods of a class unit (`mutator:` decorators): what receivers may be warmed with. */
+export function mutatorsOf(cls: Unit): { name: string; params: string[] }[] {
+  return namedCallsOf(cls, 'mutator:');
 }
 
 /** The variable a warmed receiver is built in (`WARMED_PREFIX … WARMED_SUFFIX`: one Java expression). */

@@ -37,12 +37,13 @@ export function describeJavaLibrary(units: readonly Unit[]): string {
 }
 
 /**
- * Units the driver cannot call yet: overloads, and members of abstract classes that need an instance
- * (private ones it calls through reflection; generic ones with `Integer` or `String` for their type variables).
+ * Units the driver cannot call yet: members of abstract classes that need an instance (private ones
+ * it calls through reflection; generic ones with `Integer` or `String` for their type variables). An
+ * overload is called like any member: the driver binds each argument to a variable of its parameter's
+ * type, so javac picks that overload (through reflection, its erased parameter types name it).
  */
 export function unbuildableJava(unit: Unit): { code: string; reason: string } | null {
   const d = unit.decorators;
-  if (d.includes('overloaded')) return { code: 'overloaded', reason: 'an overloaded name: task ids, masking and the driver name one member per name yet' };
   if (d.includes('abstract-class')) return { code: 'abstract-class', reason: 'an instance member or constructor of an abstract class: the harness cannot build one' };
   return null;
 }

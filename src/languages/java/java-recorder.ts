@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { projectRoot } from '../../project-root.js';
 import type { Candidate, InputProposal, Unit } from '../construction-types.js';
 import type { FileEntry } from '../../sandbox/types.js';
+import { compiledHarnessEntries } from '../compiled-harness-entries.js';
 import { concreteType, constructed, javaInputs, typeVarsOf, warmed } from './java-inputs.js';
 import { CONSTRUCTOR_NAME, isJavaTestFile } from './parse-java-units.js';
 
@@ -20,12 +20,7 @@ const RECEIVERS_PER_TARGET = 4;
 const RECEIVERS_WITHOUT_PARAMETERS = 16;
 
 export async function javaHarnessEntries(runtimeDir = join(projectRoot(), 'src', 'languages', 'java', 'runtime')): Promise<FileEntry[]> {
-  const base = JAVA_HARNESS_DIR_IN_SANDBOX.slice(1);
-  const entries: FileEntry[] = [];
-  const parts = base.split('/');
-  for (let i = 1; i <= parts.length; i += 1) entries.push({ path: parts.slice(0, i).join('/'), type: 'directory', mode: 0o755 });
-  for (const name of HARNESS_FILES) entries.push({ path: `${base}/${name}`, type: 'file', mode: 0o644, content: await readFile(join(runtimeDir, name)) });
-  return entries;
+  return compiledHarnessEntries(JAVA_HARNESS_DIR_IN_SANDBOX, runtimeDir, HARNESS_FILES);
 }
 
 /** The repository's class units by simple name (the harness builds arguments and receivers from their constructors). */

@@ -77,9 +77,19 @@ export function javaExampleLines(prompt: string): string[] {
   return fencedExampleLines(prompt, /\/\/ (?:→|throws )/);
 }
 
-/** The task's title: the Javadoc's first sentence, else `Implement <qualname>`. */
+/**
+ * The member as the prompt names it: `Strings.reverse`; one of several overloads with its parameter
+ * types, `Hex.encode(byte[], boolean)` (its qualname's `~2` is the parser's, not Java's).
+ */
+export function javaMemberName(unit: Unit): string {
+  const name = unit.qualname.replace(/~\d+$/, '');
+  if (!unit.decorators.includes('overloaded')) return name;
+  return `${name}(${unit.params.map((p) => p.annotation ?? 'Object').join(', ')})`;
+}
+
+/** The task's title: the Javadoc's first sentence, else `Implement <member>`. */
 export function javaTitle(unit: Unit): string {
-  return docTitle(unit, unit.qualname);
+  return docTitle(unit, javaMemberName(unit));
 }
 
 function comparedSentence(cases: number): string {
@@ -90,8 +100,10 @@ function comparedSentence(cases: number): string {
 function describeMember(unit: Unit): string {
   const [cls = '', member = ''] = unit.qualname.split('.');
   const visibility = unit.decorators.includes('package') ? 'package-private' : (unit.decorators[0] ?? 'public');
-  if (unit.decorators.includes('constructor')) return `the ${visibility} constructor of class \`${cls}\``;
-  return `the ${visibility}${unit.decorators.includes('static') ? ' static' : ''} method \`${member.replace(/~\d+$/, '')}\` of class \`${cls}\``;
+  // an overload is told from its siblings by its parameters: the signature below shows them
+  const which = unit.decorators.includes('overloaded') ? ` taking \`(${unit.params.map((p) => p.annotation ?? 'Object').join(', ')})\` (the class has other ${unit.decorators.includes('constructor') ? 'constructors' : `methods named \`${member.replace(/~\d+$/, '')}\``}; only this one has lost its body)` : '';
+  if (unit.decorators.includes('constructor')) return `the ${visibility} constructor of class \`${cls}\`${which}`;
+  return `the ${visibility}${unit.decorators.includes('static') ? ' static' : ''} method \`${member.replace(/~\d+$/, '')}\` of class \`${cls}\`${which}`;
 }
 
 /**
@@ -104,7 +116,7 @@ export function renderJavaPrompt(input: { unit: Unit; cases: readonly RecordedCa
   const pkg = unit.module === DEFAULT_PACKAGE ? 'the default package' : `package \`${unit.module}\``;
   const how = unit.decorators.includes('private') ? ' (a private member: through reflection, by its name and parameter types)' : '';
   const out = [
-    `# Implement \`${unit.qualname}\` in \`${unit.file}\``,
+    `# Implement \`${javaMemberName(unit)}\` in \`${unit.file}\``,
     '',
     `The workspace holds ${input.libraryName}. The body of ${describeMember(unit)} in \`${unit.file}\` (${pkg}) has been removed: it now only does ${MASKED}. Implement it so that it behaves as described below. Keep its signature and leave the rest of the code as it is; the hidden tests call it from a class of ${pkg}${how}, compiled with javac (Java 17) together with the workspace's sources.`,
     '',
@@ -118,7 +130,7 @@ export function renderJavaPrompt(input: { unit: Unit; cases: readonly RecordedCa
     '',
     ...(unit.docstring?.trim()
       ? [unit.docstring.trim()]
-      : [`\`${unit.qualname}\` has no documentation. What it must do is what the examples below show: one example of each behaviour the hidden tests check.`, ...callSiteLines(unit, isJavaTestFile)]),
+      : [`\`${javaMemberName(unit)}\` has no documentation. What it must do is what the examples below show: one example of each behaviour the hidden tests check.`, ...callSiteLines(unit, isJavaTestFile)]),
     '',
   ];
   const examples = pickJavaExamples(input.cases);

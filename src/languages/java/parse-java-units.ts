@@ -69,7 +69,8 @@ function visibilityOf(modifiers: readonly string[]): string {
  * needed), `constructor`, `generic` (type parameters of its own, or an instance member of a generic
  * class) with `typevars:{"T": "Integer"}` (what the harness puts for each), `overloaded` (the class has another member of that name: the second and later get
  * `~2`, `~3` in their qualname), `abstract-class`. A class unit carries its constructors as
- * decorators `ctor:<JSON list of parameter types>`, and its void instance methods (which change the
+ * decorators `ctor:<JSON list of parameter types>`, its `static final` constants of its own type as
+ * `const:<NAME>` and its static factories as `factory:{"name", "params"}` (instancesMadeBy), and its void instance methods (which change the
  * instance: the harness warms receivers with them) as `mutator:{"name", "params"}`. The Javadoc (`/** … *\/` just above, markers
  * dropped) is the docstring; `bodyStartLine..bodyEndLine` are the lines of the body's statements.
  * Call sites come from every `.java` file, tests included: `name(…)` within the class, `Class.name(…)`
@@ -97,6 +98,34 @@ export async function parseJavaUnits(snapshot: RepoSnapshot, options: ParseOptio
     return samePackage.length === 1 ? samePackage[0] : undefined;
   });
   return { units, problems };
+}
+
+/**
+ * What else makes instances of a class the driver can reach (not private): its `static final`
+ * fields of its own type (`const:DEFAULT`, as `CSVFormat.DEFAULT`) and its static methods that
+ * return its own type (`factory:{"name", "params"}`, as `CSVFormat.newFormat(char)`), not generic
+ * ones, at most three parameters.
+ */
+function instancesMadeBy(body: Node, className: string): string[] {
+  const out: string[] = [];
+  for (const m of namedChildrenOf(body)) {
+    const mods = modifiersOf(m);
+    if (mods.includes('private') || !mods.includes('static')) continue;
+    const type = m.childForFieldName('type')?.text;
+    if (type !== className) continue;
+    if (m.type === 'field_declaration' && mods.includes('final')) {
+      for (const d of namedChildrenOf(m).filter((c) => c.type === 'variable_declarator')) {
+        const name = d.childForFieldName('name')?.text;
+        if (name !== undefined) out.push(`const:${name}`);
+      }
+    }
+    if (m.type === 'method_declaration' && m.childForFieldName('type_parameters') === null) {
+      const params = paramsOf(m.childForFieldName('parameters'));
+      const name = m.childForFieldName('name')?.text;
+      if (name !== undefined && params.length <= 3 && params.every((p) => p.kind !== 'var-positional')) out.push(`factory:${JSON.stringify({ name, params: params.map((p) => p.annotation ?? 'Object') })}`);
+    }
+  }
+  return out;
 }
 
 function parseTree(root: Node, file: string, source: string): { parsed: ParsedFile; units: Unit[] } {
@@ -189,6 +218,7 @@ function classUnits(node: Node, file: string, pkg: string, source: string): Unit
     });
   }
   if (!members.some((m) => m.type === 'constructor_declaration')) ctors.push('ctor:[]');
+  const made = instancesMadeBy(body, className);
   out.unshift({
     id: `${pkg}:${className}`,
     kind: 'class',
@@ -203,7 +233,7 @@ function classUnits(node: Node, file: string, pkg: string, source: string): Unit
     params: [],
     returnAnnotation: null,
     docstring: javadocOf(node),
-    decorators: [visibilityOf(classMods), ...(classMods.includes('abstract') ? ['abstract'] : []), ...(classGeneric ? ['generic', `typevars:${JSON.stringify(classTypeVars)}`] : []), ...ctors, ...mutators],
+    decorators: [visibilityOf(classMods), ...(classMods.includes('abstract') ? ['abstract'] : []), ...(classGeneric ? ['generic', `typevars:${JSON.stringify(classTypeVars)}`] : []), ...ctors, ...made, ...mutators],
     statementCount: 0,
     codeLines: 0,
     calls: [],

@@ -56,7 +56,9 @@ function sequences(items: string[]): string[][] {
  * and `Some(…)`; tuples; any other type none (a target with such a parameter is recorded on the
  * repository's calls only).
  */
-export function rustLiteralsOf(type: string, depth = 0): string[] {
+const NO_STRUCTS: ReadonlyMap<string, readonly string[]> = new Map();
+
+export function rustLiteralsOf(type: string, depth = 0, structs: ReadonlyMap<string, readonly string[]> = NO_STRUCTS): string[] {
   const t = type.trim().replace(/\s+/g, ' ');
   if (depth > 3) return [];
   if (SIGNED.test(t)) return t === 'i8' ? INTS.slice(0, 9) : INTS;
@@ -71,33 +73,36 @@ export function rustLiteralsOf(type: string, depth = 0): string[] {
   if (mutRef) {
     const inner = mutRef[1]!;
     const slice = /^\[(.+)\]$/.exec(inner);
-    if (slice) return sequences(rustLiteralsOf(slice[1]!, depth + 1)).map((items) => `&mut [${items.join(', ')}]`);
-    return rustLiteralsOf(inner, depth + 1).map((v) => `&mut ${v}`);
+    if (slice) return sequences(rustLiteralsOf(slice[1]!, depth + 1, structs)).map((items) => `&mut [${items.join(', ')}]`);
+    return rustLiteralsOf(inner, depth + 1, structs).map((v) => `&mut ${v}`);
   }
   const ref = /^&(?:'\w+ )?(.+)$/.exec(t);
   if (ref) {
     const inner = ref[1]!;
     const slice = /^\[([^;]+)\]$/.exec(inner);
-    if (slice) return sequences(rustLiteralsOf(slice[1]!, depth + 1)).map((items) => `&[${items.join(', ')}]`);
-    return rustLiteralsOf(inner, depth + 1).map((v) => `&${v}`);
+    if (slice) return sequences(rustLiteralsOf(slice[1]!, depth + 1, structs)).map((items) => `&[${items.join(', ')}]`);
+    return rustLiteralsOf(inner, depth + 1, structs).map((v) => `&${v}`);
   }
   const vec = genericArgument(t, 'Vec');
-  if (vec !== null) return sequences(rustLiteralsOf(vec, depth + 1)).map((items) => `vec![${items.join(', ')}]`);
+  if (vec !== null) return sequences(rustLiteralsOf(vec, depth + 1, structs)).map((items) => `vec![${items.join(', ')}]`);
   const array = /^\[(.+); *(\d+)\]$/.exec(t);
   if (array) {
-    const items = rustLiteralsOf(array[1]!, depth + 1);
+    const items = rustLiteralsOf(array[1]!, depth + 1, structs);
     const n = Math.min(Number(array[2]), 8);
     if (items.length === 0) return [];
     return [0, 1].map((shift) => `[${Array.from({ length: n }, (_, i) => items[(i + shift) % items.length]).join(', ')}]`);
   }
   const option = genericArgument(t, 'Option');
-  if (option !== null) return ['None', ...rustLiteralsOf(option, depth + 1).slice(0, 4).map((v) => `Some(${v})`)];
+  if (option !== null) return ['None', ...rustLiteralsOf(option, depth + 1, structs).slice(0, 4).map((v) => `Some(${v})`)];
   const tuple = /^\((.*)\)$/.exec(t);
   if (tuple) {
-    const parts = splitTypes(tuple[1]!).map((p) => rustLiteralsOf(p, depth + 1));
+    const parts = splitTypes(tuple[1]!).map((p) => rustLiteralsOf(p, depth + 1, structs));
     if (parts.length === 0 || parts.some((p) => p.length === 0)) return [];
     return [0, 1, 2].map((k) => `(${parts.map((p) => p[(k + parts.indexOf(p)) % p.length]).join(', ')}${parts.length === 1 ? ',' : ''})`);
   }
+  // a struct of the crate: the receivers its methods get (its constructors' calls, a struct literal)
+  const own = structs.get(t.replace(/^(?:crate|self|super)::/, ''));
+  if (own !== undefined) return [...own];
   return [];
 }
 
@@ -119,7 +124,7 @@ export function callSiteInputs(unit: Unit): RustInput[] {
  * (again from the second literal of each, for two or more parameters), and seeded combinations, up to `max`, without repeats. A parameter of a type without literals
  * leaves only the repository's calls.
  */
-export function rustInputs(unit: Unit, seed: number, max: number): RustInput[] {
+export function rustInputs(unit: Unit, seed: number, max: number, structs: ReadonlyMap<string, readonly string[]> = NO_STRUCTS): RustInput[] {
   const out: RustInput[] = [];
   const seen = new Set<string>();
   const add = (input: RustInput): void => {
@@ -129,7 +134,7 @@ export function rustInputs(unit: Unit, seed: number, max: number): RustInput[] {
     out.push(input);
   };
   for (const input of callSiteInputs(unit)) add(input);
-  const lists = unit.params.map((p) => rustLiteralsOf(p.annotation ?? ''));
+  const lists = unit.params.map((p) => rustLiteralsOf(p.annotation ?? '', 0, structs));
   if (lists.length === 0) {
     add({ args: [], source: 'type-hint' });
     return out;
@@ -154,14 +159,21 @@ export function rustInputs(unit: Unit, seed: number, max: number): RustInput[] {
 /**
  * The receivers a method of `type` is called on (Rust source in its module): the repository's
  * literal calls of the type's associated functions that return it (`Point::new(1, 2)`), a struct
- * literal from its fields' literals where they have some (`Point { x: 1, y: 2 }`), and
- * `Type::default()` where the struct derives Default; at most `max`.
+ * literal from its fields' literals where they have some (`Point { x: 1, y: 2 }`),
+ * `Type::default()` where the struct derives Default, and those functions called with their
+ * parameters' literals (not generic or unsafe ones); at most `max`.
  */
 export function rustReceivers(type: string, units: readonly Unit[], max = 4): string[] {
   const out = new Set<string>();
-  for (const u of units) {
-    if (u.qualname.split('.')[0] !== type || !u.decorators.includes('static')) continue;
-    if (!/^(?:Self|[A-Z]\w*)$/.test((u.returnAnnotation ?? '').trim()) || (u.returnAnnotation !== 'Self' && u.returnAnnotation !== type)) continue;
+  const makers = units.filter(
+    (u) =>
+      u.qualname.split('.')[0] === type &&
+      u.decorators.includes('static') &&
+      !u.decorators.includes('generic') &&
+      !u.decorators.includes('unsafe') &&
+      ((u.returnAnnotation ?? '').trim() === 'Self' || (u.returnAnnotation ?? '').trim() === type),
+  );
+  for (const u of makers) {
     for (const s of u.callSites) if (s.allLiteral && s.argumentTexts.length === u.params.length) out.add(`${type}::${u.qualname.split('.')[1]}(${s.argumentTexts.join(', ')})`);
   }
   const struct = units.find((u) => u.kind === 'class' && u.qualname === type);
@@ -172,5 +184,11 @@ export function rustReceivers(type: string, units: readonly Unit[], max = 4): st
     }
   }
   if (struct?.decorators.includes('derive:Default')) out.add(`${type}::default()`);
+  // then (a struct whose fields have no literals has none of those) each such function called with its parameters' literals: the first of each, and two varied picks
+  for (const u of makers) {
+    const values = u.params.map((p) => rustLiteralsOf(p.annotation ?? ''));
+    if (values.some((v) => v.length === 0)) continue;
+    for (const pick of [() => 0, (k: number) => k + 1, (k: number) => 2 * k + 3]) out.add(`${type}::${u.qualname.split('.')[1]}(${values.map((v, k) => v[pick(k) % v.length]).join(', ')})`);
+  }
   return [...out].slice(0, max);
 }

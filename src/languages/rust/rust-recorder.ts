@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { projectRoot } from '../../project-root.js';
 import type { Candidate, InputProposal, Unit } from '../construction-types.js';
 import type { FileEntry } from '../../sandbox/types.js';
+import { compiledHarnessEntries } from '../compiled-harness-entries.js';
 import { rustInputs } from './rust-inputs.js';
 
 /** Where the Rust record harness's files go in the record sandbox. */
@@ -18,12 +18,7 @@ const INPUTS_PER_TARGET = 60;
 export const RECEIVER_DECORATOR = 'receiver-expr:';
 
 export async function rustHarnessEntries(runtimeDir = join(projectRoot(), 'src', 'languages', 'rust', 'runtime')): Promise<FileEntry[]> {
-  const base = RUST_HARNESS_DIR_IN_SANDBOX.slice(1);
-  const entries: FileEntry[] = [];
-  const parts = base.split('/');
-  for (let i = 1; i <= parts.length; i += 1) entries.push({ path: parts.slice(0, i).join('/'), type: 'directory', mode: 0o755 });
-  for (const name of HARNESS_FILES) entries.push({ path: `${base}/${name}`, type: 'file', mode: 0o644, content: await readFile(join(runtimeDir, name)) });
-  return entries;
+  return compiledHarnessEntries(RUST_HARNESS_DIR_IN_SANDBOX, runtimeDir, HARNESS_FILES);
 }
 
 /** A method's type (`impl:Point`) and how it takes its receiver (`self:&mut self`; null for an associated function). */
@@ -53,8 +48,18 @@ export function rustTarget(candidate: Candidate, classes: ReadonlyMap<string, Un
     bodyEndLine: u.bodyEndLine,
     params: u.params.map((p) => ({ name: p.name, type: p.annotation })),
     ...(owner.self !== null ? { selfKind: owner.self, selfType: owner.type, receivers: (struct?.decorators ?? []).filter((d) => d.startsWith(RECEIVER_DECORATOR)).map((d) => d.slice(RECEIVER_DECORATOR.length)) } : {}),
-    inputs: rustInputs(u, seed, INPUTS_PER_TARGET),
+    inputs: rustInputs(u, seed, INPUTS_PER_TARGET, structValues(classes)),
   };
+}
+
+/** The crate's structs by name, each with its receiver expressions: what a parameter of that type is given. */
+function structValues(classes: ReadonlyMap<string, Unit>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const c of classes.values()) {
+    const values = c.decorators.filter((d) => d.startsWith(RECEIVER_DECORATOR)).map((d) => d.slice(RECEIVER_DECORATOR.length));
+    if (values.length > 0 && !out.has(c.qualname)) out.set(c.qualname, values);
+  }
+  return out;
 }
 
 /**

@@ -4,7 +4,9 @@
 
 config: record_driver.py's, each target with its recorded `cases`, its `file` and its body's lines
 (`bodyStartLine`, `bodyEndLine`). A mutant changes one token of the body: an arithmetic,
-comparison, logical, increment or assignment operator, an integer constant, `true`/`false`. The
+comparison, logical, increment or assignment operator, an integer constant, `true`/`false`, a short
+string literal (to "", or "x" when empty), a call after `.` swapped for its mirror
+(`ToUpper`/`ToLower`, `HasPrefix`/`HasSuffix`, `Index`/`LastIndex`, `Min`/`Max`, …). The
 mutants are compiled in batches, each mutant a renamed copy of the target beside the original
 (kills_of), and the target's cases are run on each copy with the record driver (its package's own
 tests set aside). A mutant counts as killed when a case's outcome differs from the one it recorded
@@ -40,11 +42,24 @@ SWAPS = {
     "==": ["!="], "!=": ["=="], "&&": ["||"], "||": ["&&"],
     "++": ["--"], "--": ["++"], "+=": ["-="], "-=": ["+="],
 }
+# a function or method called after `.` (strings.ToUpper, unicode.IsDigit, a value's method),
+# swapped for one of the same shape whose result differs
+CALL_SWAPS = {
+    "ToUpper": ["ToLower"], "ToLower": ["ToUpper"], "HasPrefix": ["HasSuffix"], "HasSuffix": ["HasPrefix"],
+    "TrimPrefix": ["TrimSuffix"], "TrimSuffix": ["TrimPrefix"], "TrimLeft": ["TrimRight"], "TrimRight": ["TrimLeft"],
+    "Index": ["LastIndex"], "LastIndex": ["Index"], "IndexByte": ["LastIndexByte"], "LastIndexByte": ["IndexByte"],
+    "IndexAny": ["LastIndexAny"], "LastIndexAny": ["IndexAny"], "IsUpper": ["IsLower"], "IsLower": ["IsUpper"],
+    "IsLetter": ["IsDigit"], "IsDigit": ["IsLetter"], "IsSpace": ["IsLetter"], "Min": ["Max"], "Max": ["Min"],
+    "Floor": ["Ceil"], "Ceil": ["Floor"],
+}
+# a string literal at most this long is mutated (to "" or, when empty, to "x")
+STRING_MUTANT_MAX = 40
 OPERATORS = sorted(set(SWAPS) | {":=", "<-", "...", "&^", "<<", ">>", "&", "|", "^", "=", "!", ".", ",", ";", "(", ")", "[", "]", "{", "}", ":", "*=", "/=", "%="}, key=len, reverse=True)
 
 
 def tokens(text, start, end):
-    """(offset, token) of the operators, integer literals and booleans in text[start:end], strings, runes and comments skipped."""
+    """(offset, token) of the operators, integer literals, booleans, short string literals and the
+    swappable calls after `.` in text[start:end]; raw strings, runes and comments skipped."""
     out = []
     i = start
     while i < end:
@@ -61,6 +76,8 @@ def tokens(text, start, end):
             j = i + 1
             while j < end and text[j] != ch:
                 j += 2 if text[j] == "\\" else 1
+            if ch == '"' and j + 1 - i <= STRING_MUTANT_MAX and j < end:
+                out.append((i, text[i:j + 1]))
             i = j + 1
             continue
         if ch == "`":
@@ -71,6 +88,8 @@ def tokens(text, start, end):
         if m:
             word = m.group(0)
             if word in ("true", "false") or re.fullmatch(r"\d+", word):
+                out.append((i, word))
+            elif word in CALL_SWAPS and text[:i].rstrip().endswith(".") and text[i + len(word):].lstrip().startswith("("):
                 out.append((i, word))
             i += len(word)
             continue
@@ -100,6 +119,13 @@ def mutants(text, start, end):
             news = ["false"]
         elif tok == "false":
             news = ["true"]
+        elif tok.startswith('"'):
+            # a panic's message: the judge compares a panic by the type of its value
+            if re.search(r"\bpanic\s*\([^;\n]*$", text[:offset]):
+                continue
+            news = ['"x"'] if tok == '""' else ['""']
+        elif tok in CALL_SWAPS:
+            news = CALL_SWAPS[tok]
         else:
             n = int(tok)
             news = ["1"] if n == 0 else ["0", str(n + 1)] if n == 1 else [str(n + 1), str(n - 1)]
@@ -279,7 +305,8 @@ def mutate_locked(config, target, work, timeout_s, call_timeout_ms, started):
         else:
             survivors.append(mutant[3])
             surviving.append(mutant)
-    score = {"total": total, "killed": killed, "score": killed / total if total else 1, "survivors": survivors}
+    # no viable mutant: nothing shows the cases would tell a wrong body, so the mutation gate drops it (0/0)
+    score = {"total": total, "killed": killed, "score": killed / total if total else 0, "survivors": survivors}
     result["mutation"] = score
     result["before"] = score
     if config.get("search", True) and target.get("search", True) is not False and surviving:
@@ -290,7 +317,7 @@ def mutate_locked(config, target, work, timeout_s, call_timeout_ms, started):
         result["search"] = {"tried": tried, "found": len(new_cases)}
         left = [d for i, d in enumerate(survivors) if i not in hunted]
         after = killed + len(survivors) - len(left)
-        result["mutation"] = {"total": total, "killed": after, "score": after / total if total else 1, "survivors": left}
+        result["mutation"] = {"total": total, "killed": after, "score": after / total if total else 0, "survivors": left}
     result["ms"] = int((time.monotonic() - started) * 1000)
     return result
 

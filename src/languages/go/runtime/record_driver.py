@@ -29,23 +29,19 @@ import hashlib
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import bounded_run  # noqa: E402
+
 CODEC_FILE = "zz_codemidas_codec_test.go"
 DRIVER_FILE = "zz_codemidas_record_test.go"
 HIDDEN_SUFFIX = ".codemidas-hidden"
 MAX_ROUNDS = 6
-# go test's output kept (compiler errors come first); the rest is read and dropped
-OUTPUT_KEEP = 1 << 20
-# the outcome file read, at most, and one outcome line at most (longer ones are not outcomes)
-OUTCOMES_KEEP = 256 << 20
-OUTCOME_LINE_MAX = 16 << 20
 # where go test builds and runs its binaries: beside the repository, whose filesystem runs code
 GO_TMP = None
 # (uid, gid) go test runs as, or None for this process's own user (the judge sets the agent user's)
@@ -187,60 +183,24 @@ def write_driver(package_dir, pkg, cases, call_timeout_ms):
 
 
 def run_go(package_dir, out_path, timeout_s):
-    """(exit code, go test's output (its first OUTPUT_KEEP bytes), {case id: outcome}) of one run of
-    the driver. Bounded whatever the package's code does: output past OUTPUT_KEEP is read and
-    dropped, a process that outlives go test (or escapes its group) is not waited for, and as the
-    agent user (RUN_AS) every process of that user is killed once the run ends."""
+    """(exit code, go test's output (its first MiB: compiler errors come first), {case id: outcome})
+    of one run of the driver, bounded whatever the package's code does (bounded_run.py): output past
+    that is read and dropped, and as the agent user (RUN_AS) every process of that user is killed
+    once the run ends, what escaped go test's group too."""
     if os.path.exists(out_path):
         os.remove(out_path)
     # go test runs the binary it builds from GOTMPDIR: a sandbox's /tmp may not allow that (noexec)
     env = dict(os.environ, CODEMIDAS_RECORD_OUT=out_path, GOTMPDIR=GO_TMP)
-    as_user = {} if RUN_AS is None else {"user": RUN_AS[0], "group": RUN_AS[1], "extra_groups": []}
     # its own process group, killed whole at timeout_s: go test's -timeout starts only after the
     # package's init functions, and one that never ends must not outlive the caller's budget
-    proc = subprocess.Popen(["go", "test", "-vet=off", "-gcflags=-e", "-run", "^TestCodemidasRecord$", "-count=1", "-timeout", "%ds" % max(5, int(timeout_s)), "."],
-                            cwd=package_dir, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            start_new_session=True, **as_user)
-    kept = bytearray()
-
-    def pump():
-        while True:
-            chunk = proc.stdout.read1(1 << 16)
-            if not chunk:
-                return
-            if len(kept) < OUTPUT_KEEP:
-                kept.extend(chunk[: OUTPUT_KEEP - len(kept)])
-
-    reader = threading.Thread(target=pump, daemon=True)
-    reader.start()
-    try:
-        code = proc.wait(timeout=max(5, timeout_s))
-    except subprocess.TimeoutExpired:
-        code = -1
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except OSError:
-        pass
-    if RUN_AS is not None:
-        # what the package's code started outside the group (setsid, double forks) ends here too
-        subprocess.run(["kill", "-9", "-1"], user=RUN_AS[0], group=RUN_AS[1], extra_groups=[], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    proc.wait()
-    reader.join(timeout=2)
-    output = kept.decode("utf-8", errors="replace")
+    code, output, _ = bounded_run.run_bounded(["go", "test", "-vet=off", "-gcflags=-e", "-run", "^TestCodemidasRecord$", "-count=1", "-timeout", "%ds" % max(5, int(timeout_s)), "."],
+                                              package_dir, env, max(5, timeout_s), run_as=RUN_AS)
     outcomes = {}
-    if os.path.exists(out_path):
-        with open(out_path, "rb") as f:
-            read = 0
-            while read < OUTCOMES_KEEP:
-                line = f.readline(OUTCOME_LINE_MAX)
-                if not line:
-                    break
-                read += len(line)
-                try:
-                    o = json.loads(line)
-                    outcomes[o["id"]] = o
-                except (ValueError, KeyError, TypeError):
-                    pass
+    for o in bounded_run.read_jsonl(out_path):
+        try:
+            outcomes[o["id"]] = o
+        except (KeyError, TypeError):
+            pass
     return code, output, outcomes
 
 

@@ -19,7 +19,6 @@ early (`System.exit` in a static initialiser), a case that does not end: each ca
 outcome fails, and the judge itself never fails for the agent's code.
 """
 import json
-import math
 import os
 import shutil
 import sys
@@ -28,25 +27,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import record_driver  # noqa: E402
+from judge_values import clip, close_floats  # noqa: E402
 
-MAX_MESSAGE = 600
-
-
-def clip(text):
-    text = str(text)
-    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
-
-
-def close_floats(a, b):
-    if a == b:
-        return True
-    try:
-        x, y = float(a), float(b)
-    except (TypeError, ValueError):
-        return False
-    if math.isnan(x) or math.isnan(y) or math.isinf(x) or math.isinf(y):
-        return False
-    return abs(x - y) <= max(1e-9 * max(abs(x), abs(y)), 1e-12)
 
 
 def same(want, got):

@@ -5,7 +5,8 @@
 config: record_driver.py's, each target with its recorded `cases`, its `file` and its body's lines
 (`bodyStartLine`, `bodyEndLine`). A mutant changes one token of the body: an arithmetic,
 comparison, logical, increment or compound-assignment operator, an integer constant, `true`/`false`
-(a unary minus left alone). javac is slow to start, so the library and the driver are compiled once,
+(a unary minus left alone), a short string literal (to "", or "x" when empty), a method called on
+a value swapped for its mirror (`toUpperCase`/`toLowerCase`, `min`/`max`, `startsWith`/`endsWith`, …). javac is slow to start, so the library and the driver are compiled once,
 and the mutants of a target (at most `maxMutants`, and never more than MAX_MUTANTS, taken evenly
 across the body) are compiled by one warm JVM (runtime/CodemidasJavac.java.txt, the JDK's compiler in
 process), each mutated file alone against the compiled library into a folder of its own, which comes
@@ -35,11 +36,24 @@ SWAPS = {
     "==": ["!="], "!=": ["=="], "&&": ["||"], "||": ["&&"],
     "++": ["--"], "--": ["++"], "+=": ["-="], "-=": ["+="],
 }
+# a method called on a value (after `.`), swapped for one of the same shape whose result differs
+CALL_SWAPS = {
+    "toUpperCase": ["toLowerCase"], "toLowerCase": ["toUpperCase"], "min": ["max"], "max": ["min"],
+    "startsWith": ["endsWith"], "endsWith": ["startsWith"], "indexOf": ["lastIndexOf"], "lastIndexOf": ["indexOf"],
+    "floor": ["ceil"], "ceil": ["floor"], "isUpperCase": ["isLowerCase"], "isLowerCase": ["isUpperCase"],
+    "isLetter": ["isDigit"], "isDigit": ["isLetter"], "isLetterOrDigit": ["isLetter"], "isWhitespace": ["isLetter"],
+    "first": ["last"], "last": ["first"], "getFirst": ["getLast"], "getLast": ["getFirst"],
+    "removeFirst": ["removeLast"], "removeLast": ["removeFirst"], "addFirst": ["addLast"], "addLast": ["addFirst"],
+    "anyMatch": ["allMatch"], "allMatch": ["anyMatch"], "ceilingKey": ["floorKey"], "floorKey": ["ceilingKey"],
+}
+# a string literal at most this long is mutated (to "" or, when empty, to "x")
+STRING_MUTANT_MAX = 40
 OPERATORS = sorted(set(SWAPS) | {">>>=", "<<=", ">>=", ">>>", "->", "::", "<<", ">>", "&", "|", "^", "=", "!", ".", ",", ";", "(", ")", "[", "]", "{", "}", ":", "?", "*=", "/=", "%=", "&=", "|=", "^=", "@", "~"}, key=len, reverse=True)
 
 
 def tokens(text, start, end):
-    """(offset, token) of the operators, integer literals and booleans in text[start:end]; strings, chars and comments skipped."""
+    """(offset, token) of the operators, integer literals, booleans, short string literals and the
+    swappable methods called after `.` in text[start:end]; chars, text blocks and comments skipped."""
     out = []
     i = start
     while i < end:
@@ -60,12 +74,16 @@ def tokens(text, start, end):
             j = i + 1
             while j < end and text[j] != ch:
                 j += 2 if text[j] == "\\" else 1
+            if ch == '"' and j + 1 - i <= STRING_MUTANT_MAX and j < end:
+                out.append((i, text[i:j + 1]))
             i = j + 1
             continue
         m = re.match(r"[A-Za-z_$][\w$]*|\d[\w.]*", text[i:end])
         if m:
             word = m.group(0)
             if word in ("true", "false") or re.fullmatch(r"\d+", word):
+                out.append((i, word))
+            elif word in CALL_SWAPS and text[:i].rstrip().endswith(".") and text[i + len(word):].lstrip().startswith("("):
                 out.append((i, word))
             i += len(word)
             continue
@@ -97,6 +115,13 @@ def mutants(text, start, end):
             news = ["false"]
         elif tok == "false":
             news = ["true"]
+        elif tok.startswith('"'):
+            # an exception's message: the judge compares what is thrown by its class alone
+            if re.search(r"new\s+[\w.]*(?:Exception|Error)\s*\([^;]*$", text[:offset]):
+                continue
+            news = ['"x"'] if tok == '""' else ['""']
+        elif tok in CALL_SWAPS:
+            news = CALL_SWAPS[tok]
         else:
             n = int(tok)
             news = ["1"] if n == 0 else ["0", str(n + 1)] if n == 1 else [str(n + 1), str(n - 1)]
@@ -188,7 +213,8 @@ def mutate_target(config, target, work, timeout_s, call_timeout_ms):
                 killed += 1
             else:
                 survivors.append(description)
-        score = {"total": total, "killed": killed, "score": killed / total if total else 1, "survivors": survivors}
+        # no viable mutant: nothing shows the cases would tell a wrong body, so the mutation gate drops it (0/0)
+        score = {"total": total, "killed": killed, "score": killed / total if total else 0, "survivors": survivors}
         result["mutation"] = score
         result["before"] = score
         result["ms"] = int((time.monotonic() - started) * 1000)

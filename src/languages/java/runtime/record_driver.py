@@ -29,13 +29,14 @@ import os
 import re
 import secrets
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import bounded_run  # noqa: E402
+
 MAX_ROUNDS = 6
 CASES_PER_METHOD = 200
 # a driver class holds a lambda per case: its constant pool (65535 entries) bounds how many
@@ -176,25 +177,13 @@ def write_driver(folder, package, cls, imports, codes):
     return path, at
 
 
-def as_user():
-    return {} if RUN_AS is None else {"user": RUN_AS[0], "group": RUN_AS[1], "extra_groups": []}
-
-
 def run(argv, timeout_s, cwd=None, stdin_text=None):
-    """(exit code or -1 on timeout, output): in its own process group, killed whole at timeout_s."""
+    """(exit code or -1 on timeout, output) as RUN_AS, bounded (bounded_run.py): its own process
+    group killed at timeout_s, endless output read and dropped, every process of the agent user
+    killed once it ends."""
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": tempfile.gettempdir()}
-    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE if stdin_text is not None else subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True, **as_user())
-    try:
-        output, _ = proc.communicate(input=stdin_text, timeout=max(1, timeout_s))
-        return proc.returncode, output
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except OSError:
-            pass
-        output, _ = proc.communicate()
-        return -1, output
+    code, output, _ = bounded_run.run_bounded(argv, cwd, env, timeout_s, run_as=RUN_AS, stdin_text=stdin_text)
+    return code, output
 
 
 def make_dir(path):
@@ -244,17 +233,16 @@ def run_driver(build, main_class, order, timeout_s, call_timeout_ms, extra_class
     nonce = secrets.token_hex(8)
     code, output = run(["java"] + JVM_FLAGS + ["-cp", build.classpath(extra_classes), main_class, out_path, nonce, str(call_timeout_ms)] + [str(k) for k in order], timeout_s)
     outcomes = {}
-    if os.path.exists(out_path):
-        with open(out_path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                # only the driver's own lines count: they start with this run's nonce
-                if not line.startswith(nonce + " "):
-                    continue
-                try:
-                    o = json.loads(line[len(nonce) + 1:])
-                    outcomes[int(o["k"])] = o
-                except (ValueError, KeyError, TypeError):
-                    pass
+    for line in bounded_run.read_lines(out_path):
+        # only the driver's own lines count: they start with this run's nonce
+        if not line.startswith(nonce + " "):
+            continue
+        try:
+            o = json.loads(line[len(nonce) + 1:])
+            outcomes[int(o["k"])] = o
+        except (ValueError, KeyError, TypeError, AttributeError):
+            pass
+    if os.path.lexists(out_path):
         os.remove(out_path)
     return code, output, outcomes
 

@@ -4,7 +4,9 @@
 
 config: record_driver.py's, each target with its recorded `cases`, its `file` and its body's lines
 (`bodyStartLine`, `bodyEndLine`). A mutant changes one token of the body: an arithmetic,
-comparison, logical or compound-assignment operator, an integer constant, `true`/`false`. Each is
+comparison, logical or compound-assignment operator, an integer constant, `true`/`false`, a short
+string literal (to "", or "x" when empty), a method called on a value swapped for its mirror
+(`to_uppercase`/`to_lowercase`, `min`/`max`, `starts_with`/`ends_with`, `sort`/`reverse`, …). Each is
 written over the file, the crate is built again with the target's cases in its driver, and the
 cases are run once; the mutant counts as killed when a case's outcome differs from the one it
 recorded (as the judge compares them) or a call no longer ends. A mutant the compiler refuses is
@@ -37,12 +39,29 @@ SWAPS = {
     "==": ["!="], "!=": ["=="], "&&": ["||"], "||": ["&&"],
     "+=": ["-="], "-=": ["+="],
 }
+# a method called on a value (after `.`), swapped for one of the same shape whose result differs
+CALL_SWAPS = {
+    "to_uppercase": ["to_lowercase"], "to_lowercase": ["to_uppercase"],
+    "to_ascii_uppercase": ["to_ascii_lowercase"], "to_ascii_lowercase": ["to_ascii_uppercase"],
+    "is_uppercase": ["is_lowercase"], "is_lowercase": ["is_uppercase"],
+    "is_ascii_uppercase": ["is_ascii_lowercase"], "is_ascii_lowercase": ["is_ascii_uppercase"],
+    "is_alphabetic": ["is_numeric"], "is_numeric": ["is_alphabetic"], "is_alphanumeric": ["is_alphabetic"],
+    "is_ascii_digit": ["is_ascii_alphabetic"], "is_ascii_alphabetic": ["is_ascii_digit"], "is_ascii_alphanumeric": ["is_ascii_alphabetic"],
+    "is_whitespace": ["is_alphabetic"], "min": ["max"], "max": ["min"], "min_by_key": ["max_by_key"], "max_by_key": ["min_by_key"],
+    "starts_with": ["ends_with"], "ends_with": ["starts_with"], "trim_start": ["trim_end"], "trim_end": ["trim_start"],
+    "find": ["rfind"], "rfind": ["find"], "first": ["last"], "last": ["first"], "is_some": ["is_none"], "is_none": ["is_some"],
+    "is_ok": ["is_err"], "is_err": ["is_ok"], "any": ["all"], "all": ["any"], "sort": ["reverse"], "sort_unstable": ["reverse"],
+    "skip": ["take"], "take": ["skip"], "saturating_add": ["saturating_sub"], "saturating_sub": ["saturating_add"],
+    "wrapping_add": ["wrapping_sub"], "wrapping_sub": ["wrapping_add"], "checked_add": ["checked_sub"], "checked_sub": ["checked_add"],
+}
+# a string literal at most this long is mutated (to "" or, when empty, to "x")
+STRING_MUTANT_MAX = 40
 OPERATORS = sorted(set(SWAPS) | {"::", "->", "=>", "..=", "..", "<<", ">>", "&", "|", "^", "=", "!", ".", ",", ";", "(", ")", "[", "]", "{", "}", ":", "*=", "/=", "%=", "?", "#"}, key=len, reverse=True)
 
 
 def tokens(text, start, end):
-    """(offset, token) of the operators, integer literals and booleans in text[start:end]; strings,
-    chars, lifetimes and comments skipped; generics' angle brackets are left alone where they follow `::` or a type name."""
+    """(offset, token) of the operators, integer literals, booleans, short string literals and the
+    swappable methods called after `.` in text[start:end]; raw strings, chars, lifetimes and comments skipped; generics' angle brackets are left alone where they follow `::` or a type name."""
     out = []
     i = start
     while i < end:
@@ -65,6 +84,8 @@ def tokens(text, start, end):
             j = i + 1
             while j < end and text[j] != '"':
                 j += 2 if text[j] == "\\" else 1
+            if j + 1 - i <= STRING_MUTANT_MAX and j < end:
+                out.append((i, text[i:j + 1]))
             i = j + 1
             continue
         if ch == "'":
@@ -79,6 +100,8 @@ def tokens(text, start, end):
         if m:
             word = m.group(0)
             if word in ("true", "false") or re.fullmatch(r"\d+", word):
+                out.append((i, word))
+            elif word in CALL_SWAPS and text[:i].rstrip().endswith(".") and re.match(r"\s*(?:::<[^>]*>)?\(", text[i + len(word):]):
                 out.append((i, word))
             i += len(word)
             continue
@@ -114,6 +137,13 @@ def mutants(text, start, end):
             news = ["false"]
         elif tok == "false":
             news = ["true"]
+        elif tok.startswith('"'):
+            # a panic's message: the judge compares a panic as a panic, whatever it says
+            if re.search(r"(?:\b(?:panic|unreachable|unimplemented|todo|assert|assert_eq|assert_ne|debug_assert|debug_assert_eq|debug_assert_ne)!\s*\(|\.expect\s*\()[^;]*$", text[:offset]):
+                continue
+            news = ['"x"'] if tok == '""' else ['""']
+        elif tok in CALL_SWAPS:
+            news = CALL_SWAPS[tok]
         else:
             n = int(tok)
             news = ["1"] if n == 0 else ["0", str(n + 1)] if n == 1 else [str(n + 1), str(n - 1)]
@@ -194,7 +224,8 @@ def mutate_locked(config, target, crate, work, timeout_s, call_timeout_ms, start
     finally:
         with open(path, "w", encoding="utf-8") as f:
             f.write(original)
-    score = {"total": total, "killed": killed, "score": killed / total if total else 1, "survivors": survivors}
+    # no viable mutant: nothing shows the cases would tell a wrong body, so the mutation gate drops it (0/0)
+    score = {"total": total, "killed": killed, "score": killed / total if total else 0, "survivors": survivors}
     result["mutation"] = score
     result["before"] = score
     result["ms"] = int((time.monotonic() - started) * 1000)

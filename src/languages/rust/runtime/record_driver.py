@@ -39,13 +39,15 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import bounded_run  # noqa: E402
+
 HIDDEN_SUFFIX = ".codemidas-hidden"
 MOD_NAME = "zz_codemidas_record"
 MAX_ROUNDS = 6
@@ -53,6 +55,8 @@ MAX_ROUNDS = 6
 TARGET_DIR = None
 # (uid, gid) cargo and the test binary run as, or None for this process's own user (the judge sets the agent user's)
 RUN_AS = None
+# cargo's JSON messages name the test binary last: a crate with many warnings writes megabytes
+CARGO_OUTPUT_KEEP = 64 << 20
 UNJUDGEABLE = {"opaque"}
 SECTIONS_DROPPED = re.compile(r"^(?:dev-dependencies|build-dependencies|profile(?:\..*)?|target\..*\.(?:dev|build)-dependencies|patch(?:\..*)?|replace)$")
 
@@ -136,23 +140,10 @@ def spans_of(message):
     return out
 
 
-def as_user():
-    return {} if RUN_AS is None else {"user": RUN_AS[0], "group": RUN_AS[1], "extra_groups": []}
-
-
 def run_process(argv, cwd, env, timeout_s):
-    """(exit code, stdout, stderr) of a command in its own process group, killed whole at timeout_s (-1)."""
-    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace", start_new_session=True, **as_user())
-    try:
-        out, err = proc.communicate(timeout=max(1, timeout_s))
-        return proc.returncode, out, err
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except OSError:
-            pass
-        out, err = proc.communicate()
-        return -1, out, err
+    """(exit code, stdout, stderr) of a command as RUN_AS, bounded (bounded_run.py): its own process
+    group killed at timeout_s (-1), and every process of the agent user once it ends."""
+    return bounded_run.run_bounded(argv, cwd, env, timeout_s, run_as=RUN_AS, keep=CARGO_OUTPUT_KEEP, merge=False)
 
 
 def cargo_env():
@@ -191,17 +182,14 @@ def build(crate_dir, timeout_s):
 def read_outcomes(out_path):
     """({id: outcome}, [ids started, in order]) of what the test binary wrote."""
     outcomes, started = {}, []
-    if os.path.exists(out_path):
-        with open(out_path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                try:
-                    o = json.loads(line)
-                    if o.get("start"):
-                        started.append(o["id"])
-                    else:
-                        outcomes[o["id"]] = o
-                except (ValueError, KeyError, TypeError, AttributeError):
-                    pass
+    for o in bounded_run.read_jsonl(out_path):
+        try:
+            if o.get("start"):
+                started.append(o["id"])
+            else:
+                outcomes[o["id"]] = o
+        except (KeyError, TypeError, AttributeError):
+            pass
     return outcomes, started
 
 
@@ -304,8 +292,26 @@ def crate_lock(crate_dir):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
+CFG_TEST = re.compile(rb"#\[\s*cfg\s*\(\s*test\s*\)\s*\]")
+RUST_SOURCE_MAX = 4 << 20
+
+
+def rust_sources(crate_dir):
+    """The crate's `.rs` files under src/ that are regular files inside it (no links followed), each at most RUST_SOURCE_MAX bytes."""
+    out = []
+    top = os.path.join(crate_dir, "src")
+    for folder, dirs, files in os.walk(top):
+        dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(folder, d)))
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            if name.endswith(".rs") and not os.path.islink(path) and os.path.isfile(path) and os.path.getsize(path) <= RUST_SOURCE_MAX and inside(crate_dir, path):
+                out.append(path)
+    return out
+
+
 class PreparedCrate:
-    """A crate ready for drivers: Cargo.toml sanitized, build.rs and .cargo/ set aside; `write_drivers`
+    """A crate ready for drivers: Cargo.toml sanitized, build.rs and .cargo/ set aside, the crate's
+    `#[cfg(test)]` items switched off (`#[cfg(any())]`, never true); `write_drivers`
     appends a driver module to each module file that has cases; on exit everything is put back."""
 
     def __init__(self, repo_root, crate, work):
@@ -315,6 +321,7 @@ class PreparedCrate:
         self.work = work
         self.ok = inside(self.root, os.path.join(self.dir, "Cargo.toml"))
         self.originals = {}  # path -> original bytes, restored on exit
+        self.base = {}  # path -> what a module file holds while the drivers run (its `#[cfg(test)]` items switched off)
         self.moved = []
         self.modules = []  # the Rust module paths that have a driver
 
@@ -325,6 +332,16 @@ class PreparedCrate:
         with open(manifest, "rb") as f:
             self.originals[manifest] = f.read()
         write_file(manifest, sanitized_manifest(self.originals[manifest].decode("utf-8", "replace")).encode("utf-8"))
+        # the crate's own unit-test modules are not built: they may need the dev-dependencies the
+        # manifest lost (and in the judge they are the agent's code, which the cases need not run)
+        for path in rust_sources(self.dir):
+            with open(path, "rb") as f:
+                text = f.read()
+            off = CFG_TEST.sub(b"#[cfg(any())]", text)
+            if off != text:
+                self.originals[path] = text
+                self.base[path] = off
+                write_file(path, off)
         for name in ("build.rs", ".cargo"):
             for base in {self.dir, self.root}:
                 path = os.path.join(base, name)
@@ -337,7 +354,7 @@ class PreparedCrate:
         """Writes the drivers of `cases` (grouped by module file); {driver file name: {line: case id}}."""
         for path, original in self.originals.items():
             if not path.endswith("Cargo.toml") and inside(self.root, path):
-                write_file(path, original)
+                write_file(path, self.base.get(path, original))
         by_file = {}
         for c in cases:
             by_file.setdefault(c["file"], []).append(c)

@@ -63,4 +63,23 @@ public final class Ints {
         }
         return sum / xs.length;
     }
+
+    /** x limited to the range [lo, hi]; lo must not exceed hi. */
+    public static int clamp(int x, int lo, int hi) {
+        if (lo > hi) {
+            throw new IllegalArgumentException("lo > hi");
+        }
+        return Math.max(lo, Math.min(x, hi));
+    }
+
+    /** x limited to the range [lo, hi]; NaN stays NaN; lo must not exceed hi. */
+    public static double clamp(double x, double lo, double hi) {
+        if (lo > hi) {
+            throw new IllegalArgumentException("lo > hi");
+        }
+        if (Double.isNaN(x)) {
+            return x;
+        }
+        return Math.max(lo, Math.min(x, hi));
+    }
 }

@@ -1,0 +1,16 @@
+use rustkit::geom::Point;
+use rustkit::numbers::{digits, gcd};
+
+#[test]
+fn gcd_of_two() {
+    assert_eq!(gcd(12, 18), 6);
+}
+
+
+
+#[test]
+fn points_move() {
+    let mut p = Point::new(1, 2);
+    assert_eq!(p.shift(-3, 1), 5);
+    assert_eq!(p.quadrant(), 2);
+}
