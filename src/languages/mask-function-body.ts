@@ -1,6 +1,7 @@
 import type { Node, Parser } from 'web-tree-sitter';
 import type { Unit } from './construction-types.js';
 import { MaskBodyError } from './language-adapter.js';
+import { errorLineRanges } from './tree-sitter-nodes.js';
 
 /** What a plugin's masking knows of its language, for `maskFunctionBody`. */
 export interface BodyMask {
@@ -19,7 +20,8 @@ export interface BodyMask {
 /**
  * Replaces the body of `unit` in `source` with `mask.maskedBody`, keeping the rest of the file.
  * Throws MaskBodyError `mask-not-found` when the unit's declaration is not in the file, and
- * `mask-broken` when the result (after `repair`) would not parse.
+ * `mask-broken` when the result (after `repair`) would not parse (holds more syntax errors, to this
+ * grammar, than the original did).
  */
 export function maskFunctionBody(source: string, unit: Unit, mask: BodyMask): string {
   const parser = mask.createParser();
@@ -27,7 +29,10 @@ export function maskFunctionBody(source: string, unit: Unit, mask: BodyMask): st
     const tree = parser.parse(source);
     if (tree === null) throw new MaskBodyError('mask-not-found', `${unit.id}: the parser gave no tree`);
     let masked: string;
+    // errors the grammar already finds in the original (one older than the compiler) are not the mask's
+    let errorsBefore = 0;
     try {
+      errorsBefore = tree.rootNode.hasError ? errorLineRanges(tree.rootNode).length : 0;
       const declaration = mask.find(tree.rootNode, unit);
       if (declaration === null) throw new MaskBodyError('mask-not-found', `${unit.id}: no ${mask.declaration} with its body at lines ${unit.bodyStartLine}..${unit.bodyEndLine} in ${unit.file}`);
       const body = declaration.childForFieldName('body')!;
@@ -39,7 +44,7 @@ export function maskFunctionBody(source: string, unit: Unit, mask: BodyMask): st
     }
     const repaired = mask.repair === undefined ? masked : mask.repair(masked, parser);
     const check = parser.parse(repaired);
-    const broken = check === null || check.rootNode.hasError;
+    const broken = check === null || (check.rootNode.hasError && errorLineRanges(check.rootNode).length > errorsBefore);
     check?.delete();
     if (broken) throw new MaskBodyError('mask-broken', `${unit.id}: the masked file would not parse`);
     return repaired;

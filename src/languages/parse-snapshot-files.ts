@@ -5,7 +5,7 @@ import type { RepoSnapshot, Unit } from './construction-types.js';
 import type { ParseOptions, ParseProblem } from './language-adapter.js';
 import { createParser, type GrammarName } from './tree-sitter-grammar.js';
 import { compareStrings } from './call-sites.js';
-import { firstErrorLine } from './tree-sitter-nodes.js';
+import { errorLineRanges } from './tree-sitter-nodes.js';
 
 /** What a plugin's unit parser tells `parseSnapshotFiles`. */
 export interface SnapshotFileParsing<P> {
@@ -20,9 +20,11 @@ export interface SnapshotFileParsing<P> {
 
 /**
  * Reads and parses each file of `snapshot` that `parsing.parses`, in the snapshot's order, checking
- * `options.signal` between files. A file that cannot be read (`parse-error`), gives no tree
- * (`parse-error`) or holds a syntax error (`syntax-error`) is a problem, not an exception. Units
- * come from the files `holdsUnits`, sorted by file, line and qualname; problems are sorted by file.
+ * `options.signal` between files. A file that cannot be read (`parse-error`) or gives no tree
+ * (`parse-error`) is a problem, not an exception; one that holds a syntax error to this grammar is a
+ * problem too (`syntax-error`), but its units outside the error are kept: the language's compiler,
+ * not a tree-sitter grammar that may be older, decides what compiles. Units come from the files
+ * `holdsUnits`, sorted by file, line and qualname; problems are sorted by file.
  */
 export async function parseSnapshotFiles<P>(snapshot: RepoSnapshot, options: ParseOptions, parsing: SnapshotFileParsing<P>): Promise<{ units: Unit[]; parsed: P[]; problems: ParseProblem[] }> {
   const parser = await createParser(parsing.grammar);
@@ -46,13 +48,17 @@ export async function parseSnapshotFiles<P>(snapshot: RepoSnapshot, options: Par
       }
       try {
         const root = tree.rootNode;
-        if (root.hasError) {
-          problems.push({ file, code: 'syntax-error', message: `${file}: a syntax error at line ${firstErrorLine(root)}` });
-          continue;
-        }
         const result = parsing.parseTree(root, file, source);
         parsed.push(result.parsed);
-        if (parsing.holdsUnits(file)) units.push(...result.units);
+        // the grammar can be older than the compiler (a raw string in an attribute, newer syntax):
+        // the units that hold no error are kept, the others dropped with the file's problem
+        const errors = root.hasError ? errorLineRanges(root) : [];
+        const clean = result.units.filter((u) => !errors.some(([first, last]) => first <= u.endLine && last >= u.startLine));
+        if (errors.length > 0) {
+          const lost = result.units.length - clean.length;
+          problems.push({ file, code: 'syntax-error', message: `${file}: a syntax error at line ${errors[0]![0]} (to this parser); ${clean.length} units elsewhere in the file kept${lost > 0 ? `, ${lost} holding it dropped` : ''}` });
+        }
+        if (parsing.holdsUnits(file)) units.push(...clean);
       } finally {
         tree.delete();
       }

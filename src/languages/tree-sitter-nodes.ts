@@ -37,3 +37,33 @@ export function firstErrorLine(root: Node): number {
   visit(root);
   return line;
 }
+
+/** The line ranges `[first, last]` of the syntax errors (ERROR and MISSING nodes) under `root`, outermost only. */
+export function errorLineRanges(root: Node): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const visit = (node: Node): void => {
+    if (!node.hasError) return;
+    if (node.isError || node.isMissing) {
+      out.push([lineOf(node), endLineOf(node)]);
+      return;
+    }
+    for (const child of node.children) if (child !== null) visit(child);
+  };
+  visit(root);
+  return out;
+}
+
+/** Whether the text of a syntax error (an ERROR node) under `root` matches `pattern`: a test this grammar cannot read may name it there. */
+export function errorTextMatches(root: Node, pattern: RegExp): boolean {
+  let found = false;
+  const visit = (node: Node): void => {
+    if (found || !node.hasError) return;
+    if (node.isError) {
+      found = pattern.test(node.text);
+      return;
+    }
+    for (const child of node.children) if (child !== null) visit(child);
+  };
+  visit(root);
+  return found;
+}

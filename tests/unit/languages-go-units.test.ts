@@ -96,9 +96,14 @@ describe('Go units (issue 20)', () => {
       mkdirSync(join(dir, 'clock'));
       writeFileSync(join(dir, 'clock/clock.go'), 'package clock\n\nimport (\n\t"math/rand"\n\t"time"\n)\n\nfunc Stamp() int64 {\n\treturn time.Now().Unix() + rand.Int63()\n}\n\nfunc Pure(a int) int {\n\treturn a * 2\n}\n');
       writeFileSync(join(dir, 'clock/broken.go'), 'package clock\n\nfunc Broken( {\n');
+      // a file with a syntax error to the grammar keeps the units outside it (the compiler decides what compiles)
+      writeFileSync(join(dir, 'clock/partly.go'), 'package clock\n\nfunc Kept(a int) int {\n\treturn a + 1\n}\n\nfunc Lost(a int) int {\n\treturn (a + 1\n}\n');
       const parsed = await parseGoUnits(snapshotOf(dir));
-      expect(parsed.units.filter((u) => u.kind !== 'class').map((u) => [u.qualname, u.impurities])).toEqual([['Stamp', ['clock:time.Now', 'random:rand.Int63']], ['Pure', []]]);
-      expect(parsed.problems).toEqual([{ file: 'clock/broken.go', code: 'syntax-error', message: 'clock/broken.go: a syntax error at line 3' }]);
+      expect(parsed.units.filter((u) => u.kind !== 'class').map((u) => [u.qualname, u.impurities])).toEqual([['Stamp', ['clock:time.Now', 'random:rand.Int63']], ['Pure', []], ['Kept', []]]);
+      expect(parsed.problems).toEqual([
+        { file: 'clock/broken.go', code: 'syntax-error', message: 'clock/broken.go: a syntax error at line 3 (to this parser); 0 units elsewhere in the file kept' },
+        { file: 'clock/partly.go', code: 'syntax-error', message: 'clock/partly.go: a syntax error at line 8 (to this parser); 1 units elsewhere in the file kept, 1 holding it dropped' },
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -169,6 +169,8 @@ describe('Rust inputs and the record target', () => {
     expect(rustLiteralsOf('Option<bool>')).toEqual(['None', 'Some(true)', 'Some(false)']);
     expect(rustLiteralsOf('(i32, &str)')[0]).toBe('(0, "a")');
     expect(rustLiteralsOf('HashMap<String, i32>')).toEqual([]);
+    expect(rustLiteralsOf('[u8; 3]')).toEqual(['[0, 1, 2]', '[1, 2, 7]']);
+    expect(rustLiteralsOf('&[u8; 256]')[0]).toBe('&[0; 256]');
   });
 
   it('takes the repository literal calls first (tests as repo-test), then one parameter varied at a time from two bases, then seeded combinations', () => {
@@ -195,6 +197,29 @@ describe('Rust inputs and the record target', () => {
     expect(target['selfType']).toBe('Point');
     expect(target['receivers']).toEqual(['Point::new(1, 2)', 'Point { x: 1, y: -1 }', 'Point { x: 2, y: 10 }', 'Point { x: 0, y: 0 }']);
     expect(target['params']).toEqual([{ name: 'dx', type: 'i32' }, { name: 'dy', type: 'i32' }]);
+  });
+
+  it('leaves out the module files declared under #[cfg(test)] (their calls are tests), and takes public constants of a struct as its values', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'rust-consts-'));
+    try {
+      mkdirSync(join(tmp, 'src'));
+      writeFileSync(join(tmp, 'Cargo.toml'), '[package]\nname = "c"\nversion = "0.1.0"\nedition = "2021"\n');
+      writeFileSync(join(tmp, 'src/lib.rs'), 'pub mod config;\n#[cfg(test)]\nmod tests;\n\npub fn width(c: config::Config, n: usize) -> usize { let w = n * 4; let p = if c.pad { 3 } else { 0 }; (w + p) / 3 }\n');
+      writeFileSync(join(tmp, 'src/config.rs'), 'pub struct Config { pub pad: bool, table: std::collections::HashMap<u8, u8> }\npub const STANDARD: Config = Config { pad: true, table: std::collections::HashMap::new() };\nconst HIDDEN: Config = STANDARD;\n');
+      writeFileSync(join(tmp, 'src/tests.rs'), 'pub fn helper(n: usize) -> usize { let a = n; let b = a + 1; b * 2 }\n#[test]\nfn widths() { assert_eq!(crate::width(crate::config::STANDARD, 3), 5); }\n');
+      const parsed = await createRustPlugin().parseUnits({ dir: tmp, origin: tmp, revision: 'w', files: ['Cargo.toml', 'src/config.rs', 'src/lib.rs', 'src/tests.rs'] });
+      expect(parsed.units.map((u) => u.id)).toEqual(['src/config.rs:Config', 'src/lib.rs:width']);
+      const config = parsed.units.find((u) => u.qualname === 'Config')!;
+      expect(config.decorators).toContain('const-expr:crate::config::STANDARD');
+      expect(config.decorators).toContain('receiver-expr:crate::config::STANDARD');
+      const width = parsed.units.find((u) => u.qualname === 'width')!;
+      expect(width.callSites.map((s) => s.caller)).toEqual(['<tests>']);
+      const classes = new Map(parsed.units.filter((u) => u.kind === 'class').map((u) => [u.id, u] as const));
+      const inputs = createRustRecorder().target({ unit: width, reasons: [] }, classes, [])['inputs'] as { args: string[] }[];
+      expect(inputs[0]?.args).toEqual(['crate::config::STANDARD', '0']);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 
   it("builds receivers from the type's own constructors' parameter literals when its fields have none", async () => {

@@ -47,6 +47,10 @@ interface ParsedFile {
   file: string;
   dir: string;
   calls: (FoundCall & { callee: string })[];
+  /** The module files this one declares under `#[cfg(test)]` (`#[cfg(test)] mod tests;` → `src/tests.rs` or `src/tests/mod.rs`). */
+  testModules: string[];
+  /** Its `pub`/`pub(crate)` constants: name and type (`STANDARD`, `Config`). */
+  consts: { name: string; type: string }[];
 }
 
 /**
@@ -71,6 +75,20 @@ export async function parseRustUnits(snapshot: RepoSnapshot, options: ParseOptio
     holdsUnits: isRustSourceFile,
     parseTree,
   });
+  // module files declared under `#[cfg(test)]` are the crate's tests: no units, their calls are tests'
+  const testFiles = new Set(parsed.flatMap((p) => p.testModules));
+  for (const p of parsed) if (testFiles.has(p.file)) for (const call of p.calls) call.site = { ...call.site, caller: RUST_TESTS_CALLER };
+  const libraryUnits = units.filter((u) => !testFiles.has(u.file));
+  units.length = 0;
+  units.push(...libraryUnits);
+  // a struct's public constants (`pub const STANDARD: Config`) are values of it: its receivers, and arguments of its type
+  for (const p of parsed) {
+    if (testFiles.has(p.file)) continue;
+    for (const c of p.consts) {
+      const struct = units.find((u) => u.kind === 'class' && u.qualname === c.type.split('::').at(-1));
+      struct?.decorators.push(`${CONST_DECORATOR}${rustModulePath(p.file)}::${c.name}`);
+    }
+  }
   const byName = new Map<string, Unit[]>();
   for (const u of units) {
     if (u.kind === 'class') continue;
@@ -99,9 +117,25 @@ export async function parseRustUnits(snapshot: RepoSnapshot, options: ParseOptio
   return { units, problems };
 }
 
+/** Where a module file's child module `name` may live: beside it (`lib.rs`, `main.rs`, `mod.rs`) or in its folder (`src/a.rs` → `src/a/`). */
+function childModuleFiles(file: string, name: string): string[] {
+  const base = posix.basename(file);
+  const dir = ['lib.rs', 'main.rs', 'mod.rs'].includes(base) ? posix.dirname(file) : file.slice(0, -'.rs'.length);
+  return [`${dir}/${name}.rs`, `${dir}/${name}/mod.rs`];
+}
+
+/** The Rust path of a module file from the crate root (`src/config.rs` → `crate::config`, `src/lib.rs` → `crate`). */
+export function rustModulePath(file: string): string {
+  const rel = file.replace(/^(?:.*\/)?src\//, '').replace(/\.rs$/, '');
+  const parts = rel.split('/').filter((p) => p !== 'mod' && p !== 'lib' && p !== 'main');
+  return ['crate', ...parts].join('::');
+}
+
 function parseTree(root: Node, file: string, source: string): { parsed: ParsedFile; units: Unit[] } {
   const units: Unit[] = [];
   const calls: ParsedFile['calls'] = [];
+  const testModules: string[] = [];
+  const consts: ParsedFile['consts'] = [];
   for (const node of named(root)) {
     if (node.type === 'function_item') {
       const unit = unitOf(node, file, source, null);
@@ -123,9 +157,13 @@ function parseTree(root: Node, file: string, source: string): { parsed: ParsedFi
       // inline modules (`#[cfg(test)] mod tests { … }`), statics, consts: their calls count
       const tests = node.type === 'mod_item' && /#\[cfg\(test\)\]/.test(attributesBefore(node).join('\n'));
       collectCalls(node, tests ? RUST_TESTS_CALLER : '<module>', file, calls);
+      const name = node.childForFieldName('name')?.text;
+      if (tests && node.childForFieldName('body') === null && name !== undefined) testModules.push(...childModuleFiles(file, name));
+      const type = node.childForFieldName('type')?.text;
+      if (node.type === 'const_item' && name !== undefined && type !== undefined && visibilityOf(node).startsWith('pub')) consts.push({ name, type });
     }
   }
-  return { parsed: { file, dir: posix.dirname(file), calls }, units };
+  return { parsed: { file, dir: posix.dirname(file), calls, testModules, consts }, units };
 }
 
 /** The type an `impl` block is for, when it is a plain named type without type parameters: its name and trait. */
@@ -317,6 +355,9 @@ function impuritiesIn(text: string): string[] {
 
 /** The caller of a call site inside a `#[cfg(test)]` module: such calls are the repository's tests'. */
 export const RUST_TESTS_CALLER = '<tests>';
+
+/** The decorator of a struct's class unit for each public constant of its type: `const-expr:crate::config::STANDARD`. */
+export const CONST_DECORATOR = 'const-expr:';
 
 /** Every call of `node`, as call sites with the caller's name and the argument texts; calls inside macro token trees found by their text. */
 function collectCalls(node: Node, caller: string, file: string, into: ParsedFile['calls']): void {

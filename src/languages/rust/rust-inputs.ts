@@ -1,6 +1,6 @@
 import { createRandom } from '../../pipeline/select/seeded-order.js';
 import type { Unit } from '../construction-types.js';
-import { RUST_TESTS_CALLER, isRustTestFile } from './parse-rust-units.js';
+import { CONST_DECORATOR, RUST_TESTS_CALLER, isRustTestFile } from './parse-rust-units.js';
 
 /** One recorded input of a Rust target: each argument as Rust source in the target's module, and where it came from. */
 export interface RustInput {
@@ -88,8 +88,10 @@ export function rustLiteralsOf(type: string, depth = 0, structs: ReadonlyMap<str
   const array = /^\[(.+); *(\d+)\]$/.exec(t);
   if (array) {
     const items = rustLiteralsOf(array[1]!, depth + 1, structs);
-    const n = Math.min(Number(array[2]), 8);
+    const n = Number(array[2]);
     if (items.length === 0) return [];
+    // a long array as one repeated value (`[0; 256]`: its item type must be Copy, as a number is)
+    if (n > 16) return items.slice(0, 3).map((v) => `[${v}; ${n}]`);
     return [0, 1].map((shift) => `[${Array.from({ length: n }, (_, i) => items[(i + shift) % items.length]).join(', ')}]`);
   }
   const option = genericArgument(t, 'Option');
@@ -101,7 +103,7 @@ export function rustLiteralsOf(type: string, depth = 0, structs: ReadonlyMap<str
     return [0, 1, 2].map((k) => `(${parts.map((p) => p[(k + parts.indexOf(p)) % p.length]).join(', ')}${parts.length === 1 ? ',' : ''})`);
   }
   // a struct of the crate: the receivers its methods get (its constructors' calls, a struct literal)
-  const own = structs.get(t.replace(/^(?:crate|self|super)::/, ''));
+  const own = /^[\w:]+$/.test(t) ? structs.get(t.split('::').at(-1)!) : undefined;
   if (own !== undefined) return [...own];
   return [];
 }
@@ -158,7 +160,8 @@ export function rustInputs(unit: Unit, seed: number, max: number, structs: Reado
 
 /**
  * The receivers a method of `type` is called on (Rust source in its module): the repository's
- * literal calls of the type's associated functions that return it (`Point::new(1, 2)`), a struct
+ * literal calls of the type's associated functions that return it (`Point::new(1, 2)`), its public
+ * constants (`crate::config::STANDARD`, parse-rust-units.ts), a struct
  * literal from its fields' literals where they have some (`Point { x: 1, y: 2 }`),
  * `Type::default()` where the struct derives Default, and those functions called with their
  * parameters' literals (not generic or unsafe ones); at most `max`.
@@ -177,6 +180,8 @@ export function rustReceivers(type: string, units: readonly Unit[], max = 4): st
     for (const s of u.callSites) if (s.allLiteral && s.argumentTexts.length === u.params.length) out.add(`${type}::${u.qualname.split('.')[1]}(${s.argumentTexts.join(', ')})`);
   }
   const struct = units.find((u) => u.kind === 'class' && u.qualname === type);
+  // its public constants (`crate::config::STANDARD`)
+  for (const d of struct?.decorators ?? []) if (d.startsWith(CONST_DECORATOR)) out.add(d.slice(CONST_DECORATOR.length));
   if (struct !== undefined && struct.params.length > 0) {
     const values = struct.params.map((p) => rustLiteralsOf(p.annotation ?? ''));
     if (values.every((v) => v.length > 0)) {

@@ -38,6 +38,8 @@ sys.path.insert(0, HERE)
 import bounded_run  # noqa: E402
 
 MAX_ROUNDS = 6
+# javac's output kept (its errors name the cases it refuses)
+JAVAC_OUTPUT_KEEP = 64 << 20
 CASES_PER_METHOD = 200
 # a driver class holds a lambda per case: its constant pool (65535 entries) bounds how many
 MAX_PLANNED_PER_TARGET = 160
@@ -177,12 +179,12 @@ def write_driver(folder, package, cls, imports, codes):
     return path, at
 
 
-def run(argv, timeout_s, cwd=None, stdin_text=None):
+def run(argv, timeout_s, cwd=None, stdin_text=None, keep=bounded_run.OUTPUT_KEEP):
     """(exit code or -1 on timeout, output) as RUN_AS, bounded (bounded_run.py): its own process
-    group killed at timeout_s, endless output read and dropped, every process of the agent user
-    killed once it ends."""
+    group killed at timeout_s, output past `keep` bytes read and dropped, every process of the agent
+    user killed once it ends."""
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": tempfile.gettempdir()}
-    code, output, _ = bounded_run.run_bounded(argv, cwd, env, timeout_s, run_as=RUN_AS, stdin_text=stdin_text)
+    code, output, _ = bounded_run.run_bounded(argv, cwd, env, timeout_s, run_as=RUN_AS, stdin_text=stdin_text, keep=keep)
     return code, output
 
 
@@ -217,7 +219,8 @@ class Build:
         if RUN_AS is not None:
             os.chown(argfile, RUN_AS[0], RUN_AS[1])
         cp = ["-cp", ":".join(self.jars)] if self.jars else []
-        return run(["javac"] + JAVAC_FLAGS + cp + ["-d", self.classes, "@" + argfile], timeout_s)
+        # every refused case is named in javac's errors, all of them wanted: thousands of cases write megabytes
+        return run(["javac"] + JAVAC_FLAGS + cp + ["-d", self.classes, "@" + argfile], timeout_s, keep=JAVAC_OUTPUT_KEEP)
 
     def classpath(self, extra=None):
         return ":".join(([extra] if extra else []) + [self.classes] + self.jars)
