@@ -5,7 +5,7 @@ import type { FileEntry } from '../sandbox/types.js';
 
 /** The Python the Go, Rust and Java runtimes share (bounded runs of the agent's code, the judges' float and message helpers). */
 export const COMPILED_RUNTIME_DIR = join(projectRoot(), 'src', 'languages', 'compiled-runtime');
-const COMPILED_RUNTIME_FILES = ['bounded_run.py', 'judge_values.py'];
+const COMPILED_RUNTIME_FILES = ['bounded_run.py', 'judge_values.py', 'token_mutants.py'];
 
 /**
  * A compiled language's record harness as files for the record sandbox: the folders down to

@@ -21,11 +21,11 @@ import { recordJavaScriptTwice, type TaggedValue } from '../../src/languages/jav
 import { createSilentLogger } from '../../src/logging.js';
 import { projectRoot } from '../../src/project-root.js';
 import { createDockerSandboxProvider } from '../../src/sandbox/docker/docker-sandbox-provider.js';
-import type { FileEntry, SandboxProvider } from '../../src/sandbox/types.js';
+import type { SandboxProvider } from '../../src/sandbox/types.js';
 import type { ScoreResult } from '../../src/scoring/types.js';
-import { listWorkspaceFiles } from '../../src/tasks/list-workspace-files.js';
 import { loadCatalog } from '../../src/tasks/load-catalog.js';
 import type { LoadedTask } from '../../src/tasks/types.js';
+import { workspaceWith } from '../fixtures/scoring-fixtures.js';
 
 const logger = createSilentLogger();
 const docker = new Dockerode();
@@ -99,24 +99,8 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-/** The agent's workspace as the read-out would give it: the task's workspace with `files` written over it. */
-async function readout(files: Record<string, string | Buffer>): Promise<FileEntry[]> {
-  const base = (await listWorkspaceFiles(task)).filter((e) => !(e.path in files));
-  const added: FileEntry[] = Object.entries(files).map(([path, content]) => ({ path, type: 'file', mode: 0o644, content: Buffer.from(content) }));
-  const dirs = new Set(base.filter((e) => e.type === 'directory').map((e) => e.path));
-  for (const path of Object.keys(files)) {
-    const parts = path.split('/');
-    for (let i = 1; i < parts.length; i++) {
-      const dir = parts.slice(0, i).join('/');
-      if (!dirs.has(dir)) added.unshift({ path: dir, type: 'directory', mode: 0o755 });
-      dirs.add(dir);
-    }
-  }
-  return [...base, ...added];
-}
-
 async function score(files: Record<string, string | Buffer>): Promise<ScoreResult> {
-  return createJavaScriptScorer({ provider, logger }).score({ task, workspace: await readout(files) });
+  return createJavaScriptScorer({ provider, logger }).score({ task, workspace: await workspaceWith(task, files) });
 }
 
 /** `module` (the masked or the original target module) with `code` added at its top: module scope runs when the judge's subject loads it. */

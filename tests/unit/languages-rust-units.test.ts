@@ -17,6 +17,21 @@ import { shortRustType } from '../../src/languages/rust/rust-values.js';
 import { rustWriter } from '../../src/languages/rust/rust-writer.js';
 import { projectRoot } from '../../src/project-root.js';
 
+/** The units `createRustPlugin().parseUnits` finds in a crate of `files` (Cargo.toml added) written to a scratch folder. */
+async function unitsOfCrate(files: Record<string, string>): Promise<Unit[]> {
+  const tmp = mkdtempSync(join(tmpdir(), 'rust-crate-'));
+  try {
+    const all: Record<string, string> = { 'Cargo.toml': '[package]\nname = "c"\nversion = "0.1.0"\nedition = "2021"\n', ...files };
+    for (const [path, text] of Object.entries(all)) {
+      mkdirSync(join(tmp, path, '..'), { recursive: true });
+      writeFileSync(join(tmp, path), text);
+    }
+    return (await createRustPlugin().parseUnits({ dir: tmp, origin: tmp, revision: 'w', files: Object.keys(all).sort() })).units;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 const RUSTKIT = join(projectRoot(), 'examples/rustkit');
 const plugin = createRustPlugin();
 
@@ -200,52 +215,37 @@ describe('Rust inputs and the record target', () => {
   });
 
   it('leaves out the module files declared under #[cfg(test)] (their calls are tests), and takes public constants of a struct as its values', async () => {
-    const tmp = mkdtempSync(join(tmpdir(), 'rust-consts-'));
-    try {
-      mkdirSync(join(tmp, 'src'));
-      writeFileSync(join(tmp, 'Cargo.toml'), '[package]\nname = "c"\nversion = "0.1.0"\nedition = "2021"\n');
-      writeFileSync(join(tmp, 'src/lib.rs'), 'pub mod config;\n#[cfg(test)]\nmod tests;\n\npub fn width(c: config::Config, n: usize) -> usize { let w = n * 4; let p = if c.pad { 3 } else { 0 }; (w + p) / 3 }\n');
-      writeFileSync(join(tmp, 'src/config.rs'), 'pub struct Config { pub pad: bool, table: std::collections::HashMap<u8, u8> }\npub const STANDARD: Config = Config { pad: true, table: std::collections::HashMap::new() };\nconst HIDDEN: Config = STANDARD;\n');
-      writeFileSync(join(tmp, 'src/tests.rs'), 'pub fn helper(n: usize) -> usize { let a = n; let b = a + 1; b * 2 }\n#[test]\nfn widths() { assert_eq!(crate::width(crate::config::STANDARD, 3), 5); }\n');
-      const parsed = await createRustPlugin().parseUnits({ dir: tmp, origin: tmp, revision: 'w', files: ['Cargo.toml', 'src/config.rs', 'src/lib.rs', 'src/tests.rs'] });
-      expect(parsed.units.map((u) => u.id)).toEqual(['src/config.rs:Config', 'src/lib.rs:width']);
-      const config = parsed.units.find((u) => u.qualname === 'Config')!;
-      expect(config.decorators).toContain('const-expr:crate::config::STANDARD');
-      expect(config.decorators).toContain('receiver-expr:crate::config::STANDARD');
-      const width = parsed.units.find((u) => u.qualname === 'width')!;
-      expect(width.callSites.map((s) => s.caller)).toEqual(['<tests>']);
-      const classes = new Map(parsed.units.filter((u) => u.kind === 'class').map((u) => [u.id, u] as const));
-      const inputs = createRustRecorder().target({ unit: width, reasons: [] }, classes, [])['inputs'] as { args: string[] }[];
-      expect(inputs[0]?.args).toEqual(['crate::config::STANDARD', '0']);
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-    }
+    const units = await unitsOfCrate({
+      'src/lib.rs': 'pub mod config;\n#[cfg(test)]\nmod tests;\n\npub fn width(c: config::Config, n: usize) -> usize { let w = n * 4; let p = if c.pad { 3 } else { 0 }; (w + p) / 3 }\n',
+      'src/config.rs': 'pub struct Config { pub pad: bool, table: std::collections::HashMap<u8, u8> }\npub const STANDARD: Config = Config { pad: true, table: std::collections::HashMap::new() };\nconst HIDDEN: Config = STANDARD;\n',
+      'src/tests.rs': 'pub fn helper(n: usize) -> usize { let a = n; let b = a + 1; b * 2 }\n#[test]\nfn widths() { assert_eq!(crate::width(crate::config::STANDARD, 3), 5); }\n',
+    });
+    expect(units.map((u) => u.id)).toEqual(['src/config.rs:Config', 'src/lib.rs:width']);
+    const config = units.find((u) => u.qualname === 'Config')!;
+    expect(config.decorators).toContain('const-expr:crate::config::STANDARD');
+    expect(config.decorators).toContain('receiver-expr:crate::config::STANDARD');
+    const width = units.find((u) => u.qualname === 'width')!;
+    expect(width.callSites.map((s) => s.caller)).toEqual(['<tests>']);
+    const classes = new Map(units.filter((u) => u.kind === 'class').map((u) => [u.id, u] as const));
+    const inputs = createRustRecorder().target({ unit: width, reasons: [] }, classes, [])['inputs'] as { args: string[] }[];
+    expect(inputs[0]?.args).toEqual(['crate::config::STANDARD', '0']);
   });
 
   it("builds receivers from the type's own constructors' parameter literals when its fields have none", async () => {
-    const tmp = mkdtempSync(join(tmpdir(), 'rust-ctor-'));
-    try {
-      mkdirSync(join(tmp, 'src'));
-      writeFileSync(join(tmp, 'Cargo.toml'), '[package]\nname = "c"\nversion = "0.1.0"\nedition = "2021"\n');
-      writeFileSync(
-        join(tmp, 'src/lib.rs'),
-        [
-          'pub struct Tally { counts: std::collections::HashMap<String, u32>, limit: usize }',
-          'impl Tally {',
-          '    pub fn with_limit(limit: usize) -> Self { let counts = std::collections::HashMap::new(); let t = Tally { counts, limit }; t }',
-          '    pub fn build<T: Into<usize>>(limit: T) -> Self { Self::with_limit(limit.into()) }',
-          '    pub fn total(&self) -> u32 { let mut s = 0; for v in self.counts.values() { s += v; } s.min(self.limit as u32) }',
-          '}',
-          '',
-        ].join('\n'),
-      );
-      const parsed = createRustPlugin().parseUnits({ dir: tmp, origin: tmp, revision: 'w', files: ['Cargo.toml', 'src/lib.rs'] });
-      const tally = (await parsed).units.find((u) => u.kind === 'class' && u.qualname === 'Tally')!;
-      // the generic `build` is not called; `with_limit` is, with usize literals
-      expect(tally.decorators.filter((d) => d.startsWith('receiver-expr:'))).toEqual(['receiver-expr:Tally::with_limit(0)', 'receiver-expr:Tally::with_limit(1)', 'receiver-expr:Tally::with_limit(7)']);
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-    }
+    const units = await unitsOfCrate({
+      'src/lib.rs': [
+        'pub struct Tally { counts: std::collections::HashMap<String, u32>, limit: usize }',
+        'impl Tally {',
+        '    pub fn with_limit(limit: usize) -> Self { let counts = std::collections::HashMap::new(); let t = Tally { counts, limit }; t }',
+        '    pub fn build<T: Into<usize>>(limit: T) -> Self { Self::with_limit(limit.into()) }',
+        '    pub fn total(&self) -> u32 { let mut s = 0; for v in self.counts.values() { s += v; } s.min(self.limit as u32) }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    const tally = units.find((u) => u.kind === 'class' && u.qualname === 'Tally')!;
+    // the generic `build` is not called; `with_limit` is, with usize literals
+    expect(tally.decorators.filter((d) => d.startsWith('receiver-expr:'))).toEqual(['receiver-expr:Tally::with_limit(0)', 'receiver-expr:Tally::with_limit(1)', 'receiver-expr:Tally::with_limit(7)']);
   });
 });
 

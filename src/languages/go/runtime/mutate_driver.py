@@ -30,6 +30,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import judge  # noqa: E402
 import record_driver  # noqa: E402
+import token_mutants  # noqa: E402
 import search_inputs  # noqa: E402
 
 # search calls recorded per target, and surviving mutants hunted, at most
@@ -115,20 +116,10 @@ def mutants(text, start, end):
             if tok in ("-", "*", "+") and (not before or before[-1] in "(,=:[{!&|<>+-*/%^;" or before.endswith("return")):
                 continue
             news = SWAPS[tok]
-        elif tok == "true":
-            news = ["false"]
-        elif tok == "false":
-            news = ["true"]
-        elif tok.startswith('"'):
-            # a panic's message: the judge compares a panic by the type of its value
-            if re.search(r"\bpanic\s*\([^;\n]*$", text[:offset]):
-                continue
-            news = ['"x"'] if tok == '""' else ['""']
-        elif tok in CALL_SWAPS:
-            news = CALL_SWAPS[tok]
+        elif tok.startswith('"') and re.search(r"\bpanic\s*\([^;\n]*$", text[:offset]):
+            continue  # a panic's message: the judge compares a panic by the type of its value
         else:
-            n = int(tok)
-            news = ["1"] if n == 0 else ["0", str(n + 1)] if n == 1 else [str(n + 1), str(n - 1)]
+            news = token_mutants.replacements(tok, CALL_SWAPS)
         for new in news:
             out.append((offset, tok, new, "line %d: %s → %s" % (line_of(offset), tok, new)))
     return out

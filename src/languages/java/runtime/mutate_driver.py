@@ -27,6 +27,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import judge  # noqa: E402
 import record_driver  # noqa: E402
+import token_mutants  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MAX_MUTANTS = 40
@@ -111,20 +112,10 @@ def mutants(text, start, end):
             if tok in ("<", ">") and re.match(r"\s*[A-Z]\w*\s*(?:<[^<>]*>)?\s*>", text[offset + 1:offset + 80]):
                 continue
             news = SWAPS[tok]
-        elif tok == "true":
-            news = ["false"]
-        elif tok == "false":
-            news = ["true"]
-        elif tok.startswith('"'):
-            # an exception's message: the judge compares what is thrown by its class alone
-            if re.search(r"new\s+[\w.]*(?:Exception|Error)\s*\([^;]*$", text[:offset]):
-                continue
-            news = ['"x"'] if tok == '""' else ['""']
-        elif tok in CALL_SWAPS:
-            news = CALL_SWAPS[tok]
+        elif tok.startswith('"') and re.search(r"new\s+[\w.]*(?:Exception|Error)\s*\([^;]*$", text[:offset]):
+            continue  # an exception's message: the judge compares what is thrown by its class alone
         else:
-            n = int(tok)
-            news = ["1"] if n == 0 else ["0", str(n + 1)] if n == 1 else [str(n + 1), str(n - 1)]
+            news = token_mutants.replacements(tok, CALL_SWAPS)
         for new in news:
             out.append((offset, tok, new, "line %d: %s → %s" % (line_of(offset), tok, new)))
     return out

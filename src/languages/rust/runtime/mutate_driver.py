@@ -29,6 +29,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import judge  # noqa: E402
 import record_driver  # noqa: E402
+import token_mutants  # noqa: E402
 
 RUST_MAX_MUTANTS = 24
 MUTATE_BUDGET_S = 150
@@ -133,20 +134,10 @@ def mutants(text, start, end):
             if tok == ">" and re.search(r"<[\w\s,:&']*$", before):
                 continue
             news = SWAPS[tok]
-        elif tok == "true":
-            news = ["false"]
-        elif tok == "false":
-            news = ["true"]
-        elif tok.startswith('"'):
-            # a panic's message: the judge compares a panic as a panic, whatever it says
-            if re.search(r"(?:\b(?:panic|unreachable|unimplemented|todo|assert|assert_eq|assert_ne|debug_assert|debug_assert_eq|debug_assert_ne)!\s*\(|\.expect\s*\()[^;]*$", text[:offset]):
-                continue
-            news = ['"x"'] if tok == '""' else ['""']
-        elif tok in CALL_SWAPS:
-            news = CALL_SWAPS[tok]
+        elif tok.startswith('"') and re.search(r"(?:\b(?:panic|unreachable|unimplemented|todo|assert|assert_eq|assert_ne|debug_assert|debug_assert_eq|debug_assert_ne)!\s*\(|\.expect\s*\()[^;]*$", text[:offset]):
+            continue  # a panic's message: the judge compares a panic as a panic, whatever it says
         else:
-            n = int(tok)
-            news = ["1"] if n == 0 else ["0", str(n + 1)] if n == 1 else [str(n + 1), str(n - 1)]
+            news = token_mutants.replacements(tok, CALL_SWAPS)
         for new in news:
             out.append((offset, tok, new, "line %d: %s → %s" % (line_of(offset), tok, new)))
     return out
