@@ -294,7 +294,8 @@ def crate_lock(crate_dir):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-CFG_TEST = re.compile(rb"#\[\s*cfg\s*\(\s*test\s*\)\s*\]")
+# the crate's own tests: `#[cfg(test)]` items and `#[test]` functions (which may use them)
+CFG_TEST = re.compile(rb"#\[\s*(?:cfg\s*\(\s*test\s*\)|test)\s*\]")
 RUST_SOURCE_MAX = 4 << 20
 
 
@@ -313,7 +314,7 @@ def rust_sources(crate_dir):
 
 class PreparedCrate:
     """A crate ready for drivers: Cargo.toml sanitized, build.rs and .cargo/ set aside, the crate's
-    `#[cfg(test)]` items switched off (`#[cfg(any())]`, never true); `write_drivers`
+    `#[cfg(test)]` items and `#[test]` functions switched off (`#[cfg(any())]`, never true); `write_drivers`
     appends a driver module to each module file that has cases; on exit everything is put back."""
 
     def __init__(self, repo_root, crate, work):
@@ -334,8 +335,8 @@ class PreparedCrate:
         with open(manifest, "rb") as f:
             self.originals[manifest] = f.read()
         write_file(manifest, sanitized_manifest(self.originals[manifest].decode("utf-8", "replace")).encode("utf-8"))
-        # the crate's own unit-test modules are not built: they may need the dev-dependencies the
-        # manifest lost (and in the judge they are the agent's code, which the cases need not run)
+        # the crate's own unit tests are not built: they may need the dev-dependencies the manifest
+        # lost (and in the judge they are the agent's code, which the cases need not run)
         for path in rust_sources(self.dir):
             with open(path, "rb") as f:
                 text = f.read()
