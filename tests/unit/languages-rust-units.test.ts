@@ -122,7 +122,7 @@ describe('Rust units', () => {
     expect(isLiteralText('x + 1')).toBe(false);
   });
 
-  it('refuses generic and unsafe functions, keeps lifetime-only generics, leaves generic impls out, and hints impurity', async () => {
+  it('refuses unsafe functions, keeps lifetime-only generics, leaves generic impls out, and hints impurity', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'rust-units-'));
     try {
       mkdirSync(join(tmp, 'src'));
@@ -142,8 +142,10 @@ describe('Rust units', () => {
       const parsed = await parseRustUnits({ dir: tmp, origin: tmp, revision: 'w', files: ['Cargo.toml', 'src/lib.rs'] });
       const by = new Map(parsed.units.map((u) => [u.qualname, u]));
       expect([...by.keys()]).toEqual(['largest', 'first', 'show', 'raw', 'now_ms']);
-      expect(plugin.unbuildable(by.get('largest')!)?.code).toBe('generic');
-      expect(plugin.unbuildable(by.get('show')!)?.code).toBe('generic');
+      // generic, with concrete types for their bounds (an i64 for PartialOrd + Copy and for Display)
+      expect(by.get('largest')!.decorators).toContain('concrete-params:["&[i64]"]');
+      expect(by.get('show')!.decorators).toContain('concrete-params:["i64"]');
+      expect(plugin.unbuildable(by.get('largest')!)).toBeNull();
       expect(plugin.unbuildable(by.get('first')!)).toBeNull();
       expect(plugin.unbuildable(by.get('raw')!)?.code).toBe('unsafe');
       expect(by.get('now_ms')!.impurities).toEqual(['clock:SystemTime::now']);
@@ -229,6 +231,33 @@ describe('Rust inputs and the record target', () => {
     const classes = new Map(units.filter((u) => u.kind === 'class').map((u) => [u.id, u] as const));
     const inputs = createRustRecorder().target({ unit: width, reasons: [] }, classes, [])['inputs'] as { args: string[] }[];
     expect(inputs[0]?.args).toEqual(['crate::config::STANDARD', '0']);
+  });
+
+  it('gives a generic function concrete types from its bounds where it can, and refuses the others', async () => {
+    const units = await unitsOfCrate({
+      'src/lib.rs': [
+        'pub fn digest<T: AsRef<[u8]>>(data: T) -> u32 { let b = data.as_ref(); let n = b.len() as u32; n * 3 }',
+        'pub fn greet(name: impl Into<String>, times: usize) -> String { let s: String = name.into(); let r = s.repeat(times); r }',
+        "pub fn largest<'a, T>(xs: &'a [T]) -> T where T: PartialOrd + Copy { let mut m = xs[0]; for &x in xs { if x > m { m = x; } } m }",
+        'pub fn total<I: IntoIterator<Item = E>, E: Into<u64>>(items: I) -> u64 { let mut s = 0; for x in items { s += x.into(); } s }',
+        "pub fn jaro<'a, I>(a: &'a I) -> usize where &'a I: IntoIterator { let n = a.into_iter().count(); let m = n; m }",
+        'pub fn parse<T: std::str::FromStr>(s: &str) -> Option<T> { let t = s.trim(); let v = t.parse().ok(); v }',
+        'pub fn apply<F: Fn(i32) -> i32>(f: F) -> i32 { let a = f(1); let b = a; b }',
+        '',
+      ].join('\n'),
+    });
+    const plugin = createRustPlugin();
+    const by = new Map(units.map((u) => [u.qualname, u]));
+    const concrete = (name: string): string | undefined => by.get(name)!.decorators.find((d) => d.startsWith('concrete-params:'));
+    expect(concrete('digest')).toBe('concrete-params:["&[u8]"]');
+    expect(concrete('greet')).toBe('concrete-params:["&str","usize"]');
+    expect(concrete('largest')).toBe('concrete-params:["&[i64]"]');
+    expect(concrete('total')).toBe('concrete-params:["Vec<u8>"]');
+    for (const name of ['digest', 'greet', 'largest', 'total']) expect(plugin.unbuildable(by.get(name)!), name).toBeNull();
+    // a where clause on a reference, a type parameter only the return names, a closure: still refused
+    for (const name of ['jaro', 'parse', 'apply']) expect(plugin.unbuildable(by.get(name)!)?.code, name).toBe('generic');
+    const inputs = createRustRecorder().target({ unit: by.get('digest')!, reasons: [] }, new Map(), [])['inputs'] as { args: string[] }[];
+    expect(inputs[1]?.args).toEqual(['&[1]']);
   });
 
   it("builds receivers from the type's own constructors' parameter literals when its fields have none", async () => {

@@ -5,6 +5,7 @@ import type { CallSite, Param, RepoSnapshot, Unit } from '../construction-types.
 import type { ParseOptions, ParseResult } from '../language-adapter.js';
 import { parseSnapshotFiles } from '../parse-snapshot-files.js';
 import { endLineOf, lineOf } from '../tree-sitter-nodes.js';
+import { chooseTypeParameters } from './rust-generics.js';
 
 /** Folders whose `.rs` files are no library source: build output, integration tests, benches, examples. */
 const NOT_LIBRARY = new Set(['target', 'tests', 'benches', 'examples', 'vendor', 'fuzz']);
@@ -225,7 +226,12 @@ function unitOf(node: Node, file: string, source: string, owner: { type: string;
   const modifiers = named(node).find((c) => c.type === 'function_modifiers')?.text ?? '';
   const decorators = [visibilityOf(node)];
   if (owner) decorators.push(`impl:${owner.type}`, ...(owner.trait ? [`trait:${owner.trait}`] : []), selfParam ? `self:${selfParam.text.replace(/\s+/g, ' ').replace(/^&\s*mut/, '&mut')}` : 'static');
-  if (isGeneric(node)) decorators.push('generic');
+  if (isGeneric(node)) {
+    decorators.push('generic');
+    // concrete types for its type parameters where their bounds allow (rust-generics.ts)
+    const chosen = chooseTypeParameters(node);
+    if (chosen !== null) decorators.push(`${TYPEVARS_DECORATOR}${JSON.stringify(chosen.typeVars)}`, `${CONCRETE_PARAMS_DECORATOR}${JSON.stringify(chosen.params)}`);
+  }
   if (/\bunsafe\b/.test(modifiers)) decorators.push('unsafe');
   const returnType = node.childForFieldName('return_type');
   return {
@@ -358,6 +364,10 @@ export const RUST_TESTS_CALLER = '<tests>';
 
 /** The decorator of a struct's class unit for each public constant of its type: `const-expr:crate::config::STANDARD`. */
 export const CONST_DECORATOR = 'const-expr:';
+
+/** A generic function's concrete types for its type parameters (`typevars:{"T":"&str"}`), and its parameters' types with them put in (`concrete-params:["&str"]`). */
+export const TYPEVARS_DECORATOR = 'typevars:';
+export const CONCRETE_PARAMS_DECORATOR = 'concrete-params:';
 
 /** Every call of `node`, as call sites with the caller's name and the argument texts; calls inside macro token trees found by their text. */
 function collectCalls(node: Node, caller: string, file: string, into: ParsedFile['calls']): void {

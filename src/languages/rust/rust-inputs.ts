@@ -1,6 +1,6 @@
 import { createRandom } from '../../pipeline/select/seeded-order.js';
 import type { Unit } from '../construction-types.js';
-import { CONST_DECORATOR, RUST_TESTS_CALLER, isRustTestFile } from './parse-rust-units.js';
+import { CONCRETE_PARAMS_DECORATOR, CONST_DECORATOR, RUST_TESTS_CALLER, isRustTestFile } from './parse-rust-units.js';
 
 /** One recorded input of a Rust target: each argument as Rust source in the target's module, and where it came from. */
 export interface RustInput {
@@ -136,7 +136,7 @@ export function rustInputs(unit: Unit, seed: number, max: number, structs: Reado
     out.push(input);
   };
   for (const input of callSiteInputs(unit)) add(input);
-  const lists = unit.params.map((p) => rustLiteralsOf(p.annotation ?? '', 0, structs));
+  const lists = paramTypesOf(unit).map((t) => rustLiteralsOf(t ?? '', 0, structs));
   if (lists.length === 0) {
     add({ args: [], source: 'type-hint' });
     return out;
@@ -156,6 +156,20 @@ export function rustInputs(unit: Unit, seed: number, max: number, structs: Reado
     add({ args: lists.map((l) => l[Math.floor(random() * l.length)]!), source: 'type-hint' });
   }
   return out;
+}
+
+/** A unit's parameter types as the driver binds them: a generic function's with its type parameters' concrete types put in (rust-generics.ts). */
+export function paramTypesOf(unit: Unit): (string | null)[] {
+  const concrete = unit.decorators.find((d) => d.startsWith(CONCRETE_PARAMS_DECORATOR));
+  if (concrete !== undefined) {
+    try {
+      const types: unknown = JSON.parse(concrete.slice(CONCRETE_PARAMS_DECORATOR.length));
+      if (Array.isArray(types) && types.length === unit.params.length) return types.map(String);
+    } catch {
+      // a decorator this parser did not write: the annotations stand
+    }
+  }
+  return unit.params.map((p) => p.annotation);
 }
 
 /**

@@ -4,7 +4,7 @@ import { compareStrings } from '../call-sites.js';
 import type { RepoSnapshot, Unit } from '../construction-types.js';
 import type { DetectResult, ParseOptions, ParseResult } from '../language-adapter.js';
 import type { LanguagePlugin } from '../language.js';
-import { isRustSourceFile, parseRustUnits } from './parse-rust-units.js';
+import { isRustSourceFile, parseRustUnits, TYPEVARS_DECORATOR } from './parse-rust-units.js';
 import { maskRustBody } from './mask-rust-body.js';
 import { rustDependencyRules } from './rust-dependencies.js';
 import { loadRustGrammar } from './rust-grammar.js';
@@ -36,9 +36,11 @@ export function describeRustLibrary(units: readonly Unit[]): string {
   return modules.length === 0 ? 'a Rust crate' : `a Rust crate (modules ${shown}${modules.length > 5 ? ', ...' : ''})`;
 }
 
-/** Units the driver cannot call: a generic function (it needs concrete types), an `unsafe` one. */
+/** Units the driver cannot call: a generic function without concrete types for its type parameters, an `unsafe` one. */
 function unbuildableRust(unit: Unit): { code: string; reason: string } | null {
-  if (unit.decorators.includes('generic')) return { code: 'generic', reason: 'a generic function: the Rust harness binds each argument to a concrete type' };
+  if (unit.decorators.includes('generic') && !unit.decorators.some((d) => d.startsWith(TYPEVARS_DECORATOR))) {
+    return { code: 'generic', reason: 'a generic function whose type parameters have no concrete type the harness knows for their bounds (rust-generics.ts): it binds each argument to a concrete type' };
+  }
   if (unit.decorators.includes('unsafe')) return { code: 'unsafe', reason: 'an unsafe function: its cases could be undefined behaviour' };
   return null;
 }

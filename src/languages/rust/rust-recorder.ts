@@ -3,7 +3,7 @@ import { projectRoot } from '../../project-root.js';
 import type { Candidate, InputProposal, Unit } from '../construction-types.js';
 import type { FileEntry } from '../../sandbox/types.js';
 import { compiledHarnessEntries } from '../compiled-harness-entries.js';
-import { rustInputs } from './rust-inputs.js';
+import { paramTypesOf, rustInputs } from './rust-inputs.js';
 
 /** Where the Rust record harness's files go in the record sandbox. */
 export const RUST_HARNESS_DIR_IN_SANDBOX = '/var/lib/codemidas/rust-harness';
@@ -46,7 +46,7 @@ export function rustTarget(candidate: Candidate, classes: ReadonlyMap<string, Un
     file: u.file,
     bodyStartLine: u.bodyStartLine,
     bodyEndLine: u.bodyEndLine,
-    params: u.params.map((p) => ({ name: p.name, type: p.annotation })),
+    params: u.params.map((p, k) => ({ name: p.name, type: paramTypesOf(u)[k] ?? p.annotation })),
     ...(owner.self !== null ? { selfKind: owner.self, selfType: owner.type, receivers: (struct?.decorators ?? []).filter((d) => d.startsWith(RECEIVER_DECORATOR)).map((d) => d.slice(RECEIVER_DECORATOR.length)) } : {}),
     inputs: rustInputs(u, seed, INPUTS_PER_TARGET, structValues(classes)),
   };
