@@ -147,7 +147,7 @@ describe('the Java record harness in the Java image', () => {
     expect(caseOf('org.javakit.num:Vec2.scale', ['-2.25'], 'new Vec2(1.0, 1.0)')?.expect).toEqual({ raises: 'java.lang.IllegalArgumentException' });
     expect(caseOf('org.javakit.num:IntStack.pop', [], 'new IntStack()')?.expect).toEqual({ raises: 'java.lang.IllegalStateException' });
     // a receiver warmed by the class's void method first: the last value pushed comes back
-    const warmed = '((java.util.function.Supplier<IntStack>) () -> { IntStack codemidasW = new IntStack(); codemidasW.push(2); codemidasW.push(7); return codemidasW; }).get()';
+    const warmed = '((CodemidasMake<IntStack>) () -> { IntStack codemidasW = new IntStack(); codemidasW.push(2); codemidasW.push(7); return codemidasW; }).make()';
     expect(caseOf('org.javakit.num:IntStack.pop', [], warmed)?.expect).toEqual({ returns: { t: 'int', type: 'int', v: '7' } });
   });
 

@@ -6,7 +6,7 @@ import { createLanguages } from '../../src/cli/languages.js';
 import type { RecordedCase, RepoSnapshot, Unit } from '../../src/languages/construction-types.js';
 import { declaredJavaDependencies, javaDependencyRules } from '../../src/languages/java/java-dependencies.js';
 import { loadJavaGrammar } from '../../src/languages/java/java-grammar.js';
-import { constructed, javaInputs, javaLiteralsOf, typeArguments } from '../../src/languages/java/java-inputs.js';
+import { constructed, javaInputs, javaLiteralsOf, typeArguments, warmedSteps } from '../../src/languages/java/java-inputs.js';
 import { findJavaLibraryCopies, indexesJavaImageFile, tokenizeJava } from '../../src/languages/java/java-leaks.js';
 import { detectJava, unbuildableJava } from '../../src/languages/java/java-plugin.js';
 import { classesByName, createJavaRecorder, javaTarget } from '../../src/languages/java/java-recorder.js';
@@ -229,10 +229,13 @@ describe('Java inputs and targets', () => {
     const pop = createJavaRecorder({ seed: 1 }).target({ unit: unit('org.javakit.num:IntStack.pop'), reasons: [] }, classes(), []);
     expect(pop['receivers']).toEqual([
       'new IntStack()',
-      '((java.util.function.Supplier<IntStack>) () -> { IntStack codemidasW = new IntStack(); codemidasW.push(-1); return codemidasW; }).get()',
-      '((java.util.function.Supplier<IntStack>) () -> { IntStack codemidasW = new IntStack(); codemidasW.push(2); codemidasW.push(7); return codemidasW; }).get()',
-      '((java.util.function.Supplier<IntStack>) () -> { IntStack codemidasW = new IntStack(); codemidasW.push(7); codemidasW.push(10); codemidasW.push(42); return codemidasW; }).get()',
+      '((CodemidasMake<IntStack>) () -> { IntStack codemidasW = new IntStack(); codemidasW.push(-1); return codemidasW; }).make()',
+      '((CodemidasMake<IntStack>) () -> { IntStack codemidasW = new IntStack(); codemidasW.push(2); codemidasW.push(7); return codemidasW; }).make()',
+      '((CodemidasMake<IntStack>) () -> { IntStack codemidasW = new IntStack(); codemidasW.push(7); codemidasW.push(10); codemidasW.push(42); return codemidasW; }).make()',
     ]);
+    // shown to people as statements, in the driver's CodemidasMake form and in the Supplier form of earlier suites
+    expect(warmedSteps((pop['receivers'] as string[])[2]!)).toEqual({ steps: 'var x = new IntStack(); x.push(2); x.push(7);', variable: 'x' });
+    expect(warmedSteps('((java.util.function.Supplier<IntStack>) () -> { IntStack codemidasW = new IntStack(); codemidasW.push(2); return codemidasW; }).get()')?.steps).toBe('var x = new IntStack(); x.push(2);');
     const inputs = javaInputs(unit('org.javakit.text:Strings.slugify'), classesByName(classes()), 0, 60, isJavaTestFile);
     expect(inputs[0]).toEqual({ args: ['"Hello, World!"'], source: 'repo-test' });
     expect(inputs.length).toBe(11);

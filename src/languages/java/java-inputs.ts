@@ -232,15 +232,18 @@ const WARMED_VAR = 'codemidasW';
 
 /**
  * A receiver built by calls: `new C(…)`, then `calls` (Java statements on the receiver's variable),
- * as one Java expression (a supplier lambda called at once).
+ * as one Java expression (a lambda of the driver's `CodemidasMake`, which may throw, called at once;
+ * the driver builds receivers inside a try that reports any throwable as a receiver that failed).
  */
 export function warmedReceiver(cls: string, construction: string, calls: readonly string[]): string {
-  return `((java.util.function.Supplier<${cls}>) () -> { ${cls} ${WARMED_VAR} = ${construction}; ${calls.map((c) => `${WARMED_VAR}.${c};`).join(' ')} return ${WARMED_VAR}; }).get()`;
+  // CodemidasMake (the driver's) may throw: a constructor or warming call that declares a checked exception compiles
+  return `((CodemidasMake<${cls}>) () -> { ${cls} ${WARMED_VAR} = ${construction}; ${calls.map((c) => `${WARMED_VAR}.${c};`).join(' ')} return ${WARMED_VAR}; }).make()`;
 }
 
 /** A warmed receiver expression as statements people read (`var x = new C(); x.push(1);`), and the variable; null for any other expression. */
 export function warmedSteps(receiver: string): { steps: string; variable: string } | null {
-  const m = /^\(\(java\.util\.function\.Supplier<[\w.]+>\) \(\) -> \{ [\w.]+ codemidasW = (.*?); ((?:codemidasW\.[^;]*; )*)return codemidasW; \}\)\.get\(\)$/.exec(receiver);
+  // CodemidasMake's `.make()`, or (suites built before it) a Supplier's `.get()`
+  const m = /^\(\((?:java\.util\.function\.Supplier|CodemidasMake)<[\w.]+>\) \(\) -> \{ [\w.]+ codemidasW = (.*?); ((?:codemidasW\.[^;]*; )*)return codemidasW; \}\)\.(?:get|make)\(\)$/.exec(receiver);
   if (m === null) return null;
   return { steps: `var x = ${m[1]}; ${m[2]!.replace(/codemidasW\./g, 'x.')}`.trim(), variable: 'x' };
 }

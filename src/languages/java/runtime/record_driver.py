@@ -37,7 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import bounded_run  # noqa: E402
 
-MAX_ROUNDS = 6
+MAX_ROUNDS = 10
 # javac's output kept (its errors name the cases it refuses)
 JAVAC_OUTPUT_KEEP = 64 << 20
 CASES_PER_METHOD = 200
@@ -286,6 +286,7 @@ def compile_groups(build, groups, timeout_s, rejected):
     """Writes and compiles every group's driver, dropping the cases javac refuses, until it builds:
     {group key: (main class, [case indexes kept])}, and a problem (the library does not build) or None."""
     live = {key: list(range(len(g["codes"]))) for key, g in groups.items()}
+    last_errors = ""
     for _ in range(MAX_ROUNDS):
         paths, where = [], {}
         for key, g in groups.items():
@@ -300,6 +301,7 @@ def compile_groups(build, groups, timeout_s, rejected):
         if code == 0:
             return {key: (("" if g["package"] == DEFAULT_PACKAGE else g["package"] + ".") + g["cls"], live[key]) for key, g in groups.items()}, None
         refused_any, elsewhere = False, []
+        last_errors = output.strip()[:1500]
         for m in re.finditer(r"^(.*?\.java):(\d+): error: (.*)$", output, flags=re.M):
             path, line = m.group(1), int(m.group(2))
             if path in where and line in where[path][1]:
@@ -313,7 +315,7 @@ def compile_groups(build, groups, timeout_s, rejected):
                 elsewhere.append(m.group(0))
         if not refused_any:
             return {}, ("\n".join(elsewhere) or output.strip())[-1500:] or "javac failed (exit %s)" % code
-    return {}, "the drivers did not compile after %d rounds" % MAX_ROUNDS
+    return {}, "the drivers did not compile after %d rounds; the last round's errors: %s" % (MAX_ROUNDS, last_errors)
 
 
 def comparable(outcome):
