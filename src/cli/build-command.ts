@@ -69,7 +69,7 @@ export function createBuildCommand(): Command {
     .option('--out <dir>', 'folder of suites; the suite is written to <out>/<suite>', 'environments')
     .option('--max-tasks <n>', 'at most this many tasks', positiveInt('--max-tasks'))
     .option('--package <dir>', "one package of a monorepo, relative to the repository root (e.g. packages/core): only its functions become tasks, its manifest's dependencies are installed with the root's, and the workspace stays the whole repository")
-    .option('--language <id>', 'the language plugin to build with (python, javascript, typescript, go); default: the one whose source files the repository holds most of (python for a git URL)')
+    .option('--language <id>', 'the language plugin to build with (python, javascript, typescript, go, rust, java); default: the one whose source files the repository holds most of (python for a git URL)')
     .option('--seed <n>', 'seed of every random choice (same seed, same suite)', positiveInt('--seed'), 0)
     .option('--task-shapes <shapes>', `the task shapes to propose, comma-separated: function (one function or method), feature (a public entry with the private helpers only it reaches, removed together), class (the methods of a class recorded on their own, removed together), module (the functions of a small module recorded on their own, removed together); default ${TASK_SHAPES.join(',')}`, taskShapes, [...TASK_SHAPES])
     .addOption(new Option('--reward <mode>', 'reward of the built tasks: binary (1 only when every hidden case passes) or fraction (the share of hidden cases passed)').choices(['binary', 'fraction']).default(DEFAULT_BUILD_REWARD_MODE))

@@ -180,7 +180,9 @@ async function runScript(sandbox: Sandbox, harness: RecordHarness, run: 'record'
   );
   if (result.timedOut) throw new RecordHarnessError(script, result.exitCode, result.stderr, `${script} ran past ${timeoutMs} ms; raise recordTimeoutMs/mutateTimeoutMs or record fewer candidates`);
   if (result.exitCode !== 0 || result.truncated) {
-    throw new RecordHarnessError(script, result.exitCode, result.stderr, `${script} failed (exit ${result.exitCode}${result.truncated ? ', output truncated' : ''}): ${result.stderr.slice(-2000)}`);
+    // 137 is 128 + SIGKILL: the kernel's out-of-memory killer, in a sandbox with a memory limit
+    const killed = result.exitCode === 137 ? ' (killed with SIGKILL: most likely the record sandbox, 2 GiB a parallel slot, ran out of memory; a smaller part of the repository, `build --package <dir>`, records less at once)' : '';
+    throw new RecordHarnessError(script, result.exitCode, result.stderr, `${script} failed (exit ${result.exitCode}${killed}${result.truncated ? ', output truncated' : ''}): ${result.stderr.slice(-2000)}`);
   }
   await dumpRun(run, config, result.stdout);
   try {
