@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Dockerode from 'dockerode';
@@ -36,8 +36,13 @@ describe('image tags', () => {
   it("are content hashes: stable, and a language tag changes with its own judge's files but the base tag and other languages' tags do not", () => {
     expect(imageTags(root)).toEqual(imageTags(root));
     const copy = join(scratch, 'tree');
-    // what goes into the images: the recipes, the relay, the judges (sandbox-images/node/sources.txt names the JavaScript one)
-    for (const path of ['sandbox-images', 'src/sandbox/relay/relay.py', 'src/languages/python/judge', 'src/languages/javascript/runtime', 'src/languages/go/runtime', 'src/languages/rust/runtime', 'src/languages/java/runtime']) {
+    // what goes into the images: the recipes, the relay, and the folders each image's sources.txt names (its judge, shared runtimes)
+    const sourceFolders = imageLanguages(root).flatMap((language) => {
+      const list = join(root, 'sandbox-images', language, 'sources.txt');
+      return existsSync(list) ? readFileSync(list, 'utf8').split('\n').map((line) => line.replace(/#.*/, '').trim().split(/\s+/)[0] ?? '').filter((from) => from !== '') : [];
+    });
+    expect(sourceFolders).toContain('src/languages/compiled-runtime');
+    for (const path of ['sandbox-images', 'src/sandbox/relay/relay.py', 'src/languages/python/judge', ...new Set(sourceFolders)]) {
       cpSync(join(root, path), join(copy, path), { recursive: true });
     }
     const before = imageTags(copy);
