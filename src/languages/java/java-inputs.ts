@@ -187,25 +187,22 @@ export function constructed(cls: Unit, classes: ReadonlyMap<string, Unit>, depth
   const out = new Set<string>();
   // a generic class is built raw (`new Box(1)`), each type variable given its concrete type
   const vars = typeVarsOf(cls);
-  const literals = (params: readonly string[]): string[][] => params.map((p) => javaLiteralsOf(concreteType(p, vars), classes, depth + 1));
-  const makers = [
-    ...(cls.decorators.includes('abstract') ? [] : constructorsOf(cls).slice(0, 3).map((params) => ({ callee: `new ${cls.qualname}`, lists: literals(params) }))),
-    ...factoriesOf(cls).slice(0, 3).map((f) => ({ callee: `${cls.qualname}.${f.name}`, lists: literals(f.params) })),
-  ];
-  const pick = (c: number, f: (k: number) => number): string => `${makers[c]!.callee}(${makers[c]!.lists.map((l, k) => l[f(k) % l.length] ?? 'null').join(', ')})`;
+  const maker = (callee: string, params: readonly string[]) => ({ callee, lists: params.map((p) => javaLiteralsOf(concreteType(p, vars), classes, depth + 1)) });
+  const ctorMakers = cls.decorators.includes('abstract') ? [] : constructorsOf(cls).slice(0, 3).map((params) => maker(`new ${cls.qualname}`, params));
+  const factoryMakers = factoriesOf(cls).slice(0, 3).map((f) => maker(`${cls.qualname}.${f.name}`, f.params));
+  const makers = [...ctorMakers, ...factoryMakers];
+  const pick = (m: (typeof makers)[number], f: (k: number) => number): string => `${m.callee}(${m.lists.map((l, k) => l[f(k) % l.length] ?? 'null').join(', ')})`;
   const constants = cls.decorators.filter((d) => d.startsWith('const:')).map((d) => `${cls.qualname}.${d.slice('const:'.length)}`);
-  const ctorCount = makers.length - Math.min(3, factoriesOf(cls).length);
-  const picks = (c: number): void => {
-    for (const f of [() => 0, () => 1, (k: number) => k + 2, (k: number) => 3 + 2 * k]) out.add(pick(c, f));
+  const picks = (m: (typeof makers)[number]): void => {
+    for (const f of [() => 0, () => 1, (k: number) => k + 2, (k: number) => 3 + 2 * k]) out.add(pick(m, f));
   };
   // the constructors' first (a class's receivers as before), then its constants, then its factories'
-  for (let c = 0; c < ctorCount; c += 1) picks(c);
+  ctorMakers.forEach(picks);
   for (const constant of constants.slice(0, 4)) out.add(constant);
-  for (let c = ctorCount; c < makers.length; c += 1) picks(c);
+  factoryMakers.forEach(picks);
   const random = createRandom(`${seed}:${cls.id}`);
   for (let tries = 0; tries < count * 4 && out.size < count && makers.length > 0; tries += 1) {
-    const c = Math.floor(random() * makers.length);
-    out.add(pick(c, () => Math.floor(random() * 1000)));
+    out.add(pick(makers[Math.floor(random() * makers.length)]!, () => Math.floor(random() * 1000)));
   }
   return [...out].slice(0, Math.max(count, 4 * makers.length + Math.min(4, constants.length)));
 }

@@ -70,7 +70,7 @@ interface ParsedFile {
  * problem, not an exception.
  */
 export async function parseRustUnits(snapshot: RepoSnapshot, options: ParseOptions = {}): Promise<ParseResult> {
-  const { units, parsed, problems } = await parseSnapshotFiles(snapshot, options, {
+  const { units: parsedUnits, parsed, problems } = await parseSnapshotFiles(snapshot, options, {
     grammar: 'rust',
     parses: (f) => f.endsWith('.rs') && !f.split('/').some((d) => d === 'target' || d === 'vendor'),
     holdsUnits: isRustSourceFile,
@@ -79,9 +79,7 @@ export async function parseRustUnits(snapshot: RepoSnapshot, options: ParseOptio
   // module files declared under `#[cfg(test)]` are the crate's tests: no units, their calls are tests'
   const testFiles = new Set(parsed.flatMap((p) => p.testModules));
   for (const p of parsed) if (testFiles.has(p.file)) for (const call of p.calls) call.site = { ...call.site, caller: RUST_TESTS_CALLER };
-  const libraryUnits = units.filter((u) => !testFiles.has(u.file));
-  units.length = 0;
-  units.push(...libraryUnits);
+  const units = parsedUnits.filter((u) => !testFiles.has(u.file));
   // a struct's public constants (`pub const STANDARD: Config`) are values of it: its receivers, and arguments of its type
   for (const p of parsed) {
     if (testFiles.has(p.file)) continue;

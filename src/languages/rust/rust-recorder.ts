@@ -37,6 +37,7 @@ export function rustTarget(candidate: Candidate, classes: ReadonlyMap<string, Un
   const u = candidate.unit;
   const owner = methodOwner(u);
   const struct = owner.type === null ? undefined : [...classes.values()].find((c) => c.qualname === owner.type);
+  const types = paramTypesOf(u);
   return {
     unitId: u.id,
     module: u.module,
@@ -46,7 +47,7 @@ export function rustTarget(candidate: Candidate, classes: ReadonlyMap<string, Un
     file: u.file,
     bodyStartLine: u.bodyStartLine,
     bodyEndLine: u.bodyEndLine,
-    params: u.params.map((p, k) => ({ name: p.name, type: paramTypesOf(u)[k] ?? p.annotation })),
+    params: u.params.map((p, k) => ({ name: p.name, type: types[k] ?? p.annotation })),
     ...(owner.self !== null ? { selfKind: owner.self, selfType: owner.type, receivers: (struct?.decorators ?? []).filter((d) => d.startsWith(RECEIVER_DECORATOR)).map((d) => d.slice(RECEIVER_DECORATOR.length)) } : {}),
     inputs: rustInputs(u, seed, INPUTS_PER_TARGET, structValues(classes)),
   };
